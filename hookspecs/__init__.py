@@ -1,0 +1,134 @@
+"""The sodos plugin contract: hook specifications and the markers to implement them.
+
+This package is the manual of the contract between *hosts* (a pairing program, a Go
+server, the ``sodos`` command) and *plugins* (the built-in criteria, readers and
+writers, and any third-party distribution). It is installed under the import name
+``sodos_hookspecs``.
+
+A plugin is any object or module with functions decorated by :data:`hookimpl`::
+
+    from sodos_hookspecs import Breakdown, Criterion, hookimpl
+
+    def compute(ctx):
+        ...  # return a Breakdown
+
+    @hookimpl
+    def sodos_criteria():
+        return [Criterion(name="MYCRIT", description="...", compute=compute)]
+
+Third-party plugins are found through the entry-point group ``sodos`` (see
+:data:`ENTRY_POINT_GROUP`) or named as modules in the host's config (``plugins = [...]``).
+Built-in criteria are registered exactly the same way, so a plugin that provides a
+criterion with a built-in's name replaces it.
+
+Every hook below documents its parameters, what it returns and when it is called.
+A hook implementation may accept a subset of the parameters (pluggy passes by name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pluggy
+from sodos_hookspecs.types import (
+    Breakdown,
+    Criterion,
+    FileReport,
+    Reader,
+    ReadResult,
+    RoundTable,
+    Writer,
+)
+
+#: The pluggy project name: hosts create ``pluggy.PluginManager(PROJECT_NAME)``.
+PROJECT_NAME = "sodos"
+#: The entry-point group third-party distributions declare their plugins in.
+ENTRY_POINT_GROUP = "sodos"
+
+#: Marker for the specifications below (for hosts; plugins never need it).
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+#: Marker for plugin implementations: ``@hookimpl def sodos_criteria(): ...``.
+hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "PROJECT_NAME",
+    "Breakdown",
+    "Criterion",
+    "FileReport",
+    "ReadResult",
+    "Reader",
+    "RoundTable",
+    "Writer",
+    "hookimpl",
+    "hookspec",
+    "sodos_configure",
+    "sodos_criteria",
+    "sodos_readers",
+    "sodos_writers",
+]
+
+
+@hookspec
+def sodos_criteria() -> list[Criterion]:
+    """Provide placement criteria (tiebreaks).
+
+    Called once by the host's plugin manager after all plugins are registered and
+    configured, to build the criteria registry.
+
+    :return: a list of :class:`~sodos_hookspecs.types.Criterion`. Each has a unique
+        ``name`` (upper case by convention, e.g. ``"SODOS"``), a one-line
+        ``description``, the ``source`` of its rule, and a ``compute(ctx)`` callable
+        that returns a :class:`~sodos_hookspecs.types.Breakdown` for every player.
+
+    Name collisions: a third-party criterion with the name of a built-in *replaces*
+    the built-in. Two third-party plugins providing the same name are an error unless
+    the config's ``[prefer]`` table names the winner (``SODOS = "my-plugin"``).
+    """
+
+
+@hookspec
+def sodos_readers() -> list[Reader]:
+    """Provide record readers: file formats turned into a tournament.
+
+    Called once when the registry is built.
+
+    :return: a list of :class:`~sodos_hookspecs.types.Reader`. A reader *claims*
+        paths (by extension and by the first bytes of the file, or a directory) and
+        *reads* the claimed paths into a :class:`~sodos_hookspecs.types.ReadResult`:
+        one ``sodos_plugin.model.Tournament`` plus an account of every file
+        (ingested, duplicate or rejected, with the reason).
+
+    A reader must never guess: data it cannot interpret is reported, naming the
+    file and the line or property and what was expected.
+    """
+
+
+@hookspec
+def sodos_writers() -> list[Writer]:
+    """Provide writers: standings turned into an output format.
+
+    Called once when the registry is built.
+
+    :return: a list of :class:`~sodos_hookspecs.types.Writer`, each with a format
+        ``name`` (``"json"``, ``"h9"``...) and a ``write(standings, stream)``
+        callable that writes ``sodos_plugin.standings.Standings`` as text.
+    """
+
+
+@hookspec
+def sodos_configure(config: Mapping[str, Any], settings: Any) -> None:
+    """Hand a plugin its own section of the host's configuration.
+
+    Called once per plugin, right after all plugins are registered and before
+    :func:`sodos_criteria` is called. Each plugin receives only its own section:
+    the table ``[plugin.<plugin name>]`` of the config (an empty mapping when there
+    is none), so plugins cannot read or clash with each other's settings.
+
+    :param config: this plugin's settings section (read-only mapping).
+    :param settings: the validated ``sodos_plugin.settings.Settings`` of the run
+        (system, scoring rules, conventions), for plugins that need them.
+    :return: nothing. Raise ``ValueError`` with a message naming the key to reject a
+        bad setting; the host reports it with the plugin's name.
+    """

@@ -1,0 +1,115 @@
+"""Shared tables of the SOS family, computed once per context (DESIGN: one place per rule).
+
+:func:`opponent_values` is REFERENCE.md §3's per-round SOS contribution: the
+opponent's score after round R (+h as White / −h as Black in the M form when
+``handicap.sos_correction`` is on), or the convention's virtual-opponent value for a
+round without a game. SOS, SOS-1, SOS-2, SODOS and SOSOS are all built on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sodos_hookspecs import Breakdown, Criterion, RoundTable
+
+from sodos_plugin import conventions
+from sodos_plugin.context import Context
+
+FORMS = ("W", "M")
+
+
+def form_of(ctx: Context, form: str | None) -> str:
+    """``form`` itself, or the system's form for the generic criteria."""
+    return form or ctx.form
+
+
+def opponent_values(ctx: Context, form: str) -> Breakdown:
+    """Per-round SOS contributions in the W or M form, with their parts for explain."""
+
+    def build() -> Breakdown:
+        convention = conventions.get(ctx.settings.virtual_opponent)
+        unit = ctx.scores.unit
+        scores = list(convention.opponent_scores(ctx, form))
+        scores.append(0)  # opponent index -1 (no game) reads this sentinel
+        correct = form == "M" and ctx.settings.sos_correction
+        rows, opponent_rows, correction_rows, virtual_rows = [], [], [], []
+        for r in range(ctx.round):
+            opp_row = [scores[o] for o in ctx.pairings.opponent[r]]
+            if correct:
+                corr_row = [h * unit for h in ctx.pairings.handicap[r]]
+                row = [s + c for s, c in zip(opp_row, corr_row)]
+            else:
+                corr_row = [0] * ctx.size
+                row = list(opp_row)
+            virtual_row = [0] * ctx.size
+            for p in ctx.pairings.unpaired[r]:
+                value = convention.sos_virtual(ctx, form, r, p)
+                virtual_row[p] = value
+                row[p] = value
+            rows.append(row)
+            opponent_rows.append(opp_row)
+            correction_rows.append(corr_row)
+            virtual_rows.append(virtual_row)
+        return Breakdown(
+            denominator=unit,
+            contributions=rows,
+            details={
+                "opponent score": RoundTable(unit, opponent_rows),
+                "handicap correction": RoundTable(unit, correction_rows),
+                "virtual opponent": RoundTable(unit, virtual_rows),
+            },
+        )
+
+    return ctx.memo(("opponent-values", form), build)
+
+
+def sos(ctx: Context, form: str) -> Breakdown:
+    return opponent_values(ctx, form)
+
+
+def sos_cut(ctx: Context, form: str, drop: int) -> Breakdown:
+    """SOS minus the ``drop`` lowest per-round values, virtual values included."""
+    base = opponent_values(ctx, form)
+    return Breakdown(
+        denominator=base.denominator,
+        contributions=base.contributions,
+        drop_lowest=drop,
+        details=base.details,
+    )
+
+
+def sos_totals(ctx: Context, form: str) -> list[int]:
+    """Each player's SOS numerators (shared by SOSOS)."""
+    return ctx.memo(("sos-totals", form), lambda: opponent_values(ctx, form).numerators())
+
+
+def forms(
+    name: str,
+    description: str,
+    source: str,
+    compute: Callable[[Context, str], Breakdown],
+    *,
+    generic: str | None = None,
+) -> list[Criterion]:
+    """The W form, the M form and the generic (system's form) criterion of one rule.
+
+    ``name`` holds ``{}`` where the form letter goes (``"SOS{}"`` → SOSW, SOSM, SOS).
+    """
+    made = [
+        Criterion(
+            name=name.format(form),
+            description=f"{description} ({'NBW' if form == 'W' else 'MMS'} form)",
+            compute=lambda ctx, form=form: compute(ctx, form),
+            source=source,
+        )
+        for form in FORMS
+    ]
+    made.append(
+        Criterion(
+            name=generic or name.format(""),
+            description=f"{description} (W form in a Swiss, M form in a McMahon)",
+            compute=lambda ctx: compute(ctx, ctx.form),
+            source=source,
+        )
+    )
+    return made

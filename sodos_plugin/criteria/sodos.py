@@ -1,0 +1,35 @@
+"""SODOS — sum of defeated opponents' scores (REFERENCE.md §2-3; OpenGotha SODOSW/SODOSM).
+
+Per round: the opponent value used by SOS (score after round R, with the M-form
+handicap correction) times 1 for a win (by default included, both-win included),
+½ for a jigo, 0 otherwise. Rounds without a game add nothing. Sensei's Library:
+"A draw against another player will see half their score added."
+"""
+
+from __future__ import annotations
+
+from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
+
+from sodos_plugin.context import Context
+from sodos_plugin.criteria import _family
+
+SOURCE = "REFERENCE.md §2-3 (Sensei's Library SODOS; OpenGotha SODOSW/SODOSM, verified)"
+
+
+def compute(ctx: Context, form: str) -> Breakdown:
+    base = _family.opponent_values(ctx, form)
+    contributions = base.contributions or []
+    half_points = ctx.pairings.half_points
+    # result factor in halves (2 win, 1 jigo): the denominator doubles.
+    rows = [
+        [v * h for v, h in zip(values, halves)]
+        for values, halves in zip(contributions, half_points)
+    ]
+    details = dict(base.details)
+    details["result factor"] = RoundTable(2, half_points)
+    return Breakdown(denominator=base.denominator * 2, contributions=rows, details=details)
+
+
+@hookimpl
+def sodos_criteria() -> list[Criterion]:
+    return _family.forms("SODOS{}", "sum of defeated opponents' scores", SOURCE, compute)

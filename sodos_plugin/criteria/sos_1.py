@@ -1,0 +1,20 @@
+"""SOS-1 — SOS without the lowest per-round value (REFERENCE.md §3; EGF rules).
+
+The dropped value may be a virtual-opponent value. With one round played the value
+is 0 (the only round is dropped), as in OpenGotha.
+"""
+
+from __future__ import annotations
+
+from sodos_hookspecs import Criterion, hookimpl
+
+from sodos_plugin.criteria import _family
+
+SOURCE = "REFERENCE.md §3 (OpenGotha SOSWM1/SOSMM1); EGF Tournament System Rules"
+
+
+@hookimpl
+def sodos_criteria() -> list[Criterion]:
+    return _family.forms(
+        "SOS{}-1", "SOS minus the lowest round", SOURCE, lambda ctx, f: _family.sos_cut(ctx, f, 1)
+    )

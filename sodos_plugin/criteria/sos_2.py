@@ -1,0 +1,19 @@
+"""SOS-2 — SOS without the two lowest per-round values (REFERENCE.md §3; EGF rules)."""
+
+from __future__ import annotations
+
+from sodos_hookspecs import Criterion, hookimpl
+
+from sodos_plugin.criteria import _family
+
+SOURCE = "REFERENCE.md §3 (OpenGotha SOSWM2/SOSMM2); EGF Tournament System Rules"
+
+
+@hookimpl
+def sodos_criteria() -> list[Criterion]:
+    return _family.forms(
+        "SOS{}-2",
+        "SOS minus the two lowest rounds",
+        SOURCE,
+        lambda ctx, f: _family.sos_cut(ctx, f, 2),
+    )

@@ -1,0 +1,37 @@
+"""Errors for people: each names the file (and line or property) and what was expected."""
+
+from __future__ import annotations
+
+
+class SodosError(Exception):
+    """A problem the user can fix: bad input, bad config, a failing plugin.
+
+    The CLI prints ``str(error)`` on one line and exits with status 2; ``--debug``
+    shows the traceback.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, where: str | None = None):
+        self.message = message
+        self.source = source
+        self.where = where
+        prefix = ""
+        if source:
+            prefix = f"{source}:{where}: " if where else f"{source}: "
+        super().__init__(prefix + message)
+
+
+class ConfigError(SodosError):
+    """An unknown config key, a wrong type or an impossible combination."""
+
+
+class InputError(SodosError):
+    """A tournament file or record that cannot be used as it is."""
+
+
+class PluginError(SodosError):
+    """A plugin failed: names the plugin and the hook."""
+
+    def __init__(self, plugin: str, hook: str, message: str):
+        self.plugin = plugin
+        self.hook = hook
+        super().__init__(f"plugin {plugin!r} failed in {hook}: {message}")

@@ -1,0 +1,148 @@
+"""The tournament model: frozen data that readers produce and nothing mutates.
+
+Players are referred to by their index in :attr:`Tournament.players`; rounds are
+numbered from 1. Round participation (REFERENCE.md §1) is derived, never stored
+twice: a player with a game in round r is *paired*; otherwise a player listed in
+``byes`` for r has the *bye*; otherwise one listed in ``absences`` is *absent*;
+otherwise the player is *not assigned*.
+
+Validation here is structural (indexes, rounds, one game per player and round);
+readers report problems in terms of their files before building the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any
+
+
+class Result(Enum):
+    """The outcome of a game, from the board's point of view."""
+
+    BLACK_WINS = "B+"
+    WHITE_WINS = "W+"
+    JIGO = "="
+    BOTH_WIN = "++"
+    BOTH_LOSE = "--"
+    UNKNOWN = "?"
+
+
+class Participation(Enum):
+    """A player's situation in one round (REFERENCE.md §1)."""
+
+    PAIRED = "paired"
+    BYE = "bye"
+    ABSENT = "absent"
+    NOT_ASSIGNED = "not assigned"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A registered player.
+
+    :param rank: OpenGotha rank integer (see :mod:`sodos_plugin.ranks`), ``None`` if unknown.
+    :param smms_correction: manual start-McMahon-score correction (REFERENCE.md §1).
+    :param start_score: an explicit start score, overriding the rank-based one; used by
+        readers whose format stores the start score but not the rules (EGD h9).
+    """
+
+    name: str
+    rank: int | None = None
+    rating: int | None = None
+    club: str = ""
+    country: str = ""
+    smms_correction: int = 0
+    start_score: Any = None  # int | Fraction | None; Any keeps the slot type simple
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game of one round. ``by_default`` marks a forfeit (not played over the board)."""
+
+    round: int
+    black: int
+    white: int
+    result: Result = Result.UNKNOWN
+    handicap: int = 0
+    by_default: bool = False
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """Players, rounds and games of one event.
+
+    :param rounds: number of rounds scheduled (standings may be asked after any of them).
+    :param byes: ``(round, player)`` pairs that received the pairing bye.
+    :param absences: ``(round, player)`` pairs announced absent.
+    :param settings: config entries the file itself carries (system, MM bar...), applied
+        below the user's config (see :mod:`sodos_plugin.settings`).
+    :param source: where it was read from, for messages.
+    """
+
+    name: str
+    rounds: int
+    players: tuple[Player, ...]
+    games: tuple[Game, ...]
+    byes: frozenset[tuple[int, int]] = frozenset()
+    absences: frozenset[tuple[int, int]] = frozenset()
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
+        self._validate()
+
+    def _validate(self) -> None:
+        n, rounds = len(self.players), self.rounds
+        where = self.source or self.name or "tournament"
+        if rounds < 0:
+            raise ValueError(f"{where}: number of rounds must be >= 0, got {rounds}")
+        seen: set[tuple[int, int]] = set()
+        add = seen.add
+        for game in self.games:
+            r, b, w = game.round, game.black, game.white
+            if not 1 <= r <= rounds:
+                raise ValueError(f"{where}: game in round {r} outside 1..{rounds}")
+            if not (0 <= b < n and 0 <= w < n) or b == w:
+                raise ValueError(f"{where}: round {r}: bad players {b} vs {w}")
+            if (r, b) in seen or (r, w) in seen:
+                who = self.players[b if (r, b) in seen else w].name
+                raise ValueError(f"{where}: round {r}: {who} has two games")
+            add((r, b))
+            add((r, w))
+            if game.handicap < 0:
+                raise ValueError(f"{where}: round {r}: negative handicap {game.handicap}")
+        for label, pairs in (("bye", self.byes), ("absence", self.absences)):
+            for r, p in pairs:
+                if not (1 <= r <= rounds and 0 <= p < n):
+                    raise ValueError(f"{where}: {label} ({r}, {p}) out of range")
+                if (r, p) in seen:
+                    raise ValueError(
+                        f"{where}: round {r}: {self.players[p].name} is paired and has a {label}"
+                    )
+        both = self.byes & self.absences
+        if both:
+            r, p = min(both)
+            raise ValueError(f"{where}: round {r}: {self.players[p].name} has a bye and is absent")
+
+    def participation(self, round_number: int, player: int) -> Participation:
+        """The derived participation of one player in one round (slow path)."""
+        for game in self.games:
+            if game.round == round_number and player in (game.black, game.white):
+                return Participation.PAIRED
+        if (round_number, player) in self.byes:
+            return Participation.BYE
+        if (round_number, player) in self.absences:
+            return Participation.ABSENT
+        return Participation.NOT_ASSIGNED
+
+    def player_index(self, name: str) -> int:
+        """Index of the player called ``name`` (exact match after trimming)."""
+        wanted = name.strip()
+        for i, player in enumerate(self.players):
+            if player.name.strip() == wanted:
+                return i
+        raise KeyError(name)

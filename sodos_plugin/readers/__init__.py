@@ -1,0 +1,7 @@
+"""Built-in record readers, each an ordinary plugin (``builtin.<module>``).
+
+Readers *scan* bytes, then *interpret* values, and report every problem with the
+file, line or property and what was expected.
+"""
+
+MODULES: tuple[str, ...] = ()

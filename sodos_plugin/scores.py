@@ -1,0 +1,237 @@
+"""Scores: each player's NBW and MMS after every round, in one place (REFERENCE.md §3).
+
+Criteria read these tables; they never recompute scores. Everything is an integer
+numerator over :attr:`Scores.unit` (2 by default, so a jigo's half point is exact;
+larger when config gives bye or absence values in quarters).
+
+Rules (OpenGotha, verified on real files — REFERENCE.md §3):
+
+* a game gives 1 for a win (by default or not), ½ for a jigo, 1 each for both-win,
+  0 for a loss, both-lose or an unknown result;
+* a bye gives ``scoring.bye`` (NBW) / ``scoring.bye_mms`` (MMS); an absent round gives
+  ``scoring.absent_nbw`` / ``scoring.absent_mms``; a round not assigned gives 0;
+* with ``scoring.round_down`` the *running total* of bye/absence points is floored to a
+  whole point after every round (jigo halves are never rounded);
+* start MMS: ``clamp(rank, floor, bar) − zero + correction`` (zero rank 30k by default),
+  or the player's explicit ``start_score`` when the reader had one.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from sodos_plugin.errors import InputError
+from sodos_plugin.model import Participation, Result, Tournament
+from sodos_plugin.settings import Settings
+
+#: Points of (black, white) in half points, per result (OpenGotha's getWX2).
+HALF_POINTS: dict[Result, tuple[int, int]] = {
+    Result.BLACK_WINS: (2, 0),
+    Result.WHITE_WINS: (0, 2),
+    Result.JIGO: (1, 1),
+    Result.BOTH_WIN: (2, 2),
+    Result.BOTH_LOSE: (0, 0),
+    Result.UNKNOWN: (0, 0),
+}
+
+PAIRED, BYE, ABSENT, NOT_ASSIGNED = 0, 1, 2, 3
+PARTICIPATION = (
+    Participation.PAIRED,
+    Participation.BYE,
+    Participation.ABSENT,
+    Participation.NOT_ASSIGNED,
+)
+
+
+class Pairings:
+    """Per-round tables for rounds 1..R, built in one pass over the games.
+
+    ``opponent[r][p]`` is the opponent's index or −1; ``half_points[r][p]`` the game
+    points in halves (2 win, 1 jigo, 0 otherwise); ``handicap[r][p]`` is +h when p was
+    White and −h when Black (the M-form SOS correction, REFERENCE.md §3);
+    ``played[r][p]`` is False for unplayed rounds *and* by-default games;
+    ``state[r][p]`` is PAIRED, BYE, ABSENT or NOT_ASSIGNED; ``unpaired[r]`` lists the
+    players without a game in round r.
+    """
+
+    def __init__(self, tournament: Tournament, rounds: int):
+        n = len(tournament.players)
+        self.size = n
+        self.rounds = rounds
+        by_round: list[list] = [[] for _ in range(rounds)]
+        for game in tournament.games:
+            if game.round <= rounds:
+                by_round[game.round - 1].append(game)
+        self.opponent: list[list[int]] = []
+        self.half_points: list[list[int]] = []
+        self.handicap: list[list[int]] = []
+        self.state: list[list[int]] = []
+        self.by_default: list[set[int]] = []
+        self.unpaired: list[list[int]] = []
+        for r in range(rounds):
+            opponent = [-1] * n
+            half = [0] * n
+            handicap = [0] * n
+            forfeits: set[int] = set()
+            for game in by_round[r]:
+                b, w = game.black, game.white
+                opponent[b] = w
+                opponent[w] = b
+                half[b], half[w] = HALF_POINTS[game.result]
+                h = game.handicap
+                if h:
+                    handicap[w] = h
+                    handicap[b] = -h
+                if game.by_default:
+                    forfeits.add(b)
+                    forfeits.add(w)
+            state = [PAIRED if o >= 0 else NOT_ASSIGNED for o in opponent]
+            unpaired = [p for p, o in enumerate(opponent) if o < 0]
+            self.opponent.append(opponent)
+            self.half_points.append(half)
+            self.handicap.append(handicap)
+            self.state.append(state)
+            self.by_default.append(forfeits)
+            self.unpaired.append(unpaired)
+        for r, p in tournament.absences:
+            if r <= rounds:
+                self.state[r - 1][p] = ABSENT
+        for r, p in tournament.byes:
+            if r <= rounds:
+                self.state[r - 1][p] = BYE
+
+    def participation(self, round_index: int, player: int) -> Participation:
+        """Participation of ``player`` in round ``round_index + 1``."""
+        return PARTICIPATION[self.state[round_index][player]]
+
+
+class Scores:
+    """NBW and MMS of every player after every round 1..R.
+
+    ``nbw[r][p]`` / ``mms[r][p]``: score after round r+1, over :attr:`unit`.
+    ``final_nbw`` / ``final_mms``: after round R (start values when R = 0).
+    """
+
+    def __init__(self, tournament: Tournament, settings: Settings, pairings: Pairings):
+        self._tournament = tournament
+        self._settings = settings
+        values = [
+            settings.bye_nbw,
+            settings.bye_mms,
+            settings.absent_nbw,
+            settings.absent_mms,
+            Fraction(1, 2),
+        ]
+        values += [Fraction(p.start_score) for p in tournament.players if p.start_score is not None]
+        self.unit = math.lcm(*(v.denominator for v in values))
+        n = len(tournament.players)
+        unit = self.unit
+        half_unit = unit // 2
+        self._start: list[int] | None = None
+        extras = {
+            BYE: (settings.bye_nbw, settings.bye_mms),
+            ABSENT: (settings.absent_nbw, settings.absent_mms),
+        }
+        game_points = [0] * n
+        extra_nbw: dict[int, Fraction] = {}
+        extra_mms: dict[int, Fraction] = {}
+        self.games_nbw: list[list[int]] = []  # game points only, cumulative
+        self.nbw: list[list[int]] = []
+        self._extra_mms_rows: list[dict[int, int]] = []
+        round_down = settings.round_down
+        for r in range(pairings.rounds):
+            half = pairings.half_points[r]
+            game_points = [g + h * half_unit for g, h in zip(game_points, half)]
+            self.games_nbw.append(game_points)
+            state = pairings.state[r]
+            for p in pairings.unpaired[r]:
+                kind = state[p]
+                if kind in extras:
+                    nbw_value, mms_value = extras[kind]
+                    extra_nbw[p] = extra_nbw.get(p, Fraction(0)) + nbw_value
+                    extra_mms[p] = extra_mms.get(p, Fraction(0)) + mms_value
+            row = list(game_points)
+            for p, extra in extra_nbw.items():
+                row[p] += _units(extra, unit, round_down)
+            self.nbw.append(row)
+            self._extra_mms_rows.append(
+                {p: _units(extra, unit, round_down) for p, extra in extra_mms.items()}
+            )
+        self.final_nbw: list[int] = self.nbw[-1] if self.nbw else [0] * n
+        self._mms: list[list[int]] | None = None
+
+    @property
+    def start_mms(self) -> list[int]:
+        """Start McMahon score of every player over :attr:`unit` (REFERENCE.md §1)."""
+        if self._start is None:
+            self._start = start_scores(self._tournament, self._settings, self.unit)
+        return self._start
+
+    @property
+    def mms(self) -> list[list[int]]:
+        """MMS after each round; computed on first use (Swiss standings never need it)."""
+        if self._mms is None:
+            start = self.start_mms
+            rows = []
+            for games, extra in zip(self.games_nbw, self._extra_mms_rows):
+                row = [s + g for s, g in zip(start, games)]
+                for p, e in extra.items():
+                    row[p] += e
+                rows.append(row)
+            self._mms = rows
+        return self._mms
+
+    @property
+    def final_mms(self) -> list[int]:
+        rows = self.mms
+        return rows[-1] if rows else list(self.start_mms)
+
+    def final(self, form: str) -> list[int]:
+        """Final scores in the W (NBW) or M (MMS) form."""
+        return self.final_mms if form == "M" else self.final_nbw
+
+    def after(self, form: str) -> list[list[int]]:
+        """Per-round score tables in the W or M form."""
+        return self.mms if form == "M" else self.nbw
+
+
+def _units(points: Fraction, unit: int, round_down: bool) -> int:
+    if round_down:
+        points = Fraction(math.floor(points))
+    scaled = points * unit
+    if scaled.denominator != 1:  # pragma: no cover - unit is the lcm of all denominators
+        raise ArithmeticError(f"{points} is not a multiple of 1/{unit}")
+    return int(scaled)
+
+
+def start_scores(tournament: Tournament, settings: Settings, unit: int) -> list[int]:
+    """``clamp(rank, floor, bar) − zero + correction`` for every player, over ``unit``.
+
+    :raises InputError: naming the players whose rank is unknown, since a guessed
+        start score would change the standings.
+    """
+    bar, floor, zero = settings.mcmahon_bar, settings.mcmahon_floor, settings.mcmahon_zero
+    result = []
+    missing = []
+    for player in tournament.players:
+        if player.start_score is not None:
+            result.append(int(Fraction(player.start_score) * unit))
+            continue
+        rank = player.rank
+        if rank is None:
+            missing.append(player.name)
+            result.append(0)
+            continue
+        if bar is not None and rank > bar:
+            rank = bar
+        if floor is not None and rank < floor:
+            rank = floor
+        result.append((rank - zero + player.smms_correction) * unit)
+    if missing:
+        shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+        raise InputError(
+            f"McMahon scores need a rank for every player; unknown rank for {shown}",
+            source=tournament.source or tournament.name,
+        )
+    return result

@@ -1,0 +1,309 @@
+"""Config entries: where they come from, what they mean, and their validation.
+
+Layers, lowest precedence first (a later layer overrides an earlier one key by key):
+
+1. built-in defaults (the EGF/OpenGotha defaults of REFERENCE.md §3);
+2. the settings a tournament file carries itself (OpenGotha XML parameters, h9 header);
+3. the config file: ``sodos.toml``, or the ``[tool.sodos]`` table of a ``pyproject.toml``;
+4. the mapping a host passes in;
+5. ``-o key=value`` overrides from the command line.
+
+Keys are dotted paths into TOML tables (``mcmahon.bar`` is ``bar`` in ``[mcmahon]``).
+Every key is listed in :data:`SCHEMA`; an unknown key or a wrong type is a
+:class:`~sodos_plugin.errors.ConfigError` naming the key and the layer it came from.
+Two open tables are checked later, once plugins are known: ``[plugin.<name>]`` (each
+plugin's own section) and ``[prefer]`` (``CRITERION = "plugin name"``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from sodos_plugin.errors import ConfigError
+from sodos_plugin.ranks import parse_rank
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+SYSTEMS = ("mcmahon", "swiss")
+#: Conventions for rounds without an opponent (REFERENCE.md §3-4); see sodos_plugin.conventions.
+VIRTUAL_OPPONENTS = ("egf", "half-point", "self", "dummy", "aga")
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def _as_points(value: Any) -> Fraction:
+    """A score in points: 1, 0.5, "1/2", "½". Floats must be exact halves/quarters."""
+    if isinstance(value, bool):
+        raise TypeError("expected a number of points")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        exact = Fraction(value)
+        if exact.denominator > 1024:
+            raise TypeError(f"{value!r} is not an exact fraction of a point")
+        return exact
+    if isinstance(value, str):
+        text = value.strip().replace("½", ".5") if value.strip() != "½" else "1/2"
+        try:
+            return Fraction(text)
+        except ValueError:
+            pass
+    raise TypeError('expected a number of points (1, 0.5, "1/2")')
+
+
+def _as_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false", "on", "off", "yes", "no"):
+        return value.lower() in ("true", "on", "yes")
+    raise TypeError("expected true or false")
+
+
+def _as_str(value: Any) -> str:
+    if isinstance(value, str):
+        return value.strip()
+    raise TypeError("expected a string")
+
+
+def _choice(*choices: str) -> Callable[[Any], str]:
+    def convert(value: Any) -> str:
+        text = _as_str(value).lower()
+        if text not in choices:
+            raise TypeError(f"expected one of {', '.join(choices)}")
+        return text
+
+    return convert
+
+
+def _as_rank(value: Any) -> int:
+    try:
+        return parse_rank(_as_str(value))
+    except ValueError as error:
+        raise TypeError(str(error)) from None
+
+
+def _as_list(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [part for part in value.split(",") if part.strip()]
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return tuple(v.strip() for v in value)
+    raise TypeError("expected a list of strings (or a comma-separated string)")
+
+
+def _as_int(value: Any) -> int:
+    if isinstance(value, bool):
+        raise TypeError("expected an integer")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    raise TypeError("expected an integer")
+
+
+@dataclass(frozen=True)
+class Key:
+    """One config key: its converter, default and meaning (the docs list these)."""
+
+    convert: Callable[[Any], Any]
+    default: Any
+    help: str
+
+
+SCHEMA: dict[str, Key] = {
+    "system": Key(_choice(*SYSTEMS), "mcmahon", "swiss or mcmahon: the main score and W/M forms"),
+    "criteria": Key(_as_list, None, "ordered placement criteria; default: the system's preset"),
+    "plugins": Key(_as_list, (), "extra plugin modules to import and register"),
+    "disable": Key(_as_list, (), "plugin names to block (built-ins included)"),
+    "mcmahon.bar": Key(_as_rank, None, "McMahon bar: ranks above it start at the bar"),
+    "mcmahon.floor": Key(_as_rank, None, "McMahon floor: ranks below it start at the floor"),
+    "mcmahon.zero": Key(_as_rank, -30, "rank whose start score is 0 (default 30k)"),
+    "scoring.bye": Key(_as_points, Fraction(1), "points for the pairing bye (NBW and MMS)"),
+    "scoring.bye_mms": Key(_as_points, None, "MMS points for the bye if unlike NBW's"),
+    "scoring.absent_nbw": Key(_as_points, Fraction(0), "NBW points for an absent round"),
+    "scoring.absent_mms": Key(_as_points, Fraction(1, 2), "MMS points for an absent round"),
+    "scoring.round_down": Key(_as_bool, True, "floor the running total of bye/absence points"),
+    "unplayed.virtual_opponent": Key(
+        _choice(*VIRTUAL_OPPONENTS), "egf", "convention for rounds without an opponent"
+    ),
+    "handicap.sos_correction": Key(
+        _as_bool, True, "M-form SOS: opponent MMS +h as White, -h as Black"
+    ),
+}
+
+OPEN_TABLES = ("plugin", "prefer")
+
+
+def presets(system: str) -> tuple[str, ...]:
+    """Default criteria of a system (REFERENCE.md §3, OpenGotha presets)."""
+    return ("MMS", "SOSM", "SOSOSM") if system == "mcmahon" else ("NBW", "SOSW", "SOSOSW")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The validated configuration of one run. Build it with :func:`resolve`."""
+
+    system: str = "mcmahon"
+    criteria: tuple[str, ...] = ()
+    plugins: tuple[str, ...] = ()
+    disable: tuple[str, ...] = ()
+    mcmahon_bar: int | None = None
+    mcmahon_floor: int | None = None
+    mcmahon_zero: int = -30
+    bye_nbw: Fraction = Fraction(1)
+    bye_mms: Fraction = Fraction(1)
+    absent_nbw: Fraction = Fraction(0)
+    absent_mms: Fraction = Fraction(1, 2)
+    round_down: bool = True
+    virtual_opponent: str = "egf"
+    sos_correction: bool = True
+    prefer: Mapping[str, str] = field(default_factory=dict)
+    plugin_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    origins: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def form(self) -> str:
+        """``"M"`` in a McMahon, ``"W"`` in a Swiss: which form SOS, SOSOS, SODOS take."""
+        return "M" if self.system == "mcmahon" else "W"
+
+
+def flatten(data: Mapping[str, Any], source: str, prefix: str = "") -> dict[str, Any]:
+    """Nested tables to dotted keys; ``plugin`` and ``prefer`` stay whole."""
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if not isinstance(key, str):
+            raise ConfigError(f"config key {key!r} is not a string", source=source)
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping) and dotted not in SCHEMA:
+            if not prefix and key in OPEN_TABLES:
+                flat[dotted] = dict(value)
+            else:
+                flat.update(flatten(value, source, dotted + "."))
+        else:
+            flat[dotted] = value
+    return flat
+
+
+def load_file(path: Path) -> dict[str, Any]:
+    """Read a TOML config file; from a ``pyproject.toml`` take ``[tool.sodos]``."""
+    try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config file larger than {MAX_CONFIG_BYTES} bytes", source=str(path))
+        data = tomllib.loads(path.read_bytes().decode("utf-8"))
+    except OSError as error:
+        raise ConfigError(f"cannot read config: {error.strerror}", source=str(path)) from None
+    except UnicodeDecodeError:
+        raise ConfigError("config is not UTF-8 text", source=str(path)) from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"not valid TOML: {error}", source=str(path)) from None
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("sodos", {})
+    return data
+
+
+def find_config(directory: Path) -> Path | None:
+    """The default config in ``directory``: ``sodos.toml``, else a pyproject with [tool.sodos]."""
+    candidate = directory / "sodos.toml"
+    if candidate.is_file():
+        return candidate
+    pyproject = directory / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            data = tomllib.loads(pyproject.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return None
+        if "sodos" in data.get("tool", {}):
+            return pyproject
+    return None
+
+
+def parse_override(text: str) -> dict[str, Any]:
+    """``-o key=value``: the value is read as TOML when it parses, else as a string."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise ConfigError(f"override {text!r} is not key=value", source="-o")
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw.strip()
+    result: dict[str, Any] = {}
+    node = result
+    parts = key.split(".")
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+    node[parts[-1]] = value
+    return result
+
+
+def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
+    """Merge config layers (lowest precedence first) into validated :class:`Settings`.
+
+    :param layers: ``(source name, mapping)`` pairs; the name appears in errors.
+    """
+    values: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    prefer: dict[str, str] = {}
+    sections: dict[str, dict[str, Any]] = {}
+    for source, data in layers:
+        for key, raw in flatten(data, source).items():
+            if key == "plugin":
+                for name, section in raw.items():
+                    if not isinstance(section, Mapping):
+                        raise ConfigError(
+                            f"[plugin.{name}] must be a table",
+                            source=source,
+                            where=f"plugin.{name}",
+                        )
+                    sections.setdefault(name, {}).update(section)
+                continue
+            if key == "prefer":
+                for criterion, plugin in raw.items():
+                    if not isinstance(plugin, str):
+                        raise ConfigError(
+                            "expected a plugin name", source=source, where=f"prefer.{criterion}"
+                        )
+                    prefer[criterion] = plugin
+                continue
+            spec = SCHEMA.get(key)
+            if spec is None:
+                raise ConfigError(f"unknown config key {key!r}", source=source, where=key)
+            try:
+                values[key] = spec.convert(raw)
+            except TypeError as error:
+                raise ConfigError(
+                    f"{key}: {error}, got {raw!r}", source=source, where=key
+                ) from None
+            origins[key] = source
+
+    def get(key: str) -> Any:
+        return values.get(key, SCHEMA[key].default)
+
+    system = get("system")
+    bye = get("scoring.bye")
+    bye_mms = get("scoring.bye_mms")
+    return Settings(
+        system=system,
+        criteria=get("criteria") or presets(system),
+        plugins=get("plugins"),
+        disable=get("disable"),
+        mcmahon_bar=get("mcmahon.bar"),
+        mcmahon_floor=get("mcmahon.floor"),
+        mcmahon_zero=get("mcmahon.zero"),
+        bye_nbw=bye,
+        bye_mms=bye if bye_mms is None else bye_mms,
+        absent_nbw=get("scoring.absent_nbw"),
+        absent_mms=get("scoring.absent_mms"),
+        round_down=get("scoring.round_down"),
+        virtual_opponent=get("unplayed.virtual_opponent"),
+        sos_correction=get("handicap.sos_correction"),
+        prefer=prefer,
+        plugin_sections=sections,
+        origins=origins,
+    )

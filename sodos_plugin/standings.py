@@ -1,0 +1,141 @@
+"""Standings: players ordered by the criteria list, with shared places.
+
+Order: by each criterion in turn (higher first unless the criterion says otherwise).
+Players equal on *every* criterion share a place and are marked ``tied``; inside a
+tie they are listed by rank (strongest first), then name (case-insensitive), then
+the order of the input — a documented order that never changes a place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from sodos_hookspecs import Breakdown, Criterion, FileReport
+
+from sodos_plugin.model import Player, Tournament
+from sodos_plugin.settings import Settings
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the standings."""
+
+    place: int
+    tied: bool
+    index: int
+    player: Player
+    values: dict[str, Fraction]
+
+
+@dataclass
+class Standings:
+    """Ordered standings after round :attr:`round`, with every criterion's breakdown."""
+
+    tournament: Tournament
+    settings: Settings
+    round: int
+    criteria: tuple[str, ...]
+    breakdowns: dict[str, Breakdown]
+    definitions: dict[str, Criterion]
+    order: list[int]
+    places: list[int]
+    tied: list[bool]
+    warnings: list[str] = field(default_factory=list)
+    files: Sequence[FileReport] = ()
+    _numerators: dict[str, list[int]] = field(default_factory=dict, repr=False)
+
+    def numerators(self, criterion: str) -> list[int]:
+        if criterion not in self._numerators:
+            self._numerators[criterion] = self.breakdowns[criterion].numerators()
+        return self._numerators[criterion]
+
+    def value(self, criterion: str, player: int) -> Fraction:
+        """The exact value of ``criterion`` for player index ``player``."""
+        breakdown = self.breakdowns[criterion]
+        return Fraction(self.numerators(criterion)[player], breakdown.denominator)
+
+    def rows(self) -> Iterator[Row]:
+        """Rows in standings order."""
+        players = self.tournament.players
+        for position, index in enumerate(self.order):
+            yield Row(
+                place=self.places[position],
+                tied=self.tied[position],
+                index=index,
+                player=players[index],
+                values={c: self.value(c, index) for c in self.criteria},
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape other tools rely on (numbers as JSON numbers)."""
+        return {
+            "tournament": {
+                "name": self.tournament.name,
+                "rounds": self.round,
+                "system": self.settings.system,
+            },
+            "criteria": list(self.criteria),
+            "standings": [
+                {
+                    "place": row.place,
+                    "tied": row.tied,
+                    "player": {
+                        "name": row.player.name,
+                        "rank": rank_text(row.player.rank),
+                        "country": row.player.country,
+                        "club": row.player.club,
+                    },
+                    "values": {c: json_number(v) for c, v in row.values.items()},
+                }
+                for row in self.rows()
+            ],
+            "warnings": list(self.warnings),
+        }
+
+
+def rank_text(rank: int | None) -> str:
+    from sodos_plugin.ranks import format_rank
+
+    return "" if rank is None else format_rank(rank)
+
+
+def json_number(value: Fraction) -> int | float:
+    """Integers stay integers; halves and quarters are exact binary floats."""
+    if value.denominator == 1:
+        return int(value)
+    return value.numerator / value.denominator
+
+
+def order_players(
+    tournament: Tournament,
+    columns: Sequence[Sequence[int]],
+    higher_is_better: Sequence[bool],
+) -> tuple[list[int], list[int], list[bool]]:
+    """Sort players by criteria columns; return (order, places, tied)."""
+    n = len(tournament.players)
+    signed = [
+        [-v for v in column] if higher else list(column)
+        for column, higher in zip(columns, higher_is_better)
+    ]
+    keys: list[tuple] = list(zip(*signed)) if signed else [()] * n
+    players = tournament.players
+    tie_order = [
+        (-(p.rank if p.rank is not None else -99), p.name.casefold(), i)
+        for i, p in enumerate(players)
+    ]
+    order = sorted(range(n), key=lambda i: (keys[i], tie_order[i]))
+    places: list[int] = []
+    tied = [False] * n
+    previous = None
+    for position, index in enumerate(order):
+        key = keys[index]
+        if position and key == previous:
+            places.append(places[-1])
+            tied[position] = tied[position - 1] = True
+        else:
+            places.append(position + 1)
+        previous = key
+    return order, places, tied

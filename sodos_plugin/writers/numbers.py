@@ -1,0 +1,45 @@
+"""How exact values are printed: one function, used by every text writer."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+
+def format_value(value: Fraction, half: str = "½") -> str:
+    """``3``, ``2½`` (or ``2.5`` with ``half=".5"``), ``1¾`` → ``1.75`` for other fractions.
+
+    Halves use ``half``; any other fraction is printed as an exact decimal when it has
+    one (quarters: ``.25``/``.75``), else as ``n/d`` — never rounded.
+    """
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator == 2 and half == "½":
+        whole = abs(value.numerator) // 2
+        return ("-" if value < 0 else "") + (str(whole) if whole else "") + "½"
+    denominator = value.denominator
+    if all(f in (2, 5) for f in _prime_factors(denominator)):
+        return f"{value.numerator / denominator:.{_decimals(denominator)}f}"
+    return f"{value.numerator}/{denominator}"
+
+
+def _prime_factors(n: int) -> list[int]:
+    factors, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            factors.append(p)
+            n //= p
+        p += 1
+    if n > 1:
+        factors.append(n)
+    return factors
+
+
+def _decimals(denominator: int) -> int:
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    return max(twos, fives)
