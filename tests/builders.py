@@ -1,0 +1,50 @@
+"""Small helpers to build tournaments by hand in tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sodos_plugin import Game, Player, Result, Tournament
+from sodos_plugin.ranks import parse_rank
+
+B, W, J = Result.BLACK_WINS, Result.WHITE_WINS, Result.JIGO
+
+
+def tournament(
+    players: Iterable[str | tuple[str, str]],
+    rounds: int,
+    games: Iterable[tuple],
+    *,
+    byes: Iterable[tuple[int, str]] = (),
+    absences: Iterable[tuple[int, str]] = (),
+    settings: dict | None = None,
+) -> Tournament:
+    """``players``: names or (name, rank); ``games``: (round, black, white, result[, handicap
+    [, by_default]]) with player names."""
+    made = []
+    for entry in players:
+        name, rank = (entry, None) if isinstance(entry, str) else entry
+        made.append(Player(name, rank=None if rank is None else parse_rank(rank)))
+    index = {p.name: i for i, p in enumerate(made)}
+    built = []
+    for g in games:
+        r, b, w, result, *rest = g
+        handicap = rest[0] if rest else 0
+        by_default = rest[1] if len(rest) > 1 else False
+        built.append(Game(r, index[b], index[w], result, handicap, by_default))
+    return Tournament(
+        "test",
+        rounds,
+        tuple(made),
+        tuple(built),
+        byes=frozenset((r, index[n]) for r, n in byes),
+        absences=frozenset((r, index[n]) for r, n in absences),
+        settings=settings or {},
+    )
+
+
+def values(standings, criterion: str) -> dict[str, object]:
+    """{player name: exact value} of one criterion."""
+    return {
+        p.name: standings.value(criterion, i) for i, p in enumerate(standings.tournament.players)
+    }
