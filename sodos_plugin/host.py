@@ -199,7 +199,8 @@ class Host:
             breakdown = self._compute(criterion, ctx)
             ctx.preceding = None
             breakdowns[name] = breakdown
-            columns.append(breakdown.numerators())
+            # after round 0 a per-round breakdown has no rows: every value is 0
+            columns.append(breakdown.numerators() or [0] * ctx.size)
         order, places, tied = order_players(
             tournament, columns, [c.higher_is_better for c in definitions]
         )

@@ -26,6 +26,8 @@ def compute(ctx: Context, form: str) -> Breakdown:
         for values, halves in zip(contributions, half_points)
     ]
     details = dict(base.details)
+    # A round without a game adds nothing to SODOS: its virtual value is not used.
+    details.pop("virtual opponent", None)
     details["result factor"] = RoundTable(2, half_points)
     return Breakdown(denominator=base.denominator * 2, contributions=rows, details=details)
 
