@@ -135,6 +135,14 @@ SCHEMA: dict[str, Key] = {
     "handicap.sos_correction": Key(
         _as_bool, True, "M-form SOS: opponent MMS +h as White, -h as Black"
     ),
+    "handicap.reduction": Key(
+        _as_int,
+        None,
+        "handicap reduction (OpenGotha hdCorrection, h9 HA[h<n>]); pairing only, no effect here",
+    ),
+    "scoring.doubled": Key(
+        _as_bool, False, "every score doubled (win 2, jigo 1, bye 2...), as some events print"
+    ),
 }
 
 OPEN_TABLES = ("plugin", "prefer")
@@ -163,6 +171,8 @@ class Settings:
     round_down: bool = True
     virtual_opponent: str = "egf"
     sos_correction: bool = True
+    handicap_reduction: int | None = None
+    doubled: bool = False
     prefer: Mapping[str, str] = field(default_factory=dict)
     plugin_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     origins: Mapping[str, str] = field(default_factory=dict)
@@ -303,6 +313,8 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
         round_down=get("scoring.round_down"),
         virtual_opponent=get("unplayed.virtual_opponent"),
         sos_correction=get("handicap.sos_correction"),
+        handicap_reduction=get("handicap.reduction"),
+        doubled=get("scoring.doubled"),
         prefer=prefer,
         plugin_sections=sections,
         origins=origins,
