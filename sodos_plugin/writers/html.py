@@ -1,0 +1,144 @@
+"""HTML output: one self-contained standings page a tournament director can publish.
+
+Valid HTML5 with its style inline (no scripts, no external files). Like OpenGotha's
+standings page, each round's cell is ``<opponent number><result>/<colour><handicap>``:
+``12+/w3`` = won against number 12 with White at handicap 3; ``-`` a loss, ``=`` a
+jigo, ``?`` no result yet, ``!`` a game decided by default. Rounds without a game show
+``bye``, ``abs`` (announced absent) or ``–`` (not paired). Numbers are the players'
+line numbers on the page; values print halves as ``½`` as the terminal table does.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TextIO
+
+from sodos_hookspecs import Writer, hookimpl
+
+from sodos_plugin.model import Result
+from sodos_plugin.standings import Standings, rank_text
+from sodos_plugin.writers.numbers import format_value
+
+#: Symbol of a result from one player's point of view: (as Black, as White).
+SYMBOL: dict[Result, tuple[str, str]] = {
+    Result.BLACK_WINS: ("+", "-"),
+    Result.WHITE_WINS: ("-", "+"),
+    Result.JIGO: ("=", "="),
+    Result.BOTH_WIN: ("+", "+"),
+    Result.BOTH_LOSE: ("-", "-"),
+    Result.UNKNOWN: ("?", "?"),
+}
+CLASS = {"+": "win", "-": "loss", "=": "jigo", "?": "unknown"}
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #111; }
+h1 { font-size: 1.4em; margin-bottom: 0.2em; }
+p.sub { margin-top: 0; color: #444; }
+table { border-collapse: collapse; font-size: 0.92em; }
+th, td { border: 1px solid #bbb; padding: 0.2em 0.45em; white-space: nowrap; }
+th { background: #eee; }
+td.num, td.value { text-align: right; font-variant-numeric: tabular-nums; }
+td.round { text-align: center; font-family: ui-monospace, monospace; }
+td.win { background: #e3f4e1; } td.loss { background: #fbe4e4; }
+td.jigo { background: #fdf6d8; } td.unpaired { color: #777; }
+tbody tr:nth-child(even) td.name { background: #f7f7f7; }
+ul.warnings { color: #8a4b00; } footer { margin-top: 1em; color: #666; font-size: 0.85em; }
+"""
+
+
+def round_cells(standings: Standings) -> dict[int, list[tuple[str, str, str]]]:
+    """Per player: one ``(text, css class, tooltip)`` per round 1..R (game data only)."""
+    t = standings.tournament
+    number = {index: position + 1 for position, index in enumerate(standings.order)}
+    cells: dict[int, list[tuple[str, str, str]]] = {}
+    for p in range(len(t.players)):
+        row = []
+        for r in range(1, standings.round + 1):
+            if (r, p) in t.byes:
+                row.append(("bye", "unpaired", "pairing bye"))
+            elif (r, p) in t.absences:
+                row.append(("abs", "unpaired", "absent"))
+            else:
+                row.append(("–", "unpaired", "not paired"))
+        cells[p] = row
+    for game in t.games:
+        if game.round > standings.round:
+            continue
+        for me, other, colour in ((game.black, game.white, "b"), (game.white, game.black, "w")):
+            symbol = SYMBOL[game.result][0 if colour == "b" else 1]
+            hcp = str(game.handicap) if game.handicap else ""
+            forfeit = "!" if game.by_default else ""
+            text = f"{number[other]}{symbol}{forfeit}/{colour}{hcp}"
+            tip = (
+                f"{'Black' if colour == 'b' else 'White'} against {t.players[other].name}"
+                + (f", handicap {game.handicap}" if game.handicap else "")
+                + (", by default" if game.by_default else "")
+            )
+            cells[me][game.round - 1] = (text, CLASS[symbol], tip)
+    return cells
+
+
+def write(standings: Standings, stream: TextIO) -> None:
+    t = standings.tournament
+    title = t.name or "Tournament"
+    rounds = standings.round
+    cells = round_cells(standings)
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{escape(title)} — standings after round {rounds}</title>",
+        f"<style>{STYLE}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="sub">Standings after round {rounds} ({escape(standings.settings.system)})'
+        f" — criteria: {escape(', '.join(standings.criteria))}</p>",
+        '<table class="standings">',
+        "<thead><tr>"
+        + "".join(f"<th>{h}</th>" for h in ("Num", "Pl", "Name", "Rank", "Co", "Club"))
+        + "".join(f'<th class="round">R{r}</th>' for r in range(1, rounds + 1))
+        + "".join(f'<th class="criterion">{escape(c)}</th>' for c in standings.criteria)
+        + "</tr></thead>",
+        "<tbody>",
+    ]
+    for number, row in enumerate(standings.rows(), start=1):
+        place = f"{row.place}" + ("=" if row.tied else "")
+        player = row.player
+        parts = [
+            f'<td class="num">{number}</td>',
+            f'<td class="num place">{place}</td>',
+            f'<td class="name">{escape(player.name)}</td>',
+            f"<td>{escape(rank_text(player.rank))}</td>",
+            f"<td>{escape(player.country)}</td>",
+            f"<td>{escape(player.club)}</td>",
+        ]
+        parts += [
+            f'<td class="round {css}" title="{escape(tip)}">{escape(text)}</td>'
+            for text, css, tip in cells[row.index]
+        ]
+        parts += [
+            f'<td class="value">{escape(format_value(row.values[c]))}</td>'
+            for c in standings.criteria
+        ]
+        out.append(f'<tr data-place="{row.place}">' + "".join(parts) + "</tr>")
+    out.append("</tbody>")
+    out.append("</table>")
+    if standings.warnings:
+        out.append('<ul class="warnings">')
+        out += [f"<li>{escape(w)}</li>" for w in standings.warnings]
+        out.append("</ul>")
+    out.append(
+        "<footer>Round cells: opponent number, + win, - loss, = jigo, ? no result, "
+        "! by default, /w or /b colour then handicap; bye, abs (absent), – not paired. "
+        "Made with sodos-plugin.</footer>"
+    )
+    out += ["</body>", "</html>", ""]
+    stream.write("\n".join(out))
+
+
+@hookimpl
+def sodos_writers() -> list[Writer]:
+    return [Writer("html", "self-contained HTML standings page with per-round results", write)]
