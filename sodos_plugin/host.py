@@ -200,7 +200,7 @@ class Host:
             ctx.preceding = None
             breakdowns[name] = breakdown
             # after round 0 a per-round breakdown has no rows: every value is 0
-            columns.append(breakdown.numerators() or [0] * ctx.size)
+            columns.append(self._column(criterion, breakdown) or [0] * ctx.size)
         order, places, tied = order_players(
             tournament, columns, [c.higher_is_better for c in definitions]
         )
@@ -244,6 +244,10 @@ class Host:
             raise PluginError(owner, hook, f"{type(error).__name__}: {error}") from error
         if not isinstance(breakdown, Breakdown):
             raise PluginError(owner, hook, f"returned {type(breakdown).__name__}, not a Breakdown")
+        if type(breakdown.denominator) is not int:
+            raise PluginError(
+                owner, hook, f"denominator must be an int, got {breakdown.denominator!r}"
+            )
         n = ctx.size
         if breakdown.totals is not None:
             if len(breakdown.totals) != n:
@@ -257,6 +261,26 @@ class Host:
                     owner, hook, f"contributions are not {ctx.round} rounds × {n} players"
                 )
         return breakdown
+
+    def _column(self, criterion: Criterion, breakdown: Breakdown) -> list[int]:
+        """The criterion's numerators, checked to be integers (exact arithmetic).
+
+        A float, string or None from a plugin would otherwise fail later in a writer
+        or in sorting, blamed on the wrong plugin.
+        """
+        owner = self.registry.criterion_owner.get(criterion.name, "?")
+        hook = f"compute ({criterion.name})"
+        try:
+            column = breakdown.numerators()
+        except TypeError as error:
+            raise PluginError(owner, hook, f"values are not integers: {error}") from error
+        # set(map(type)) is the fast path for the usual all-int column
+        if set(map(type, column)) - {int} and not all(isinstance(v, int) for v in column):
+            bad = sorted({type(v).__name__ for v in column if not isinstance(v, int)})
+            raise PluginError(
+                owner, hook, f"values must be integer numerators, got {', '.join(bad)}"
+            )
+        return column
 
     # -- writing ----------------------------------------------------------------------
 
