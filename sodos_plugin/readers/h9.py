@@ -1,0 +1,468 @@
+"""EGD h9/h10 results reader (REFERENCE.md §6).
+
+Contract: ``read([path])`` returns a Tournament rebuilt from the **round tokens**; the
+printed criterion columns are kept aside (:attr:`H9Row.printed`, for conformance
+checks) and never used as results. Every criterion is recomputed by the engine.
+
+Format, as scanned here:
+
+* header lines start with ``;``: properties ``EV[name]``, ``DT[...]``, ``HA[h<n>]``
+  (handicap reduction n — OpenGotha's ``hdCorrection``; it only shaped the pairing,
+  the SOS correction uses each game's own handicap), ``KM[]``, ``CL[]``...;
+* the column line ``; Pl Name Rk Co Club`` then criterion names run together
+  (``MMS  SOSSOSOS``): it is split into the known names of :data:`COLUMNS`; a word
+  that is not made of known names (``Rank``, ``U20``) is an ignored column, named in
+  a warning. Value columns beyond the header (OpenGotha's trailing ``0``) are ignored;
+* rows: place (blank for a tie), a name of any length, the rank (``3d``, ``12K``),
+  country, club, the value columns and one token per round, in either order;
+  a trailing ``|PIN`` is ignored. Values may be ``2½``, ``2.5`` or, in ISO-8859-15
+  files, ``2`` followed by byte 0xBD (read as ½ in value columns);
+* round tokens ``opp{+|-|=|?}[/{w|b}[h]]`` (``!`` instead of ``/`` marks a game won
+  or lost by default); the opponent is the *row number* (1-based, rows in file order);
+  ``0+`` free win (bye, 1 point), ``0=`` unplayed round worth ½ (read as an absence
+  worth ½ in the main score, as OpenGotha exports its default absence), ``0-`` free
+  round lost (not assigned, 0 points).
+
+Start scores: h9 does not store them. When an ``MMS`` column is printed, each
+player's start score is recovered as *printed MMS − points earned in the rounds*
+(games, plus ½ per ``0=`` and 1 per ``0+``, their running total floored as with
+OpenGotha's default round-down); it is the only printed value used. Without an MMS
+column the file is read as a Swiss event and start scores are not needed.
+
+Colours: a game whose tokens give no colour (``12+``) is stored with the earlier row
+as Black; colour matters only for a handicap, which such tokens cannot carry.
+
+Encodings: UTF-8 when the bytes decode as UTF-8 (a BOM is skipped), else ISO-8859-15.
+Size is bounded by the ``max_bytes`` option (default 16 MiB).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
+
+from sodos_plugin.errors import InputError
+from sodos_plugin.model import Game, Player, Result, Tournament
+from sodos_plugin.ranks import parse_rank
+
+NAME = "h9"
+MAX_BYTES = 16 << 20
+MAX_ROUNDS = 64
+
+#: Header column names → our criterion names (the bare names take the system's form).
+COLUMNS: dict[str, str] = {
+    "NBW": "NBW",
+    "MMS": "MMS",
+    "SOS": "SOS",
+    "SOSOS": "SOSOS",
+    "SSOS": "SOSOS",
+    "SODOS": "SODOS",
+    "SDOS": "SODOS",
+    "SODOMS": "SODOMS",
+    "CUSS": "CUSS",
+    "SOS-1": "SOS-1",
+    "SOS-2": "SOS-2",
+    "EXT": "EXT",
+    "EXR": "EXR",
+    "DC": "DC",
+    "SDC": "SDC",
+}
+
+_PROPERTY = re.compile(r"([A-Z]{2})\[([^\]]*)\]")
+_COLUMN_LINE = re.compile(r"^;\s*Pl\s+Name\s+Rk\s+Co\s+Club\b(.*)$", re.IGNORECASE)
+_ROUND = re.compile(r"^(\d{1,4})([-+=?])(?:([/!])([wbWB?])?(\d{1,2})?)?$")
+_VALUE = re.compile(r"^(-?)(\d*)(½|œ|\.5|\.0)?$")
+_RANK = re.compile(r"^\d{1,2}[kdpKDP]$")
+_HA = re.compile(r"^\s*h\s*(\d+)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RoundToken:
+    """One round of one row: ``opponent`` is a row number (0 = no opponent)."""
+
+    opponent: int
+    outcome: str  # + - = ?
+    by_default: bool = False
+    colour: str = ""  # "w", "b" or "" (unknown)
+    handicap: int = 0
+
+
+@dataclass
+class H9Row:
+    line: int
+    place: int | None
+    name: str
+    rank: int
+    country: str
+    club: str
+    printed: dict[str, Fraction]
+    rounds: list[RoundToken]
+
+
+@dataclass
+class H9File:
+    """The scanned file: header properties, columns and rows (printed values kept)."""
+
+    source: str
+    properties: dict[str, str]
+    columns: list[str]  # header columns in order; unknown ones prefixed with "?"
+    rows: list[H9Row] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def criteria(self) -> list[str]:
+        return [COLUMNS[c] for c in self.columns if not c.startswith("?")]
+
+
+def split_columns(text: str) -> list[str]:
+    """``"MMS  SOSSOSOS Rank"`` → ``["MMS", "SOS", "SOSOS", "?Rank"]``."""
+    names = sorted(COLUMNS, key=len, reverse=True)
+    found: list[str] = []
+    for word in text.split():
+
+        def split(rest: str) -> list[str] | None:
+            if not rest:
+                return []
+            for name in names:
+                if rest.upper().startswith(name):
+                    tail = split(rest[len(name) :])
+                    if tail is not None:
+                        return [name, *tail]
+            return None
+
+        parts = split(word)
+        found.extend(parts if parts is not None else [f"?{word}"])
+    return found
+
+
+def decode(data: bytes) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("iso-8859-15")
+
+
+def parse_value(token: str) -> Fraction | None:
+    match = _VALUE.match(token)
+    if not match or not (match.group(2) or match.group(3)):
+        return None
+    sign, whole, frac = match.groups()
+    value = Fraction(int(whole or "0")) + (Fraction(1, 2) if frac in ("½", "œ", ".5") else 0)
+    return -value if sign else value
+
+
+def parse_round(token: str) -> RoundToken | None:
+    match = _ROUND.match(token)
+    if not match:
+        return None
+    opponent, outcome, kind, colour, handicap = match.groups()
+    return RoundToken(
+        opponent=int(opponent),
+        outcome=outcome,
+        by_default=kind == "!",
+        colour=(colour or "").lower().replace("?", ""),
+        handicap=int(handicap or 0),
+    )
+
+
+def scan(text: str, source: str) -> H9File:
+    """Lines → header properties, columns and rows; values are not interpreted yet."""
+    result = H9File(source=source, properties={}, columns=[])
+    have_columns = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if not line.strip():
+            continue
+        if line.lstrip().startswith(";"):
+            match = _COLUMN_LINE.match(line.strip())
+            if match:
+                result.columns = split_columns(match.group(1))
+                have_columns = True
+                unknown = [c[1:] for c in result.columns if c.startswith("?")]
+                if unknown:
+                    result.notes.append(
+                        f"{source}: ignored column(s) {', '.join(unknown)} (not a criterion)"
+                    )
+                continue
+            for key, value in _PROPERTY.findall(line):
+                result.properties.setdefault(key, value)
+            continue
+        if not have_columns:
+            raise InputError(
+                "result row before the column line '; Pl Name Rk Co Club ...'",
+                source=source,
+                where=f"line {number}",
+            )
+        result.rows.append(_scan_row(line, number, result))
+    if not have_columns:
+        raise InputError("no column line '; Pl Name Rk Co Club ...' found", source=source)
+    if not result.rows:
+        raise InputError("no result rows", source=source)
+    counts = {len(row.rounds) for row in result.rows}
+    if len(counts) != 1:
+        first = result.rows[0]
+        odd = next(r for r in result.rows if len(r.rounds) != len(first.rounds))
+        raise InputError(
+            f"{len(odd.rounds)} round tokens, but line {first.line} has {len(first.rounds)}",
+            source=source,
+            where=f"line {odd.line}",
+        )
+    return result
+
+
+def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
+    where = f"line {number}"
+    tokens = line.split()
+    if tokens and tokens[-1].startswith("|"):
+        tokens.pop()  # EGD PIN
+    elif "|" in line:
+        tokens = line[: line.index("|")].split()
+    place = None
+    if tokens and tokens[0].isdigit():
+        place = int(tokens.pop(0))
+    rank_at = next((i for i in range(1, len(tokens)) if _RANK.match(tokens[i])), None)
+    if rank_at is None:
+        raise InputError("no rank (e.g. 5k, 3d) after the name", source=parsed.source, where=where)
+    name = " ".join(tokens[:rank_at])
+    rank = parse_rank(tokens[rank_at])
+    rest = tokens[rank_at + 1 :]
+    extra: list[str] = []
+    for _ in range(2):  # country, club: absent when blank in the file
+        if rest and parse_value(rest[0]) is None and parse_round(rest[0]) is None:
+            extra.append(rest.pop(0))
+        else:
+            extra.append("")
+    country, club = extra
+    values: list[Fraction] = []
+    rounds: list[RoundToken] = []
+    for token in rest:
+        value = parse_value(token)
+        if value is not None:
+            values.append(value)
+            continue
+        token_round = parse_round(token)
+        if token_round is None:
+            raise InputError(
+                f"{token!r} is neither a value (3, 2½, 2.5) nor a round token (opp+/w2, 0=, 0-)",
+                source=parsed.source,
+                where=where,
+            )
+        rounds.append(token_round)
+    if len(values) < len(parsed.columns):
+        raise InputError(
+            f"{len(values)} value columns for {len(parsed.columns)} in the header",
+            source=parsed.source,
+            where=where,
+        )
+    printed = {
+        column: value for column, value in zip(parsed.columns, values) if not column.startswith("?")
+    }
+    if len(rounds) > MAX_ROUNDS:
+        raise InputError(f"more than {MAX_ROUNDS} rounds", source=parsed.source, where=where)
+    return H9Row(number, place, name, rank, country, club, printed, rounds)
+
+
+_POINTS = {"+": Fraction(1), "=": Fraction(1, 2), "-": Fraction(0), "?": Fraction(0)}
+
+
+def interpret(parsed: H9File) -> tuple[Tournament, list[str]]:
+    """Rows → Tournament (games from the round tokens, checked from both sides)."""
+    source = parsed.source
+    rows = parsed.rows
+    n = len(rows)
+    rounds = len(rows[0].rounds)
+    games: list[Game] = []
+    byes: set[tuple[int, int]] = set()
+    absences: set[tuple[int, int]] = set()
+    for p, row in enumerate(rows):
+        for r, token in enumerate(row.rounds, start=1):
+            where = f"line {row.line}, round {r}"
+            if token.opponent == 0:
+                if token.outcome == "+":
+                    byes.add((r, p))
+                elif token.outcome == "=":
+                    absences.add((r, p))
+                elif token.outcome == "?":
+                    raise InputError("'0?' is not a round token", source=source, where=where)
+                continue
+            q = token.opponent - 1
+            if not 0 <= q < n or q == p:
+                raise InputError(
+                    f"opponent {token.opponent} is not another row (1..{n})",
+                    source=source,
+                    where=where,
+                )
+            other = rows[q].rounds[r - 1]
+            if other.opponent != p + 1:
+                raise InputError(
+                    f"plays row {q + 1}, whose round {r} token names row {other.opponent}",
+                    source=source,
+                    where=where,
+                )
+            if q < p:
+                continue  # the game was built from the earlier row
+            games.append(_game(r, p, q, token, other, source, where))
+    system = "mcmahon" if "MMS" in parsed.columns else "swiss"
+    half = Fraction(1, 2)
+    settings: dict[str, Any] = {
+        "system": system,
+        "scoring": {
+            "bye": 1,
+            "bye_mms": 1,
+            "absent_nbw": str(half) if system == "swiss" else 0,
+            "absent_mms": str(half),
+            "round_down": True,
+        },
+    }
+    criteria = parsed.criteria
+    if criteria:
+        settings["criteria"] = criteria
+    ha = parsed.properties.get("HA")
+    if ha is not None:
+        match = _HA.match(ha)
+        if not match:
+            raise InputError(f"HA[{ha}]: expected h<n>, e.g. HA[h1]", source=source)
+        settings["handicap"] = {"reduction": int(match.group(1))}
+    starts = _start_scores(parsed, games, byes, absences) if system == "mcmahon" else None
+    players = tuple(
+        Player(
+            name=row.name,
+            rank=row.rank,
+            club=row.club,
+            country=row.country,
+            start_score=None if starts is None else starts[i],
+        )
+        for i, row in enumerate(rows)
+    )
+    try:
+        tournament = Tournament(
+            name=parsed.properties.get("EV", "").strip() or Path(source).stem,
+            rounds=rounds,
+            players=players,
+            games=tuple(games),
+            byes=frozenset(byes),
+            absences=frozenset(absences),
+            settings=settings,
+            source=source,
+        )
+    except ValueError as error:
+        raise InputError(str(error), source=source) from None
+    return tournament, list(parsed.notes)
+
+
+def _game(r, p, q, token, other, source, where) -> Game:
+    pair = (token.outcome, other.outcome)
+    outcomes = {
+        ("+", "-"): "p",
+        ("-", "+"): "q",
+        ("=", "="): "=",
+        ("+", "+"): "++",
+        ("-", "-"): "--",
+        ("?", "?"): "?",
+    }
+    kind = outcomes.get(pair)
+    if kind is None:
+        raise InputError(
+            f"result {token.outcome} does not match the opponent's {other.outcome}",
+            source=source,
+            where=where,
+        )
+    if token.handicap != other.handicap or token.by_default != other.by_default:
+        raise InputError(
+            "handicap or by-default mark differs from the opponent's token",
+            source=source,
+            where=where,
+        )
+    colours = (token.colour, other.colour)
+    if colours in (("w", "b"), ("w", "")) or colours == ("", "b"):
+        black, white = q, p
+    elif colours in (("b", "w"), ("b", ""), ("", "w"), ("", "")):
+        black, white = p, q
+    else:
+        raise InputError(f"both players have colour {token.colour!r}", source=source, where=where)
+    if token.handicap and "" in colours:
+        raise InputError("a handicap game needs colours (/w or /b)", source=source, where=where)
+    if kind in ("p", "q"):
+        winner = p if kind == "p" else q
+        result = Result.BLACK_WINS if winner == black else Result.WHITE_WINS
+    else:
+        result = {
+            "=": Result.JIGO,
+            "++": Result.BOTH_WIN,
+            "--": Result.BOTH_LOSE,
+            "?": Result.UNKNOWN,
+        }[kind]
+    return Game(r, black, white, result, token.handicap, token.by_default)
+
+
+def _start_scores(parsed: H9File, games, byes, absences) -> list[Fraction]:
+    """Printed MMS − points earned (module docstring); the only printed value used."""
+    n = len(parsed.rows)
+    earned = [Fraction(0)] * n
+    for p, row in enumerate(parsed.rows):
+        for token in row.rounds:
+            if token.opponent:
+                earned[p] += _POINTS[token.outcome]
+        free = sum(
+            (Fraction(1) if (r, p) in byes else Fraction(1, 2))
+            for r in range(1, len(row.rounds) + 1)
+            if (r, p) in byes or (r, p) in absences
+        )
+        earned[p] += math.floor(free)
+    return [row.printed["MMS"] - earned[p] for p, row in enumerate(parsed.rows)]
+
+
+def claims(path: Path, head: bytes) -> bool:
+    if path.is_dir():
+        return False
+    if path.suffix.lower() in (".h9", ".h10"):
+        return True
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not text.startswith(b";"):
+        return False
+    return re.search(rb"(?m)^;\s*Pl\s+Name\s+Rk", head) is not None
+
+
+def read_path(path: Path, max_bytes: int = MAX_BYTES) -> tuple[Tournament, H9File, list[str]]:
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise InputError(
+                f"file is {size} bytes, above the limit of {max_bytes} "
+                "(option [plugin.builtin.h9] max_bytes)",
+                source=source,
+            )
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", source=source) from None
+    parsed = scan(decode(data), source)
+    tournament, notes = interpret(parsed)
+    return tournament, parsed, notes
+
+
+def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
+    if len(paths) != 1:
+        raise InputError(f"give one h9 file per tournament, got {len(paths)}")
+    max_bytes = options.get("max_bytes", MAX_BYTES)
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
+        raise InputError(
+            f"max_bytes must be a positive integer, got {max_bytes!r}",
+            source="[plugin.builtin.h9]",
+        )
+    tournament, _, notes = read_path(paths[0], max_bytes)
+    return ReadResult(tournament, files=[FileReport(str(paths[0]), "ingested")], warnings=notes)
+
+
+@hookimpl
+def sodos_readers() -> list[Reader]:
+    return [Reader(NAME, "EGD h9/h10 results (round tokens; criteria recomputed)", claims, read)]
