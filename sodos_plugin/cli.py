@@ -184,12 +184,15 @@ def output(path: Path | None) -> Iterator[TextIO]:
 
 
 def read_and_rank(host: Host, args: argparse.Namespace):
+    names = criteria_option(args)
+    if names:  # as registered: "sosm-1" is shown as SOSM-1
+        names = [c.name for c in host.resolve_criteria(names)]
     read = host.read(args.paths, skip_bad=args.skip_bad, jobs=args.jobs)
     report_files(read, sys.stderr, args.skip_bad)
     return host.standings(
         read.tournament,
         round=args.round,
-        criteria=criteria_option(args),
+        criteria=names,
         system=args.system,
         files=read.files,
         warnings=read.warnings,
@@ -340,6 +343,13 @@ COMMANDS = {
 }
 
 
+def broken_pipe() -> int:
+    """`sodos standings ... | head`: the reader went away; that is not an error."""
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv or bool(os.environ.get("SODOS_DEBUG"))
@@ -347,14 +357,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except SodosError as error:
+        if isinstance(error.__cause__, BrokenPipeError):
+            return broken_pipe()
         if debug:
             traceback.print_exc()
         sys.stderr.write(f"sodos: error: {error}\n")
         return EXIT_ERROR
-    except BrokenPipeError:  # `sodos standings ... | head`: the reader went away
-        with contextlib.suppress(OSError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+    except BrokenPipeError:
+        return broken_pipe()
     except KeyboardInterrupt:
         sys.stderr.write("sodos: interrupted\n")
         return 130
