@@ -13,7 +13,9 @@ Rules (OpenGotha, verified on real files — REFERENCE.md §3):
 * with ``scoring.round_down`` the *running total* of bye/absence points is floored to a
   whole point after every round (jigo halves are never rounded);
 * start MMS: ``clamp(rank, floor, bar) − zero + correction`` (zero rank 30k by default),
-  or the player's explicit ``start_score`` when the reader had one.
+  or the player's explicit ``start_score`` when the reader had one;
+* ``scoring.doubled`` multiplies every score by 2 (win 2, jigo 1, bye 2, start MMS
+  doubled), as some events print them (REFERENCE.md §4); tiebreaks follow.
 """
 
 from __future__ import annotations
@@ -127,7 +129,9 @@ class Scores:
         self.unit = math.lcm(*(v.denominator for v in values))
         n = len(tournament.players)
         unit = self.unit
-        half_unit = unit // 2
+        # scoring.doubled: every point counts 2 (win 2, jigo 1, bye 2, start MMS ×2).
+        self.scale = 2 if settings.doubled else 1
+        half_unit = unit // 2 * self.scale
         self._start: list[int] | None = None
         extras = {
             BYE: (settings.bye_nbw, settings.bye_mms),
@@ -153,10 +157,10 @@ class Scores:
                     extra_mms[p] = extra_mms.get(p, Fraction(0)) + mms_value
             row = list(game_points)
             for p, extra in extra_nbw.items():
-                row[p] += _units(extra, unit, round_down)
+                row[p] += _units(extra, unit, round_down) * self.scale
             self.nbw.append(row)
             self._extra_mms_rows.append(
-                {p: _units(extra, unit, round_down) for p, extra in extra_mms.items()}
+                {p: _units(extra, unit, round_down) * self.scale for p, extra in extra_mms.items()}
             )
         self.final_nbw: list[int] = self.nbw[-1] if self.nbw else [0] * n
         self._mms: list[list[int]] | None = None
@@ -165,7 +169,8 @@ class Scores:
     def start_mms(self) -> list[int]:
         """Start McMahon score of every player over :attr:`unit` (REFERENCE.md §1)."""
         if self._start is None:
-            self._start = start_scores(self._tournament, self._settings, self.unit)
+            starts = start_scores(self._tournament, self._settings, self.unit)
+            self._start = [s * self.scale for s in starts]
         return self._start
 
     @property

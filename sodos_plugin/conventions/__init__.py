@@ -63,3 +63,7 @@ def get(name: str) -> Convention:
         raise ConfigError(
             f"unplayed.virtual_opponent: unknown convention {name!r} (known: {known})"
         ) from None
+
+
+# The other named conventions of REFERENCE.md §3-4 register themselves on import.
+from sodos_plugin.conventions import aga, dummy, half_point, self_opponent  # noqa: E402, F401
