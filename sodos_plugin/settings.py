@@ -17,6 +17,8 @@ plugin's own section) and ``[prefer]`` (``CRITERION = "plugin name"``).
 
 from __future__ import annotations
 
+import math
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -36,26 +38,63 @@ SYSTEMS = ("mcmahon", "swiss")
 #: Conventions for rounds without an opponent (REFERENCE.md §3-4); see sodos_plugin.conventions.
 VIRTUAL_OPPONENTS = ("egf", "half-point", "self", "dummy", "aga")
 MAX_CONFIG_BYTES = 1 << 20
+#: Scores in config are small exact fractions: at most this many points, this denominator.
+MAX_POINTS = 1000
+MAX_DENOMINATOR = 1024
+#: tomllib's memory grows with the square of a dotted key's length (a.a.a...): lines
+#: with more dots than this are refused before parsing.
+MAX_DOTS_PER_LINE = 200
+#: Tables nested deeper than this hold no known key (the deepest is two levels).
+MAX_DEPTH = 4
+_POINTS = re.compile(r"([+-]?)(\d{0,6})(?:\.(\d{1,6}))?|([+-]?\d{1,6})\s*/\s*(\d{1,6})")
+_INT = re.compile(r"[+-]?\d{1,9}")
+
+
+def _shown(value: Any) -> str:
+    """``repr`` for messages: short, and safe for integers too long to print."""
+    try:
+        text = repr(value)
+    except ValueError:  # int longer than sys.get_int_max_str_digits()
+        return f"<a {type(value).__name__} too large to show>"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _as_points(value: Any) -> Fraction:
-    """A score in points: 1, 0.5, "1/2", "½". Floats must be exact halves/quarters."""
+    """A score in points: 1, 0.5, "1/2", "½". Floats must be exact halves/quarters.
+
+    Bounded (|points| <= MAX_POINTS, denominator <= MAX_DENOMINATOR), so that no
+    value (``"1e999999999"``, ``inf``) can make the exact arithmetic huge or fail.
+    """
+    expected = 'expected a number of points (1, 0.5, "1/2")'
     if isinstance(value, bool):
-        raise TypeError("expected a number of points")
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
+        raise TypeError(expected)
+    if isinstance(value, (int, Fraction)):
+        exact = Fraction(value) if abs(value) <= MAX_POINTS else None
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise TypeError(expected)
         exact = Fraction(value)
-        if exact.denominator > 1024:
-            raise TypeError(f"{value!r} is not an exact fraction of a point")
-        return exact
-    if isinstance(value, str):
-        text = value.strip().replace("½", ".5") if value.strip() != "½" else "1/2"
-        try:
-            return Fraction(text)
-        except ValueError:
-            pass
-    raise TypeError('expected a number of points (1, 0.5, "1/2")')
+    elif isinstance(value, str):
+        text = value.strip()
+        text = "1/2" if text == "½" else text.replace("½", ".5")
+        match = _POINTS.fullmatch(text)
+        if not match or match.group(0) in ("", "+", "-"):
+            raise TypeError(expected)
+        if match.group(4) is not None:
+            if int(match.group(5)) == 0:
+                raise TypeError("a fraction of points cannot have denominator 0")
+            exact = Fraction(int(match.group(4)), int(match.group(5)))
+        else:
+            exact = Fraction(text) if (match.group(2) or match.group(3)) else None
+        if exact is None:
+            raise TypeError(expected)
+    else:
+        raise TypeError(expected)
+    if exact is None or abs(exact) > MAX_POINTS:
+        raise TypeError(f"points must be between -{MAX_POINTS} and {MAX_POINTS}")
+    if exact.denominator > MAX_DENOMINATOR:
+        raise TypeError(f"not an exact fraction of a point (denominator > {MAX_DENOMINATOR})")
+    return exact
 
 
 def _as_bool(value: Any) -> bool:
@@ -100,11 +139,11 @@ def _as_list(value: Any) -> tuple[str, ...]:
 def _as_int(value: Any) -> int:
     if isinstance(value, bool):
         raise TypeError("expected an integer")
-    if isinstance(value, int):
+    if isinstance(value, int) and abs(value) < 10**9:
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and _INT.fullmatch(value.strip()):
         return int(value)
-    raise TypeError("expected an integer")
+    raise TypeError("expected an integer (at most 9 digits)")
 
 
 @dataclass(frozen=True)
@@ -183,21 +222,48 @@ class Settings:
         return "M" if self.system == "mcmahon" else "W"
 
 
-def flatten(data: Mapping[str, Any], source: str, prefix: str = "") -> dict[str, Any]:
-    """Nested tables to dotted keys; ``plugin`` and ``prefer`` stay whole."""
+def flatten(
+    data: Mapping[str, Any], source: str, prefix: str = "", depth: int = 0
+) -> dict[str, Any]:
+    """Nested tables to dotted keys; ``plugin`` and ``prefer`` stay whole.
+
+    Below :data:`MAX_DEPTH` a table is kept whole (it can only be an unknown key).
+    """
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"expected a table, got {_shown(data)}", source=source)
     flat: dict[str, Any] = {}
     for key, value in data.items():
         if not isinstance(key, str):
-            raise ConfigError(f"config key {key!r} is not a string", source=source)
+            raise ConfigError(f"config key {_shown(key)} is not a string", source=source)
         dotted = f"{prefix}{key}"
-        if isinstance(value, Mapping) and dotted not in SCHEMA:
+        if isinstance(value, Mapping) and dotted not in SCHEMA and depth < MAX_DEPTH:
             if not prefix and key in OPEN_TABLES:
                 flat[dotted] = dict(value)
             else:
-                flat.update(flatten(value, source, dotted + "."))
+                flat.update(flatten(value, source, dotted + ".", depth + 1))
         else:
             flat[dotted] = value
     return flat
+
+
+def _toml(text: str) -> dict[str, Any]:
+    """``tomllib.loads`` with bounded cost; any failure is a ValueError with the reason."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.count(".") > MAX_DOTS_PER_LINE:
+            raise ValueError(f"line {number} has more than {MAX_DOTS_PER_LINE} dots")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(str(error)) from None
+    except RecursionError:
+        raise ValueError("arrays or tables nested too deeply") from None
+    except ValueError as error:  # e.g. an integer with thousands of digits
+        raise ValueError(str(error).split(":")[0]) from None
+
+
+def _tool_sodos(data: Mapping[str, Any]) -> Any:
+    tool = data.get("tool", {})
+    return tool.get("sodos", {}) if isinstance(tool, Mapping) else {}
 
 
 def load_file(path: Path) -> dict[str, Any]:
@@ -205,15 +271,17 @@ def load_file(path: Path) -> dict[str, Any]:
     try:
         if path.stat().st_size > MAX_CONFIG_BYTES:
             raise ConfigError(f"config file larger than {MAX_CONFIG_BYTES} bytes", source=str(path))
-        data = tomllib.loads(path.read_bytes().decode("utf-8"))
+        data = _toml(path.read_bytes().decode("utf-8"))
     except OSError as error:
         raise ConfigError(f"cannot read config: {error.strerror}", source=str(path)) from None
     except UnicodeDecodeError:
         raise ConfigError("config is not UTF-8 text", source=str(path)) from None
-    except tomllib.TOMLDecodeError as error:
+    except ValueError as error:
         raise ConfigError(f"not valid TOML: {error}", source=str(path)) from None
     if path.name == "pyproject.toml":
-        data = data.get("tool", {}).get("sodos", {})
+        data = _tool_sodos(data)
+        if not isinstance(data, dict):
+            raise ConfigError("[tool.sodos] must be a table", source=str(path))
     return data
 
 
@@ -225,10 +293,13 @@ def find_config(directory: Path) -> Path | None:
     pyproject = directory / "pyproject.toml"
     if pyproject.is_file():
         try:
-            data = tomllib.loads(pyproject.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            if pyproject.stat().st_size > MAX_CONFIG_BYTES:
+                return None
+            data = _toml(pyproject.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
             return None
-        if "sodos" in data.get("tool", {}):
+        tool = data.get("tool", {})
+        if isinstance(tool, Mapping) and "sodos" in tool:
             return pyproject
     return None
 
@@ -238,10 +309,10 @@ def parse_override(text: str) -> dict[str, Any]:
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise ConfigError(f"override {text!r} is not key=value", source="-o")
+        raise ConfigError(f"override {_shown(text)} is not key=value", source="-o")
     try:
-        value = tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
+        value = _toml(f"v = {raw}")["v"]
+    except (ValueError, KeyError):
         value = raw.strip()
     result: dict[str, Any] = {}
     node = result
@@ -263,6 +334,8 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
     sections: dict[str, dict[str, Any]] = {}
     for source, data in layers:
         for key, raw in flatten(data, source).items():
+            if key in OPEN_TABLES and not isinstance(raw, Mapping):
+                raise ConfigError(f"[{key}] must be a table", source=source, where=key)
             if key == "plugin":
                 for name, section in raw.items():
                     if not isinstance(section, Mapping):
@@ -275,7 +348,7 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
                 continue
             if key == "prefer":
                 for criterion, plugin in raw.items():
-                    if not isinstance(plugin, str):
+                    if not isinstance(plugin, str) or not isinstance(criterion, str):
                         raise ConfigError(
                             "expected a plugin name", source=source, where=f"prefer.{criterion}"
                         )
@@ -288,7 +361,7 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
                 values[key] = spec.convert(raw)
             except TypeError as error:
                 raise ConfigError(
-                    f"{key}: {error}, got {raw!r}", source=source, where=key
+                    f"{key}: {error}, got {_shown(raw)}", source=source, where=key
                 ) from None
             origins[key] = source
 
