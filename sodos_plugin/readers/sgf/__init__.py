@@ -1,0 +1,109 @@
+"""SGF reader plugin (``builtin.sgf``): a folder or archive of game records → a tournament.
+
+``sodos standings games/`` reads every ``.sgf`` under ``games/`` (recursively),
+``.zip`` and ``.tar.gz`` archives of records, and multi-game collections, and turns
+the game information of each root node (PB PW BR WR RE RO EV DT HA KM GN) into one
+tournament. Options: ``[plugin."builtin.sgf"]`` (see :mod:`.options`).
+
+Layers, each its own module (sgfmill's layering as model):
+
+* :mod:`.scan` — bytes → raw root property maps (fast path: the root node and a
+  C-speed check of the rest; else sgfmill's full parse);
+* :mod:`.values` — raw values → decoded strings with sgfmill's value functions and
+  the encoding rules (CA, BOM, UTF-8 detection, UTF-16);
+* :mod:`.results` — the ``RE`` value space (REFERENCE.md §6);
+* :mod:`.ingest` — one file → records or a rejection reason;
+* :mod:`.walk` — paths, directories, archives, parallel ingest (``--jobs``);
+* :mod:`.assemble` — records → Tournament, with the account of every file.
+
+A directory given may hold a ``sodos.toml`` with the tournament's own settings
+(``system``, ``[mcmahon] bar`` ..., and ``[plugin."builtin.sgf"]`` defaults such as
+``bye_name``); they sit below the user's config, like the settings an OpenGotha
+file carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
+
+from sodos_plugin.errors import ConfigError
+from sodos_plugin.readers.sgf.assemble import assemble
+from sodos_plugin.readers.sgf.options import SECTION, parse_options
+from sodos_plugin.readers.sgf.walk import collect, ingest_units, is_archive, is_record
+from sodos_plugin.settings import load_file, resolve
+
+NAME = "sgf"
+LIMIT_KEYS = ("max_file_bytes", "max_archive_members", "max_archive_bytes")
+PLUGIN = "builtin.sgf"
+
+
+def claims(path: Path, head: bytes) -> bool:
+    """Directories, ``.sgf`` files and archives, or any file starting like SGF."""
+    if path.is_dir():
+        return True
+    if is_record(path.name) or is_archive(path.name):
+        return True
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        text = text[2:].replace(b"\x00", b"")
+    return text.startswith(b"(") and text[1:].lstrip()[:1] == b";"
+
+
+def _folder_settings(files: Sequence[Path]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Tournament settings and reader defaults from the directories' ``sodos.toml``."""
+    settings: dict[str, Any] = {}
+    defaults: dict[str, Any] = {}
+    for path in files:
+        data = load_file(path)
+        resolve([(str(path), data)])  # unknown keys and bad values fail here, naming the file
+        for key, value in data.items():
+            if key == "plugin":
+                for plugin, section in value.items():
+                    if plugin != PLUGIN:
+                        raise ConfigError(
+                            f"[plugin.{plugin}]: only {SECTION} belongs in a records folder",
+                            source=str(path),
+                        )
+                    defaults.update(section)
+            else:
+                settings[key] = value
+    return settings, defaults
+
+
+def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
+    """Read records from ``paths`` (files, directories, archives) into one tournament."""
+    paths = [Path(p) for p in paths]
+    user = parse_options(options)  # a bad key fails before any work
+    units, reports, settings_files = collect(paths, user.limits)
+    settings, defaults = _folder_settings(settings_files)
+    limits = sorted(set(defaults) & set(LIMIT_KEYS))
+    if limits:  # a folder of records must not raise the bounds on its own reading
+        raise ConfigError(
+            f"{limits[0]}: set limits in your config, not in the records folder",
+            source=str(settings_files[0]),
+        )
+    merged = dict(defaults)
+    merged.update({k: v for k, v in options.items() if v is not None})
+    where = f"{settings_files[0]} or {SECTION}" if defaults else SECTION
+    opts = parse_options(merged, where)
+    outcomes = ingest_units(
+        units,
+        jobs=opts.jobs,
+        fallback=opts.fallback_encoding,
+        limit=opts.limits.max_file_bytes,
+    )
+    name = paths[0].name if len(paths) == 1 else ", ".join(p.name for p in paths)
+    tournament, files, warnings = assemble(
+        outcomes, opts, settings=settings, name=name.rstrip("/") or str(paths[0]), reports=reports
+    )
+    files.extend(FileReport(str(p), "settings", "tournament settings") for p in settings_files)
+    return ReadResult(tournament, files=files, warnings=warnings)
+
+
+@hookimpl
+def sodos_readers() -> list[Reader]:
+    return [Reader(NAME, "SGF game records: files, folders, .zip/.tar.gz archives", claims, read)]

@@ -1,0 +1,225 @@
+"""One SGF file (or archive member) → its game records, or a rejection reason.
+
+Contract: :func:`ingest_bytes` never raises for bad input; it returns a
+:class:`FileOutcome` whose ``error`` says why the file cannot be used (naming the
+game and property), or whose ``records`` hold one :class:`Record` per game of the
+collection. Everything here is per file and picklable, so files can be ingested in
+worker processes (:mod:`.walk`) with the same answer as in one process.
+
+Layers: bytes → :mod:`.scan` (raw root maps; the fast path, or sgfmill's full parse)
+→ :mod:`.values` (decoded strings) → :mod:`.results` and :func:`round_number`
+(interpreted values) → :class:`Record`.
+
+The full parse is used when the fast scan cannot decide, and when a root node has
+no ``RE``: game information may then sit in a later node of the main line
+(SGF FF[4] "game-info" node); it is taken from there, with a note.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from sgfmill import sgf_grammar
+
+from sodos_plugin.readers.sgf.results import ParsedResult, parse_result
+from sodos_plugin.readers.sgf.scan import RawRoot, scan_fast
+from sodos_plugin.readers.sgf.values import GameInfo, RecordError, decode_root
+
+__all__ = ["FileOutcome", "Record", "ingest_bytes", "ingest_file", "round_number"]
+
+GAME_INFO = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "GN", "HA", "KM")
+MAX_FILE_BYTES = 16 << 20
+_BOM8 = b"\xef\xbb\xbf"
+_FIRST_INT = re.compile(r"\d{1,6}")
+_OGS_ROUND = re.compile(r"(?<![A-Za-z])R\s*:\s*(\d{1,6})")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One game's information, interpreted.
+
+    :param source: the file (``archive.zip!member.sgf``), with ``#n`` for game n of a
+        collection of several games.
+    :param round: from ``RO`` (first integer) or ``GN`` (OGS ``R:3``); ``None`` if neither.
+    :param notes: things to report (result not scored, encoding guessed ...).
+    """
+
+    source: str
+    black: str
+    white: str
+    black_rank: str | None
+    white_rank: str | None
+    result: ParsedResult
+    result_text: str | None
+    round: int | None
+    round_text: str | None
+    event: str | None
+    date: str | None
+    handicap: int
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    """What one file gave: records, or the reason it was rejected."""
+
+    source: str
+    records: tuple[Record, ...] = ()
+    error: str | None = None
+    fast: bool = True
+
+
+def round_number(ro: str | None, gn: str | None) -> tuple[int | None, str | None]:
+    """The round: first integer of ``RO`` (``RO[11 (playoff)]`` → 11), else OGS ``GN`` ``R:n``."""
+    if ro is not None and ro.strip():
+        match = _FIRST_INT.search(ro)
+        return (int(match.group()) if match else None), f"RO[{ro}]"
+    if gn:
+        match = _OGS_ROUND.search(gn)
+        if match:
+            return int(match.group(1)), f"GN[{gn}]"
+    return None, None
+
+
+def _transcode(data: bytes) -> tuple[bytes, str | None]:
+    """UTF-16 (with BOM, or ``(`` with a zero byte beside it) → UTF-8 bytes."""
+    codec = None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        codec = "utf-16"
+    elif data[:1] == b"\x00" and data[1:2] not in (b"", b"\x00"):
+        codec = "utf-16-be"
+    elif data[1:2] == b"\x00" and data[:1] not in (b"", b"\x00"):
+        codec = "utf-16-le"
+    if codec is None:
+        return data, None
+    try:
+        return data.decode(codec).encode("utf-8"), "UTF-8"
+    except UnicodeDecodeError as error:
+        raise RecordError(f"looks like UTF-16 but byte {error.start} is not valid UTF-16") from None
+
+
+def _main_line_info(tree: sgf_grammar.Coarse_game_tree) -> tuple[RawRoot, str]:
+    """Root map merged with the first later main-line node holding game information."""
+    merged: RawRoot = {k: list(v) for k, v in tree.sequence[0].items()}
+    for depth, node in enumerate(sgf_grammar.main_sequence_iter(tree)):
+        if depth == 0:
+            continue
+        found = [ident for ident in GAME_INFO if ident in node]
+        if found:
+            for ident in found:
+                merged[ident] = merged.get(ident, []) + list(node[ident])
+            return merged, f"{', '.join(found)} found in node {depth + 1}, not in the root"
+    return merged, ""
+
+
+def _record(info: GameInfo, source: str, extra: str) -> Record:
+    text = info.text
+    notes = list(info.notes)
+    if extra:
+        notes.append(extra)
+    black, white = (text["PB"] or "").strip(), (text["PW"] or "").strip()
+    if not black or not white:
+        missing = " and ".join(p for p, v in (("PB", black), ("PW", white)) if not v)
+        raise RecordError(f"no player name: {missing} missing or empty")
+    if black == white:
+        raise RecordError(f"PB and PW are the same player {black!r}")
+    result_text = text["RE"]
+    if result_text is None:
+        parsed = ParsedResult(parse_result("?").result, how="unknown", note="no RE: result unknown")
+    else:
+        parsed = parse_result(result_text)
+    if parsed.note:
+        notes.append(parsed.note)
+    rnd, round_text = round_number(text["RO"], text["GN"])
+    return Record(
+        source=source,
+        black=black,
+        white=white,
+        black_rank=text["BR"],
+        white_rank=text["WR"],
+        result=parsed,
+        result_text=result_text,
+        round=rnd,
+        round_text=round_text,
+        event=(text["EV"] or "").strip() or None,
+        date=text["DT"],
+        handicap=info.handicap or 0,
+        notes=tuple(notes),
+    )
+
+
+def ingest_bytes(data: bytes, source: str, fallback: str = "ISO-8859-1") -> FileOutcome:
+    """Records of every game in ``data``; ``error`` instead when the file is unusable."""
+    try:
+        data, forced = _transcode(data)
+    except RecordError as error:
+        return FileOutcome(source, error=str(error), fast=False)
+    bom = data.startswith(_BOM8)
+    roots = scan_fast(data)
+    fast = roots is not None and all("RE" in root for root in roots)
+    if fast:
+        infos = [(root, "") for root in roots]
+    else:
+        try:
+            trees = sgf_grammar.parse_sgf_collection(data)
+        except ValueError as error:
+            return FileOutcome(source, error=_parse_reason(str(error)), fast=False)
+        infos = [_main_line_info(tree) for tree in trees]
+    several = len(infos) > 1
+    records = []
+    for number, (raw, extra) in enumerate(infos, 1):
+        label = f"{source}#{number}" if several else source
+        try:
+            info = decode_root(raw, forced=forced, bom=bom, fallback=fallback)
+            records.append(_record(info, label, extra))
+        except RecordError as error:
+            prefix = f"game {number}: " if several else ""
+            return FileOutcome(source, error=prefix + str(error), fast=fast)
+    return FileOutcome(source, tuple(records), fast=fast)
+
+
+def _parse_reason(message: str) -> str:
+    """sgfmill's parse message, with games counted from 1."""
+    match = re.match(r"error parsing game (\d+): (.*)", message)
+    if match:
+        return f"not valid SGF: game {int(match.group(1)) + 1}: {match.group(2)}"
+    if message == "no SGF data found":
+        return "not SGF: no game found (no '(;')"
+    return f"not valid SGF: {message}"
+
+
+def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The whole file, refused (ValueError) above ``limit`` bytes; no buffering layer."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise ValueError(f"file is {size} bytes, above the limit of {limit} (max_file_bytes)")
+        chunks = []
+        total = 0
+        while True:
+            chunk = os.read(fd, max(size - total, 0) + 1 if total <= size else 65536)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                raise ValueError(f"file grew above the limit of {limit} bytes while read")
+            chunks.append(chunk)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def ingest_file(
+    path: str, fallback: str = "ISO-8859-1", limit: int = MAX_FILE_BYTES
+) -> FileOutcome:
+    """:func:`ingest_bytes` on a file read within ``limit`` bytes."""
+    try:
+        data = read_bounded(path, limit)
+    except OSError as error:
+        return FileOutcome(path, error=f"cannot read: {error.strerror}", fast=False)
+    except ValueError as error:
+        return FileOutcome(path, error=str(error), fast=False)
+    return ingest_bytes(data, path, fallback)

@@ -1,0 +1,159 @@
+"""Interpret an SGF ``RE`` value (REFERENCE.md §6, SGF FF[4] ``RE``).
+
+Contract: :func:`parse_result` maps any text to a :class:`ParsedResult`; it never
+raises. The value space handled, case and space tolerant:
+
+* ``B+R``/``B+Resign``, ``B+T``/``B+Time``: played wins (resignation, time);
+* ``B+F``/``B+Forfeit`` (also ``Default``, ``Def``): a win *by default*
+  (:attr:`ParsedResult.by_default`), scored like a played win (REFERENCE.md §3);
+* ``B+<score>`` (``W+34.50``, ``B+ 3.5``): a played win by that margin;
+* bare ``B+``: a played win, reason not given;
+* ``B+Illegal``, ``B+Offline``, ``B+Disconnect`` ...: a win for a reason we know
+  the name of; any other word after ``B+`` is still a win for that colour, with a
+  note (the winner is explicit, the reason is not needed for scoring);
+* ``0``, ``Draw``, ``Jigo``: jigo;
+* ``Void``: no result; ``?`` or empty: unknown — both are *not scored*;
+* East-Asian texts: 黒/黑/흑 (Black) or 白/백 (White) with 勝/胜/승 (win),
+  中押し/中盘/불계 (resignation), 時間切れ/超时/시간 (time), 不戦/不战/부전 (default);
+  持碁/和棋/和局/무승부 (jigo);
+* anything else: not scored, with a note saying the text was not understood.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from sodos_plugin.model import Result
+
+__all__ = ["ParsedResult", "parse_result"]
+
+
+@dataclass(frozen=True)
+class ParsedResult:
+    """One game's outcome read from ``RE``.
+
+    :param result: the board outcome; ``Result.UNKNOWN`` when not scored.
+    :param by_default: a forfeit (not played over the board).
+    :param how: ``resign``, ``time``, ``forfeit``, ``score``, ``unspecified``,
+        ``illegal``, ``other``, ``jigo``, ``void``, ``unknown`` or ``unrecognised``.
+    :param margin: the winning margin for ``score`` results.
+    :param note: why a result is not scored, or what was unusual (for warnings).
+    """
+
+    result: Result
+    by_default: bool = False
+    how: str = "unknown"
+    margin: Fraction | None = None
+    note: str = ""
+
+    @property
+    def scored(self) -> bool:
+        return self.result is not Result.UNKNOWN
+
+
+_WIN = re.compile(r"^([bw])\s*\+\s*(.*)$", re.DOTALL)
+_SCORE = re.compile(r"^(\d{1,4})(?:[.,](\d{1,6}))?$")
+
+#: Reason words after ``B+`` / ``W+`` (lower case) → ``how``.
+REASONS: dict[str, str] = {
+    "": "unspecified",
+    "r": "resign",
+    "res": "resign",
+    "resign": "resign",
+    "resigned": "resign",
+    "resignation": "resign",
+    "t": "time",
+    "time": "time",
+    "timeout": "time",
+    "f": "forfeit",
+    "forfeit": "forfeit",
+    "forfeited": "forfeit",
+    "default": "forfeit",
+    "def": "forfeit",
+    "bydefault": "forfeit",
+    "by default": "forfeit",
+    "i": "illegal",
+    "illegal": "illegal",
+    "offline": "other",
+    "disconnect": "other",
+    "disconnected": "other",
+    "abandoned": "other",
+}
+_JIGO = {"0", "draw", "jigo", "jigo.", "tie", "持碁", "和棋", "和局", "무승부"}
+_VOID = {"void", "no result", "noresult"}
+_UNKNOWN = {"", "?", "unknown", "unfinished"}
+
+_CJK_BLACK = ("黒", "黑", "흑")
+_CJK_WHITE = ("白", "백")
+_CJK_WIN = ("勝", "胜", "승")
+_CJK_HOW = (
+    (("不戦", "不战", "부전"), "forfeit"),
+    (("中押", "中盘", "中盤", "불계"), "resign"),
+    (("時間切", "超时", "시간"), "time"),
+    (("反則", "犯规", "반칙"), "illegal"),
+)
+_CJK_DIGITS = re.compile(r"(\d+)")
+
+
+def _win(colour: str, how: str, margin: Fraction | None = None, note: str = "") -> ParsedResult:
+    result = Result.BLACK_WINS if colour == "b" else Result.WHITE_WINS
+    return ParsedResult(result, how == "forfeit", how, margin, note)
+
+
+def _cjk(text: str) -> ParsedResult | None:
+    """Black/White + win in Japanese, Chinese or Korean, or None when not such a text."""
+    if any(word in text for word in ("持碁", "和棋", "和局", "무승부")):
+        return ParsedResult(Result.JIGO, how="jigo")
+    if not any(mark in text for mark in _CJK_WIN):
+        return None
+    positions = [(text.find(c), "b") for c in _CJK_BLACK] + [
+        (text.find(c), "w") for c in _CJK_WHITE
+    ]
+    found = sorted((pos, colour) for pos, colour in positions if pos >= 0)
+    if not found or len({colour for _, colour in found}) != 1:
+        return None  # no colour, or both colours named: do not guess
+    colour = found[0][1]
+    for words, how in _CJK_HOW:
+        if any(word in text for word in words):
+            return _win(colour, how)
+    if "目" in text or "子" in text or "집" in text:
+        return _win(colour, "score")  # margins in CJK counting are not converted
+    return _win(colour, "unspecified")
+
+
+def parse_result(text: str) -> ParsedResult:
+    """Interpret the text of ``RE`` (already decoded). Never raises."""
+    raw = " ".join(text.split())
+    low = raw.lower()
+    if low in _UNKNOWN:
+        return ParsedResult(Result.UNKNOWN, how="unknown", note=f"RE[{raw}]: result unknown")
+    if low in _VOID:
+        return ParsedResult(Result.UNKNOWN, how="void", note=f"RE[{raw}]: void, no result")
+    if low in _JIGO:
+        return ParsedResult(Result.JIGO, how="jigo")
+    match = _WIN.match(low)
+    if match:
+        colour, reason = match.group(1), match.group(2).strip()
+        if reason in REASONS:
+            return _win(colour, REASONS[reason])
+        score = _SCORE.match(reason)
+        if score:
+            margin = Fraction(f"{score.group(1)}.{score.group(2) or 0}")
+            if margin == 0:
+                return ParsedResult(
+                    Result.UNKNOWN,
+                    how="unrecognised",
+                    note=f"RE[{raw}]: a win by 0 points is contradictory",
+                )
+            return _win(colour, "score", margin)
+        return _win(
+            colour, "other", note=f"RE[{raw}]: reason {reason!r} not known; counted as a win"
+        )
+    cjk = _cjk(raw)
+    if cjk is not None:
+        return cjk
+    return ParsedResult(
+        Result.UNKNOWN, how="unrecognised", note=f"RE[{raw}]: result not understood, not scored"
+    )

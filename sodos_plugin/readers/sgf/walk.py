@@ -1,0 +1,238 @@
+"""Input paths → units to ingest (files, archive members), ingested serially or in parallel.
+
+Contract: :func:`collect` expands the paths given (``.sgf`` files, directories walked
+recursively in sorted order, ``.zip`` and ``.tar.gz``/``.tgz`` archives) into
+:class:`Unit` s plus reports for what is not ingested (other files, unreadable
+archives, members over the limits). :func:`ingest_units` ingests them and returns
+one :class:`~.ingest.FileOutcome` per unit *in unit order*, whatever ``jobs`` is,
+so parallel and serial runs give identical results.
+
+Archives are read in memory, never extracted: the member count, each member's
+size and the total uncompressed size are bounded (:class:`Limits`); a member is
+read with a cap even when its header lies about its size. Names inside archives
+are only labels (``archive.zip!games/r1.sgf``), nothing is written to disk.
+
+Hidden entries (names starting with ``.``) are skipped when walking directories.
+A ``sodos.toml`` at the top of a directory given is the tournament's own settings
+(see the package documentation), not a record.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tarfile
+import time
+import zipfile
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from sodos_hookspecs import FileReport
+
+from sodos_plugin.readers.sgf.ingest import MAX_FILE_BYTES, FileOutcome, ingest_bytes, ingest_file
+
+__all__ = ["Limits", "Unit", "collect", "ingest_units", "is_archive", "is_record"]
+
+SETTINGS_FILE = "sodos.toml"
+EXCLUDED = "excluded"
+#: Below this many units one process is faster than starting workers.
+PARALLEL_MIN_UNITS = 256
+CHUNK = 64
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on what is read (config keys of the same names)."""
+
+    max_file_bytes: int = MAX_FILE_BYTES
+    max_archive_members: int = 100_000
+    max_archive_bytes: int = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One record file: on disk (``data`` is None) or an archive member read in memory."""
+
+    source: str
+    data: bytes | None = None
+
+
+def is_record(name: str) -> bool:
+    return name.lower().endswith(".sgf")
+
+
+def is_archive(name: str) -> bool:
+    low = name.lower()
+    return low.endswith((".zip", ".tar.gz", ".tgz"))
+
+
+def _archive_members(path: str, limits: Limits) -> Iterator[tuple[str, bytes | None, str]]:
+    """(label, data, reason): data None means the member is reported with ``reason``."""
+    total = 0
+    count = 0
+
+    def budget(name: str, size: int) -> str:
+        nonlocal total, count
+        count += 1
+        total += max(size, 0)
+        if count > limits.max_archive_members:
+            raise ValueError(
+                f"more than {limits.max_archive_members} members (max_archive_members)"
+            )
+        if total > limits.max_archive_bytes:
+            raise ValueError(
+                f"more than {limits.max_archive_bytes} bytes uncompressed (max_archive_bytes)"
+            )
+        if size > limits.max_file_bytes:
+            return f"member is {size} bytes, above the limit of {limits.max_file_bytes}"
+        return ""
+
+    if path.lower().endswith(".zip"):
+        with zipfile.ZipFile(path) as archive:
+            for info in sorted(archive.infolist(), key=lambda i: i.filename):
+                if info.is_dir():
+                    continue
+                label = f"{path}!{info.filename}"
+                if not is_record(info.filename):
+                    yield label, None, "not an SGF record (.sgf)"
+                    continue
+                reason = budget(info.filename, info.file_size)
+                if reason:
+                    yield label, None, reason
+                    continue
+                with archive.open(info) as member:
+                    data = member.read(limits.max_file_bytes + 1)
+                if len(data) > limits.max_file_bytes:
+                    yield label, None, f"member is above the limit of {limits.max_file_bytes}"
+                    continue
+                yield label, data, ""
+        return
+    found = []
+    with tarfile.open(path, mode="r|gz") as archive:  # a stream: nothing is extracted
+        for info in archive:
+            if info.isdir():
+                continue
+            label = f"{path}!{info.name}"
+            if not info.isfile():
+                found.append((label, None, "not a regular file (link or device)"))
+                continue
+            if not is_record(info.name):
+                budget(info.name, info.size)
+                found.append((label, None, "not an SGF record (.sgf)"))
+                continue
+            reason = budget(info.name, info.size)
+            if reason:
+                found.append((label, None, reason))
+                continue
+            handle = archive.extractfile(info)
+            data = handle.read(limits.max_file_bytes + 1) if handle else b""
+            found.append((label, data, ""))
+    yield from sorted(found, key=lambda item: item[0])
+
+
+def collect(
+    paths: Sequence[Path], limits: Limits
+) -> tuple[list[Unit], list[FileReport], list[Path]]:
+    """Units to ingest, reports for what is not ingested, and directory settings files."""
+    units: list[Unit] = []
+    reports: list[FileReport] = []
+    settings: list[Path] = []
+
+    def add_file(path: str) -> None:
+        if is_record(path):
+            units.append(Unit(path))
+        elif is_archive(path):
+            add_archive(path)
+        else:
+            reports.append(FileReport(path, EXCLUDED, "not an SGF record (.sgf) or archive"))
+
+    def add_archive(path: str) -> None:
+        try:
+            for label, data, reason in _archive_members(path, limits):
+                if data is None:
+                    status = EXCLUDED if reason.startswith("not an SGF") else "rejected"
+                    reports.append(FileReport(label, status, reason))
+                else:
+                    units.append(Unit(label, data))
+        except (OSError, EOFError, ValueError, zipfile.BadZipFile, tarfile.TarError) as error:
+            reports.append(FileReport(path, "rejected", f"cannot read archive: {error}"))
+
+    for path in paths:
+        if path.is_dir():
+            top = path / SETTINGS_FILE
+            if top.is_file():
+                settings.append(top)
+            for directory, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(files):
+                    full = os.path.join(directory, name)
+                    if name.startswith(".") or Path(full) == top:
+                        continue
+                    add_file(full)
+        elif is_archive(path.name):
+            add_archive(str(path))
+        else:
+            units.append(Unit(str(path)))  # named explicitly: read whatever its extension
+    return units, reports, settings
+
+
+def _ingest_one(unit: Unit, fallback: str, limit: int) -> FileOutcome:
+    if unit.data is None:
+        return ingest_file(unit.source, fallback, limit)
+    return ingest_bytes(unit.data, unit.source, fallback)
+
+
+def _ingest_chunk(units: list[Unit], fallback: str, limit: int) -> list[FileOutcome]:
+    return [_ingest_one(unit, fallback, limit) for unit in units]
+
+
+class _Progress:
+    """``ingested n/N files`` on stderr, only when stderr is a terminal."""
+
+    def __init__(self, total: int, stream: TextIO | None = None):
+        self.stream = stream if stream is not None else sys.stderr
+        self.total = total
+        self.enabled = total >= 1000 and getattr(self.stream, "isatty", lambda: False)()
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if self.enabled and (now - self.last > 0.2 or done == self.total):
+            self.last = now
+            self.stream.write(f"\rsodos: ingested {done}/{self.total} SGF files")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def ingest_units(
+    units: Sequence[Unit], *, jobs: int | None, fallback: str, limit: int
+) -> list[FileOutcome]:
+    """One outcome per unit, in unit order; ``jobs`` > 1 uses worker processes."""
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    progress = _Progress(len(units))
+    outcomes: list[FileOutcome] = []
+    try:
+        if workers <= 1 or len(units) < PARALLEL_MIN_UNITS:
+            for i, unit in enumerate(units, 1):
+                outcomes.append(_ingest_one(unit, fallback, limit))
+                if i % 256 == 0:
+                    progress.update(i)
+        else:
+            chunks = [list(units[i : i + CHUNK]) for i in range(0, len(units), CHUNK)]
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                for batch in pool.map(
+                    _ingest_chunk, chunks, [fallback] * len(chunks), [limit] * len(chunks)
+                ):
+                    outcomes.extend(batch)
+                    progress.update(len(outcomes))
+        progress.update(len(outcomes))
+    finally:
+        progress.close()
+    return outcomes
