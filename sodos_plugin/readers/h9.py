@@ -15,8 +15,9 @@ Format, as scanned here:
   a warning. Value columns beyond the header (OpenGotha's trailing ``0``) are ignored;
 * rows: place (blank for a tie), a name of any length, the rank (``3d``, ``12K``),
   country, club, the value columns and one token per round, in either order;
-  a trailing ``|PIN`` is ignored. Values may be ``2½``, ``2.5`` or, in ISO-8859-15
-  files, ``2`` followed by byte 0xBD (read as ½ in value columns);
+  a trailing ``|PIN`` is ignored. Values may be ``2½``, ``2.5``, ``2.75``, ``2¼`` or,
+  in ISO-8859-15 files, ``2`` followed by byte 0xBD/0xBC/0xBE (read as ½ ¼ ¾, their
+  Latin-1 meaning, in value columns; OpenGotha prints SODOS in quarters);
 * round tokens ``opp{+|-|=|?}[/{w|b}[h]]`` (``!`` instead of ``/`` marks a game won
   or lost by default); the opponent is the *row number* (1-based, rows in file order);
   ``0+`` free win (bye, 1 point), ``0=`` unplayed round worth ½ (read as an absence
@@ -78,7 +79,10 @@ COLUMNS: dict[str, str] = {
 _PROPERTY = re.compile(r"([A-Z]{2})\[([^\]]*)\]")
 _COLUMN_LINE = re.compile(r"^;\s*Pl\s+Name\s+Rk\s+Co\s+Club\b(.*)$", re.IGNORECASE)
 _ROUND = re.compile(r"^(\d{1,4})([-+=?])(?:([/!])([wbWB?])?(\d{1,2})?)?$")
-_VALUE = re.compile(r"^(-?)(\d*)(½|œ|\.5|\.0)?$")
+_VALUE = re.compile(r"^(-?)(\d*)(?:([½¼¾œŒŸ])|\.(\d{1,4}))?$")
+#: Fraction glyphs; ISO-8859-15 decodes bytes 0xBD/0xBC/0xBE (½ ¼ ¾ in Latin-1) as œ Œ Ÿ.
+_GLYPHS = {"½": Fraction(1, 2), "œ": Fraction(1, 2), "¼": Fraction(1, 4), "Œ": Fraction(1, 4)}
+_GLYPHS.update({"¾": Fraction(3, 4), "Ÿ": Fraction(3, 4)})
 _RANK = re.compile(r"^\d{1,2}[kdpKDP]$")
 _HA = re.compile(r"^\s*h\s*(\d+)\s*$", re.IGNORECASE)
 
@@ -155,8 +159,12 @@ def parse_value(token: str) -> Fraction | None:
     match = _VALUE.match(token)
     if not match or not (match.group(2) or match.group(3)):
         return None
-    sign, whole, frac = match.groups()
-    value = Fraction(int(whole or "0")) + (Fraction(1, 2) if frac in ("½", "œ", ".5") else 0)
+    sign, whole, glyph, decimals = match.groups()
+    value = Fraction(int(whole or "0"))
+    if glyph:
+        value += _GLYPHS[glyph]
+    elif decimals:
+        value += Fraction(int(decimals), 10 ** len(decimals))
     return -value if sign else value
 
 
