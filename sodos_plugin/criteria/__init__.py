@@ -17,4 +17,8 @@ MODULES = (
     "sodos",
     "sodoms",
     "cuss",
+    "ext",
+    "exr",
+    "dc",
+    "sdc",
 )

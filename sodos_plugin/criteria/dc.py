@@ -1,0 +1,138 @@
+"""DC — direct confrontation (REFERENCE.md §3; OpenGotha DC, Matthieu Walraet's algorithm).
+
+Inside each group of players tied on the criteria before it (see
+:mod:`sodos_plugin.criteria._confrontation`):
+
+1. players are given a *secondary score* from the criteria listed **after** DC
+   (DC and SDC themselves excluded): equal values share a score, better ranks higher;
+2. ``i`` beat ``j`` when their net plain result is exactly +1 (OpenGotha's test);
+3. win cycles are collapsed: players in one strongly connected part of the win
+   graph stop counting games among themselves and each inherits every win and loss
+   of the part against players outside it;
+4. repeatedly, among the players left who beat none of the others left, those with
+   the lowest secondary score take the lowest remaining ranks (all the same rank);
+5. DC = (worst rank in the group) − (own rank): the best gets the largest value.
+
+Players outside groups get 0.
+"""
+
+from __future__ import annotations
+
+from sodos_hookspecs import Breakdown, Criterion, hookimpl
+
+from sodos_plugin.context import Context
+from sodos_plugin.criteria._confrontation import (
+    TIE_CRITERIA,
+    first_tie_criterion,
+    groups,
+    pair_matrix,
+)
+
+SOURCE = "REFERENCE.md §3 (OpenGotha Tournament.defineDirForExAequoGroup, mw.go.confrontation)"
+
+
+def secondary_columns(ctx: Context) -> list[list[int]]:
+    names = list(ctx.settings.criteria)
+    start = first_tie_criterion(ctx)
+    dc_at = next((i for i, n in enumerate(names) if n.upper() == "DC"), start)
+    later = [n for n in names[dc_at + 1 :] if n.upper() not in TIE_CRITERIA]
+    return [ctx.criterion(name).numerators() for name in later]
+
+
+def components(beats: list[set[int]]) -> list[int]:
+    """Strongly connected component id of every node (iterative Tarjan)."""
+    n = len(beats)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    comp = [-1] * n
+    counter = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        work = [(root, iter(sorted(beats[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if index[child] < 0:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack[child] = True
+                    work.append((child, iter(sorted(beats[child]))))
+                    advanced = True
+                    break
+                if on_stack[child]:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack[member] = False
+                    comp[member] = node
+                    if member == node:
+                        break
+    return comp
+
+
+def ranks_in_group(pair: list[list[int]], secondary: list[int]) -> list[int]:
+    """Steps 2-4 of the module docstring: each member's rank (1 = best)."""
+    n = len(pair)
+    beats = [{j for j in range(n) if pair[i][j] == 1} for i in range(n)]
+    comp = components(beats)
+    merged: list[set[int]] = []
+    for i in range(n):
+        part = {k for k in range(n) if comp[k] == comp[i]}
+        merged.append(set().union(*(beats[k] for k in part)) - part)
+    remaining = set(range(n))
+    rank = [0] * n
+    while remaining:
+        free = [i for i in remaining if not (merged[i] & remaining)]
+        lowest = min(secondary[i] for i in free)
+        chosen = [i for i in free if secondary[i] == lowest]
+        for i in chosen:
+            rank[i] = 1 + len(remaining) - len(chosen)
+        remaining -= set(chosen)
+    return rank
+
+
+def compute(ctx: Context) -> Breakdown:
+    totals = [0] * ctx.size
+    tied = groups(ctx)
+    if not tied:
+        return Breakdown(denominator=1, totals=totals)
+    columns = secondary_columns(ctx)
+    for members in tied:
+        keys = [tuple(column[p] for column in columns) for p in members]
+        ordered = sorted(set(keys), reverse=True)
+        better = {key: sum(keys.count(k) for k in ordered[:i]) for i, key in enumerate(ordered)}
+        secondary = [len(members) - better[key] for key in keys]
+        rank = ranks_in_group(pair_matrix(ctx, members), secondary)
+        worst = max(rank)
+        for p, r in zip(members, rank):
+            totals[p] = worst - r
+    return Breakdown(denominator=1, totals=totals)
+
+
+@hookimpl
+def sodos_criteria() -> list[Criterion]:
+    return [
+        Criterion(
+            "DC",
+            "direct confrontation inside ties (cycles collapsed)",
+            compute,
+            SOURCE,
+            uses_ties=True,
+        )
+    ]
