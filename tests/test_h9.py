@@ -78,6 +78,9 @@ def test_columns_run_together_and_unknown_columns_are_noted():
     assert h9.split_columns("MMS  SOSSOSOS") == ["MMS", "SOS", "SOSOS"]
     assert h9.split_columns("NBW  SOSSODOS Rank  U20") == ["NBW", "SOS", "SODOS", "?Rank", "?U20"]
     assert h9.split_columns("SOSTS") == ["?SOSTS"]  # not SOS + "TS"
+    # SOS/SOSOS overlap: a naive backtracking split is exponential on this word.
+    word = "SOSOS" * 2000 + "X"
+    assert h9.split_columns(word) == [f"?{word}"]
 
 
 def test_round_tokens():

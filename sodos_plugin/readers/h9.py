@@ -126,22 +126,24 @@ class H9File:
 
 
 def split_columns(text: str) -> list[str]:
-    """``"MMS  SOSSOSOS Rank"`` → ``["MMS", "SOS", "SOSOS", "?Rank"]``."""
+    """``"MMS  SOSSOSOS Rank"`` → ``["MMS", "SOS", "SOSOS", "?Rank"]``.
+
+    Each word is split into known names if it can be, preferring longer names
+    first; the search is memoised by position, so it is linear in the word length.
+    """
     names = sorted(COLUMNS, key=len, reverse=True)
     found: list[str] = []
     for word in text.split():
-
-        def split(rest: str) -> list[str] | None:
-            if not rest:
-                return []
+        upper = word.upper()
+        # split_at[i]: a split of upper[i:] into names, or None.
+        split_at: list[list[str] | None] = [None] * len(upper) + [[]]
+        for i in range(len(upper) - 1, -1, -1):
             for name in names:
-                if rest.upper().startswith(name):
-                    tail = split(rest[len(name) :])
-                    if tail is not None:
-                        return [name, *tail]
-            return None
-
-        parts = split(word)
+                rest = split_at[i + len(name)] if upper.startswith(name, i) else None
+                if rest is not None:
+                    split_at[i] = [name, *rest]
+                    break
+        parts = split_at[0]
         found.extend(parts if parts is not None else [f"?{word}"])
     return found
 
