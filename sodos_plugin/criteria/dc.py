@@ -36,7 +36,9 @@ def secondary_columns(ctx: Context) -> list[list[int]]:
     start = first_tie_criterion(ctx)
     dc_at = next((i for i, n in enumerate(names) if n.upper() == "DC"), start)
     later = [n for n in names[dc_at + 1 :] if n.upper() not in TIE_CRITERIA]
-    return [ctx.criterion(name).numerators() for name in later]
+    columns = [ctx.criterion(name).numerators() for name in later]
+    # A per-round criterion has no numerators before round 1: all equal then.
+    return [c if len(c) == ctx.size else [0] * ctx.size for c in columns]
 
 
 def components(beats: list[set[int]]) -> list[int]:
