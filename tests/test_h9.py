@@ -7,6 +7,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sodos_plugin import Host, InputError, Result
 from sodos_plugin.readers import h9, opengotha_xml
@@ -197,3 +199,46 @@ def test_writer_keeps_forfeits_byes_and_absences(tmp_path):
     assert comparable(back) == comparable(before)
     forfeit = next(g for g in back.tournament.games if g.round == 1)
     assert forfeit.by_default and forfeit.handicap == 2
+
+
+@st.composite
+def random_tournaments(draw):
+    from sodos_plugin import Game, Player, Tournament
+
+    n = draw(st.integers(2, 6))
+    rounds = draw(st.integers(1, 3))
+    ranks = draw(st.lists(st.integers(-30, 8), min_size=n, max_size=n))
+    players = tuple(Player(f"P{i}", rank=ranks[i], club="C" if i % 2 else "") for i in range(n))
+    games, byes, absences = [], set(), set()
+    for r in range(1, rounds + 1):
+        order = draw(st.permutations(range(n)))
+        paired = draw(st.integers(0, n // 2))
+        for k in range(paired):
+            b, w = order[2 * k], order[2 * k + 1]
+            result = draw(st.sampled_from(list(Result)))
+            games.append(Game(r, b, w, result, draw(st.integers(0, 3)), draw(st.booleans())))
+        for p in order[2 * paired :]:
+            kind = draw(st.sampled_from(["bye", "absent", "none"]))
+            (byes if kind == "bye" else absences if kind == "absent" else set()).add((r, p))
+    return Tournament("random", rounds, players, tuple(games), frozenset(byes), frozenset(absences))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    t=random_tournaments(),
+    system=st.sampled_from(["swiss", "mcmahon"]),
+    convention=st.sampled_from(["egf", "half-point"]),
+)
+def test_writer_reader_round_trip_on_random_tournaments(tmp_path_factory, t, system, convention):
+    """Any result kind, forfeits (visible with half-point), byes, absences, handicaps."""
+    config = {"unplayed": {"virtual_opponent": convention}}
+    host = Host(config, config_file=False, entry_points=False)
+    criteria = ["MMS", "SOS", "SOSOS", "SODOS"] if system == "mcmahon" else None
+    before = host.standings(t, system=system, criteria=criteria)
+    out = io.StringIO()
+    host.write(before, "h9", out)
+    path = tmp_path_factory.mktemp("rt") / "t.h9"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    after = host.standings(host.read([path]).tournament)
+    assert after.settings.system == system
+    assert comparable(after) == comparable(before)
