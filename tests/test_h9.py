@@ -242,3 +242,13 @@ def test_writer_reader_round_trip_on_random_tournaments(tmp_path_factory, t, sys
     after = host.standings(host.read([path]).tournament)
     assert after.settings.system == system
     assert comparable(after) == comparable(before)
+
+
+def test_writer_refuses_players_without_rank():
+    from builders import tournament
+
+    host = Host(config_file=False, entry_points=False)
+    t = tournament(["A", "B"], 1, [(1, "A", "B", Result.BLACK_WINS)])
+    standings = host.standings(t, system="swiss")
+    with pytest.raises(InputError, match="h9 needs every player's rank; unknown for A, B"):
+        host.write(standings, "h9", io.StringIO())

@@ -9,8 +9,9 @@ Layout, as OpenGotha exports it:
   ``SOS-1``). In a McMahon event an ``MMS`` column is always written (first, if the
   criteria lack it), because h9 readers recover start scores from it;
 * one row per player in standings order: place (blank when tied with the row above),
-  name, rank, country (``XX`` when unknown), club (``xxxx`` when unknown), values
-  (halves as ``.5``: plain ASCII in any encoding), then one token per round;
+  name, rank (required: a player without one is an error), country (``XX`` when
+  unknown), club (``xxxx`` when unknown), values (halves as ``.5``: plain ASCII in any
+  encoding), then one token per round;
 * round tokens: ``opp{+|-|=|?}/{w|b}h`` with the opponent's *row number*; ``!``
   instead of ``/`` for a game won or lost by default; a round without a game is
   ``0+``, ``0=`` or ``0-`` after the points it gave in the main score (MMS in a
@@ -27,6 +28,7 @@ from typing import TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
+from sodos_plugin.errors import InputError
 from sodos_plugin.model import Result
 from sodos_plugin.standings import Standings, rank_text
 from sodos_plugin.writers.numbers import format_value
@@ -56,6 +58,13 @@ def _free_token(points: Fraction) -> str:
 def write(standings: Standings, stream: TextIO) -> None:
     t = standings.tournament
     settings = standings.settings
+    unranked = [p.name for p in t.players if p.rank is None]
+    if unranked:  # EGD rows need a rank; inventing one would change the record
+        shown = ", ".join(unranked[:5]) + (" ..." if len(unranked) > 5 else "")
+        raise InputError(
+            f"h9 needs every player's rank; unknown for {shown}",
+            source=t.source or t.name,
+        )
     mcmahon = settings.system == "mcmahon"
     criteria = list(standings.criteria)
     columns = [(c, h9_name(c)) for c in criteria]
@@ -102,7 +111,7 @@ def write(standings: Standings, stream: TextIO) -> None:
             (
                 place,
                 " ".join(player.name.split()) or "?",
-                rank_text(player.rank).upper() or "30K",
+                rank_text(player.rank).upper(),
                 player.country.strip() or "XX",
                 "".join(player.club.split()) or "xxxx",
                 values,
