@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+VULGAR = {Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾"}
+
 
 def format_value(value: Fraction, half: str = "½") -> str:
-    """``3``, ``2½`` (or ``2.5`` with ``half=".5"``), ``1¾`` → ``1.75`` for other fractions.
+    """``3``, ``2½``, ``47¼`` — or ``2.5``, ``47.25`` with ``half=".5"``.
 
-    Halves use ``half``; any other fraction is printed as an exact decimal when it has
-    one (quarters: ``.25``/``.75``), else as ``n/d`` — never rounded.
+    With ``half="½"`` halves and quarters (a jigo's half of a half, in SODOS) use the
+    vulgar fractions ``½ ¼ ¾``, so one column never mixes ``27½`` and ``47.25``. Any other
+    fraction is printed as an exact decimal when it has one, else as ``n/d`` — never
+    rounded.
     """
     if value.denominator == 1:
         return str(value.numerator)
-    if value.denominator == 2 and half == "½":
-        whole = abs(value.numerator) // 2
-        return ("-" if value < 0 else "") + (str(whole) if whole else "") + "½"
+    if value.denominator in (2, 4) and half == "½":
+        whole, rest = divmod(abs(value.numerator), value.denominator)
+        symbol = VULGAR[Fraction(rest, value.denominator)]
+        return ("-" if value < 0 else "") + (str(whole) if whole else "") + symbol
     denominator = value.denominator
     if all(f in (2, 5) for f in _prime_factors(denominator)):
         return f"{value.numerator / denominator:.{_decimals(denominator)}f}"
