@@ -34,11 +34,14 @@ def swiss(players: int, rounds: int, seed: int = 1) -> Tournament:
     games = []
     for r in range(1, rounds + 1):
         order = sorted(range(players), key=lambda p: (-score[p], rng.random()))
-        free = order[:]
-        while free:
-            a = free.pop(0)
-            pick = next((i for i, b in enumerate(free[:50]) if b not in met[a]), 0)
-            b = free.pop(pick)
+        # neighbours by score; a rematch swaps with a later player (linear time)
+        for i in range(0, players, 2):
+            a = order[i]
+            for j in range(i + 1, min(i + 20, players)):
+                if order[j] not in met[a]:
+                    order[i + 1], order[j] = order[j], order[i + 1]
+                    break
+            b = order[i + 1]
             met[a].add(b)
             met[b].add(a)
             black, white = (a, b) if rng.random() < 0.5 else (b, a)

@@ -1,0 +1,235 @@
+"""Fuzzing the readers (issue 6, part 1): every input is a result or a clean error.
+
+* ``RE`` parser: any text gives a :class:`ParsedResult`, never an exception.
+* SGF root scanner, differential against sgfmill's full parse: on grammar-generated
+  and mutated SGF bytes, whenever the fast scan answers, sgfmill parses the data and
+  finds the same root properties; whenever sgfmill rejects the data, the fast scan
+  does not answer. ``ingest_bytes`` never raises.
+* h9 and OpenGotha XML readers: mutations of the real conformance files and
+  generated text end in a Tournament or an :class:`InputError`, nothing else.
+
+Bounded: modest ``max_examples``; the longer runs and the linear-time check are in
+``benchmarks/fuzz.py``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from conftest import shared_path
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from sodos_plugin.errors import InputError
+from sodos_plugin.model import Result, Tournament
+from sodos_plugin.readers import h9, opengotha_xml
+from sodos_plugin.readers.sgf.ingest import FileOutcome, ingest_bytes
+from sodos_plugin.readers.sgf.results import ParsedResult, parse_result
+from sodos_plugin.readers.sgf.scan import as_lists, scan_fast, scan_full
+
+FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+
+# -- RE ------------------------------------------------------------------------------------
+
+RE_WORDS = st.sampled_from(
+    ["B+", "W+", "b+", "w+", "R", "Resign", "T", "Time", "F", "Forfeit", "0", "0.5", "3.5",
+     "12", "?", "Void", "Draw", "Jigo", "0", "=", "黒", "白", "中押し勝ち", "勝", "持碁", " ",
+     "+", ".", "-", "999999999999999999", "1e9", "½", "\x00", "\u200b"]
+)  # fmt: skip
+
+
+@FUZZ
+@given(st.one_of(st.text(max_size=40), st.lists(RE_WORDS, max_size=6).map("".join)))
+@example("B+0")
+@example("W+" + "9" * 5000)
+@example("B+1." + "5" * 5000)
+def test_re_parser_never_raises(text):
+    parsed = parse_result(text)
+    assert isinstance(parsed, ParsedResult)
+    assert isinstance(parsed.result, Result)
+    low = " ".join(text.split()).lower()
+    if low in ("b+r", "b+resign", "b+t", "b+time"):
+        assert parsed.result is Result.BLACK_WINS
+
+
+# -- SGF -----------------------------------------------------------------------------------
+
+WS = st.sampled_from([b"", b"", b" ", b"\n", b"\r\n", b"\t", b"\x0b"])
+VALUE_BYTES = st.binary(max_size=8) | st.sampled_from(
+    [b"", b"B+R", b"W+3.5", b"3d", b"aa", b"\\]", b"\\\\", b"a\\", b"]", b"[", b"\xc3\xa9",
+     b"\xff\xfe", b"UTF-8", b"GB2312", b"1"]
+)  # fmt: skip
+IDENT = st.sampled_from(
+    [b"PB", b"PW", b"RE", b"RO", b"EV", b"BR", b"WR", b"CA", b"FF", b"GM", b"SZ", b"HA", b"KM",
+     b"B", b"W", b"C", b"AB", b"PlayerBlack", b"re", b"Re", b"X" * 65, b"", b"1"]
+)  # fmt: skip
+
+
+@st.composite
+def sgf_value(draw) -> bytes:
+    raw = draw(VALUE_BYTES)
+    if draw(st.booleans()):  # escape it properly most of the time
+        raw = raw.replace(b"\\", b"\\\\").replace(b"]", b"\\]")
+    return b"[" + raw + b"]"
+
+
+@st.composite
+def sgf_node(draw) -> bytes:
+    props = draw(
+        st.lists(
+            st.tuples(IDENT, WS, st.lists(st.tuples(sgf_value(), WS), min_size=1, max_size=3)),
+            max_size=5,
+        )
+    )
+    body = b"".join(ident + ws + b"".join(v + w for v, w in values) for ident, ws, values in props)
+    return draw(WS) + b";" + draw(WS) + body
+
+
+def sgf_tree(depth: int = 3):
+    children = st.lists(sgf_tree(depth - 1), max_size=2) if depth > 0 else st.just([])
+    return st.builds(
+        lambda ws, nodes, kids, tail: ws + b"(" + b"".join(nodes) + b"".join(kids) + tail + b")",
+        WS,
+        st.lists(sgf_node(), min_size=1, max_size=4),
+        children,
+        WS,
+    )
+
+
+SGF = st.builds(
+    lambda lead, trees, trail: lead + b"".join(trees) + trail,
+    st.sampled_from([b"", b"", b"\xef\xbb\xbf", b"junk ", b"\n"]),
+    st.lists(sgf_tree(), min_size=1, max_size=3),
+    st.sampled_from([b"", b"", b"\n", b" junk", b")", b"(", b"(;"]),
+)
+
+
+@st.composite
+def mutated(draw, base) -> bytes:
+    data = bytearray(draw(base))
+    for _ in range(draw(st.integers(0, 3))):
+        if not data:
+            break
+        at = draw(st.integers(0, len(data) - 1))
+        kind = draw(st.sampled_from(["delete", "insert", "replace"]))
+        byte = draw(st.sampled_from(b"[];()\\ \nAZaz\x00\xff"))
+        if kind == "delete":
+            del data[at]
+        elif kind == "insert":
+            data.insert(at, byte)
+        else:
+            data[at] = byte
+    return bytes(data)
+
+
+def full_parse(data: bytes):
+    try:
+        return scan_full(data)
+    except ValueError:
+        return None
+
+
+@FUZZ
+@given(st.one_of(SGF, mutated(SGF), st.binary(max_size=64)))
+@example(b"(;PB[a]\n;B[aa])")
+@example(b"(;PB[a] PB[b];B[aa])")
+@example(b"(;PB[a][b]  [c];B[aa])")
+@example(b"(;RE[B+R]\\;B[aa])")
+def test_fast_scan_agrees_with_sgfmill(data):
+    fast = scan_fast(data)
+    full = full_parse(data)
+    if fast is not None:
+        assert full is not None, "the fast scan accepted data sgfmill rejects"
+        assert [as_lists(root) for root in fast] == [as_lists(root) for root in full]
+    outcome = ingest_bytes(data, "fuzz.sgf")
+    assert isinstance(outcome, FileOutcome)
+    if full is None:
+        assert outcome.error, "sgfmill rejects the data, so must the reader"
+
+
+# -- h9 and OpenGotha XML -------------------------------------------------------------------
+
+
+def mutations(seed: bytes):
+    """A real file with a few bytes deleted, inserted or replaced, or lines shuffled."""
+    edit = st.tuples(
+        st.integers(0, len(seed)),
+        st.sampled_from(["delete", "insert", "replace", "cut"]),
+        st.sampled_from(
+            [b"x", b"\xff", b"\x00", b" ", b"\n", b"0", b"9", b"+", b"-", b"=", b"?", b"/", b"!",
+             b"<", b">", b"\"", b"&", b"&amp;", b"<!ENTITY a 'b'>", b"99999999999", b"-1",
+             b"\xc2\xbd", b"\xbd", b"]]>"]
+        ),
+    )  # fmt: skip
+
+    def apply(edits):
+        data = bytearray(seed)
+        for at, kind, piece in edits:
+            at = min(at, len(data))
+            if kind == "delete":
+                del data[at : at + len(piece)]
+            elif kind == "insert":
+                data[at:at] = piece
+            elif kind == "replace":
+                data[at : at + len(piece)] = piece
+            else:
+                del data[at:]
+        return bytes(data)
+
+    return st.lists(edit, min_size=1, max_size=4).map(apply)
+
+
+def read_with(reader, data: bytes, suffix: str) -> Tournament | InputError:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / f"fuzz{suffix}"
+        path.write_bytes(data)
+        try:
+            result = reader(path)
+        except InputError as error:
+            assert str(error)
+            return error
+    tournament = result[0] if isinstance(result, tuple) else result
+    assert isinstance(tournament, Tournament)
+    return tournament
+
+
+H9_LINES = st.lists(
+    st.one_of(
+        st.sampled_from(
+            ["; EV[Fuzz]", "; HA[h9]", "; Pl Name Rk Co Club MMS SOS SOSOS",
+             "; Pl Name Rk Co Club NBW SOS", "1 A B 3d FR Par 3 20 40 2+/w 3-/b",
+             "2 C D 1k DE Ber 2 18 30 1-/b 0+", "  E F 30k NL Ams 1 10 10 0= 2+!w9",
+             "3 G 9p JP Tok 2½ 5 5 1=/b3 ?", ""]
+        ),
+        st.text(alphabet="0123456789 +-=?/!wbhkdp|;½¼¾.", max_size=30),
+    ),
+    max_size=8,
+).map(lambda lines: "\n".join(lines).encode("utf-8"))  # fmt: skip
+
+
+@FUZZ
+@given(st.data())
+def test_h9_reader_result_or_input_error(data):
+    name = data.draw(
+        st.sampled_from(["opengotha_Tournoi_de_Juvisy.h9", "h9_mpj2022_opengotha_sodos.txt"])
+    )
+    seed = shared_path("conformance", "go", name).read_bytes()
+    text = data.draw(st.one_of(mutations(seed), H9_LINES))
+    read_with(h9.read_path, text, ".h9")
+
+
+@FUZZ
+@given(st.data())
+def test_opengotha_xml_reader_result_or_input_error(data):
+    seed = shared_path("conformance", "go", "opengotha_TournoiChinois.xml").read_bytes()
+    read_with(opengotha_xml.read_path, data.draw(mutations(seed)), ".xml")
+
+
+def test_mutation_strategy_keeps_files_readable_sometimes(tmp_path):
+    """The fuzz above is not vacuous: the unmutated seeds read as tournaments."""
+    for name in ("opengotha_Tournoi_de_Juvisy.h9", "h9_mpj2022_opengotha_sodos.txt"):
+        seed = shared_path("conformance", "go", name).read_bytes()
+        assert isinstance(read_with(h9.read_path, seed, ".h9"), Tournament)
+    seed = shared_path("conformance", "go", "opengotha_TournoiChinois.xml").read_bytes()
+    assert isinstance(read_with(opengotha_xml.read_path, seed, ".xml"), Tournament)
