@@ -22,6 +22,7 @@ from sodos_plugin.writers.numbers import format_value
 ALL = [
     "MMS", "NBW", "SOS", "SOSW", "SOSM", "SOSW-1", "SOSM-1", "SOSW-2", "SOSM-2",
     "SOSOS", "SOSOSW", "SOSOSM", "SODOS", "SODOSW", "SODOSM", "SODOMS", "CUSSW", "CUSSM",
+    "EXT", "EXR", "SDC", "DC",
 ]  # fmt: skip
 
 
