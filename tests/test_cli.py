@@ -254,3 +254,21 @@ def test_debug_shows_the_traceback(tmp_path):
     done = sodos("--debug", "standings", tmp_path / "missing.xml", cwd=tmp_path)
     assert done.returncode == 2
     assert "Traceback" in done.stderr and "missing.xml" in done.stderr.splitlines()[-1]
+
+
+def test_sgf_folder_as_the_readme_shows(tmp_path):
+    folder = Path(__file__).resolve().parent.parent / "sample_sgf"
+    if not folder.is_dir():
+        pytest.skip("sample_sgf/ not in this checkout")
+    host = Host(config_file=False, entry_points=False)
+    if not any(reader.claims(folder, b"") for reader, _ in host.registry.readers):
+        pytest.skip("no reader claims an SGF folder yet")
+    done = sodos("standings", folder, "--format", "json", "--no-entry-points", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    expected = host.standings(host.read([folder]).tournament)
+    assert json.loads(done.stdout) == json.loads(json.dumps(expected.as_dict()))
+    first = expected.order[0]
+    name = expected.tournament.players[first].name
+    explained = sodos("explain", name, folder, "--no-entry-points", cwd=tmp_path)
+    assert explained.returncode == 0, explained.stderr
+    assert explained.stdout.startswith(name)
