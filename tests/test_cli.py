@@ -272,3 +272,20 @@ def test_sgf_folder_as_the_readme_shows(tmp_path):
     explained = sodos("explain", name, folder, "--no-entry-points", cwd=tmp_path)
     assert explained.returncode == 0, explained.stderr
     assert explained.stdout.startswith(name)
+
+
+def test_check_reports_a_criterion_two_plugins_provide(tmp_path):
+    for name in ("plug_one", "plug_two"):
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(PLUGIN), encoding="utf-8")
+    (tmp_path / "sodos.toml").write_text('plugins = ["plug_one", "plug_two"]\n', encoding="utf-8")
+    env = {"PYTHONPATH": str(tmp_path)}
+    done = sodos("check", "--no-entry-points", cwd=tmp_path, env=env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "provided by plugins" in done.stdout and "[prefer]" in done.stdout
+    with (tmp_path / "sodos.toml").open("a", encoding="utf-8") as config:
+        config.write('[prefer]\nCUSS = "plug_two"\nZERO = "plug_one"\n')
+    chosen = sodos("check", "--criteria", "ZERO,CUSS", "--no-entry-points", cwd=tmp_path, env=env)
+    assert chosen.returncode == 0, chosen.stdout + chosen.stderr
+    plugins = json.loads(sodos("plugins", "--format", "json", cwd=tmp_path, env=env).stdout)
+    owners = {p["name"]: p for p in plugins}
+    assert owners["builtin.cuss"]["replaced_by"] == {"CUSS": "plug_two"}
