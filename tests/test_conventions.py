@@ -88,6 +88,17 @@ def test_aga_phantom(host):
     assert got["SOS"] == {"A": 29 + 31, "B": half(63) + 30, "C": 29 + 29}
 
 
+def test_aga_forced_bye_beats_the_phantom_in_sodos(host):
+    # C's bye (forced) is a win against the phantom: SODOS += 1 (W); A's absence
+    # (voluntary) is a loss: nothing. Games: A beat B (B's aga score 0); C beat B.
+    got = run(host, "swiss", "aga", ["SODOS"])
+    assert got["SODOS"] == {"A": 0, "B": 0, "C": 1 + 0}
+    got = run(host, "mcmahon", "aga", ["SODOS"])
+    # M: A beat B (MMS 29); C: phantom 28 + 1 plus B's 29.
+    assert got["SODOS"] == {"A": 29, "B": 0, "C": 29 + 29}
+    assert run(host, "mcmahon", "egf", ["SODOS"])["SODOS"]["C"] == 29
+
+
 def test_doubled_scores(host):
     got = run(host, "swiss", "egf", ["NBW", "SOS"], scoring={"doubled": True})
     assert got["NBW"] == {"A": 2, "B": 0, "C": 4}

@@ -6,7 +6,8 @@ three questions and never branch on its name:
 * :meth:`Convention.opponent_scores`: the score of each player *as an opponent*
   (normally the real score after round R; OpenGotha's "virtual SOS" changes it);
 * :meth:`Convention.sos_virtual`: what a round without an opponent adds to SOS;
-* :meth:`Convention.sosos_virtual`: what such a round adds to SOSOS.
+* :meth:`Convention.sosos_virtual`: what such a round adds to SOSOS;
+* :meth:`Convention.sodos_virtual`: what such a round adds to SODOS (normally nothing).
 
 All numbers are over ``ctx.scores.unit``. Register a new convention with
 :func:`register`; each one cites its rule (REFERENCE.md §3-4).
@@ -44,6 +45,11 @@ class Convention:
         self, ctx: Context, form: str, round_index: int, player: int, sos: Sequence[int]
     ) -> int:
         return ctx.scores.start_mms[player] * ctx.round if form == "M" else 0
+
+    def sodos_virtual(self, ctx: Context, form: str, round_index: int, player: int) -> int:
+        """What a round without a game adds to SODOS, over ``2 × unit`` (value × result
+        in half points). EGF/OpenGotha: nothing."""
+        return 0
 
 
 CONVENTIONS: dict[str, Convention] = {"egf": Convention()}

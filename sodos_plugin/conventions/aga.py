@@ -4,9 +4,9 @@ A round without an opponent is a game against a phantom who started at the
 player's start score (start MMS in the M form, 0 in the W form) and won half his
 games: it adds ``start + R/2`` to SOS. As an opponent, a player's voluntary byes
 (absent rounds) and double forfeits (both lose by default) count ½ point each
-instead of the points really given. SOSOS (not an AGA criterion) adds the EGF value.
-The phantom win of a forced bye in SODOS is not modelled (SODOS adds nothing for a
-round without a game).
+instead of the points really given. In SODOS (SODOMS) a forced bye (the pairing bye)
+is a win against the phantom and adds its score; a voluntary bye (absent) is a loss
+and adds nothing. SOSOS (not an AGA criterion) adds the EGF value.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from sodos_plugin.conventions import Convention, register
 from sodos_plugin.conventions._rounds import gained, start
 from sodos_plugin.model import Result
-from sodos_plugin.scores import ABSENT
+from sodos_plugin.scores import ABSENT, BYE
 
 if TYPE_CHECKING:
     from sodos_plugin.context import Context
@@ -48,6 +48,11 @@ class Aga(Convention):
     def sos_virtual(self, ctx: Context, form: str, round_index: int, player: int) -> int:
         half = ctx.scores.unit // 2 * getattr(ctx.scores, "scale", 1)
         return start(ctx, form)[player] + half * ctx.round
+
+    def sodos_virtual(self, ctx: Context, form: str, round_index: int, player: int) -> int:
+        if ctx.pairings.state[round_index][player] != BYE:
+            return 0
+        return 2 * self.sos_virtual(ctx, form, round_index, player)  # a win: factor 2 halves
 
 
 register(Aga())

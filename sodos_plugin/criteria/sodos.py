@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
+from sodos_plugin import conventions
 from sodos_plugin.context import Context
 from sodos_plugin.criteria import _family
 
@@ -26,8 +27,13 @@ def compute(ctx: Context, form: str) -> Breakdown:
         for values, halves in zip(contributions, half_points)
     ]
     details = dict(base.details)
-    # A round without a game adds nothing to SODOS: its virtual value is not used.
+    # A round without a game adds nothing to SODOS (its virtual SOS value is not used),
+    # unless the convention scores it as a game (AGA: a forced bye beats the phantom).
     details.pop("virtual opponent", None)
+    convention = conventions.get(ctx.settings.virtual_opponent)
+    for r, row in enumerate(rows):
+        for p in ctx.pairings.unpaired[r]:
+            row[p] = convention.sodos_virtual(ctx, form, r, p)
     details["result factor"] = RoundTable(2, half_points)
     return Breakdown(denominator=base.denominator * 2, contributions=rows, details=details)
 
