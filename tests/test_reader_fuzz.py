@@ -233,3 +233,13 @@ def test_mutation_strategy_keeps_files_readable_sometimes(tmp_path):
         assert isinstance(read_with(h9.read_path, seed, ".h9"), Tournament)
     seed = shared_path("conformance", "go", "opengotha_TournoiChinois.xml").read_bytes()
     assert isinstance(read_with(opengotha_xml.read_path, seed, ".xml"), Tournament)
+
+
+def test_xml_with_unknown_encoding_is_an_input_error():
+    """Found by the fuzz above: expat raised LookupError for encoding="TF-8"."""
+    seed = shared_path("conformance", "go", "opengotha_TournoiChinois.xml").read_bytes()
+    head, sep, rest = seed.partition(b"?>")
+    assert sep
+    bad = b'<?xml version="1.0" encoding="TF-8"?>' + rest
+    error = read_with(opengotha_xml.read_path, bad, ".xml")
+    assert isinstance(error, InputError) and "TF-8" in str(error)

@@ -126,6 +126,8 @@ def scan(path: Path, max_bytes: int) -> Element:
         raise InputError(
             f"not well-formed XML: {error}", source=source, where=f"line {line}:{column}"
         ) from None
+    except (LookupError, ValueError) as error:  # e.g. <?xml encoding="TF-8"?> (fuzzing)
+        raise InputError(f"cannot decode the XML: {error}", source=source) from None
     if root.tag != "Tournament":
         raise InputError(
             f"root element is <{root.tag}>, expected an OpenGotha <Tournament>", source=source
