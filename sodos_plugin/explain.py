@@ -159,7 +159,7 @@ def _criterion_lines(
         details = {}
         for label in labels:
             table = breakdown.details[label]
-            if r >= len(table.rows):
+            if r >= len(table.rows) or player >= len(table.rows[r]):  # a short table
                 continue
             virtual = label.startswith("virtual")
             if totals or virtual != game.paired:
