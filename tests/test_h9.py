@@ -80,6 +80,9 @@ def test_columns_run_together_and_unknown_columns_are_noted():
     assert h9.split_columns("MMS  SOSSOSOS") == ["MMS", "SOS", "SOSOS"]
     assert h9.split_columns("NBW  SOSSODOS Rank  U20") == ["NBW", "SOS", "SODOS", "?Rank", "?U20"]
     assert h9.split_columns("SOSTS") == ["?SOSTS"]  # not SOS + "TS"
+    # Round labels over the round tokens are not value columns (WAGC 2016, 2018).
+    assert h9.split_columns("1st 2nd r3d 4th  score sos") == ["SCORE", "SOS"]
+    assert h9.split_columns("score sos sosos  1   2   3") == ["SCORE", "SOS", "SOSOS"]
     # SOS/SOSOS overlap: a naive backtracking split is exponential on this word.
     word = "SOSOS" * 2000 + "X"
     assert h9.split_columns(word) == [f"?{word}"]

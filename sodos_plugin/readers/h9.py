@@ -9,8 +9,11 @@ Format, as scanned here:
 * header lines start with ``;``: properties ``EV[name]``, ``DT[...]``, ``HA[h<n>]``
   (handicap reduction n — OpenGotha's ``hdCorrection``; it only shaped the pairing,
   the SOS correction uses each game's own handicap), ``KM[]``, ``CL[]``...;
-* the column line ``; Pl Name Rk Co Club`` then criterion names run together
-  (``MMS  SOSSOSOS``): it is split into the known names of :data:`COLUMNS`; a word
+* the column line ``; Pl Name Rk Co Club`` (any spelling from ``Pl`` to ``Club``:
+  ``;Pl Name Rank Cou Club``, ``;# Pl rank Cntry club``) then criterion names run
+  together (``MMS  SOSSOSOS``; ``score`` is read as NBW; round labels over the round
+  tokens such as ``1`` or ``2nd`` are skipped): it is split into the known names of
+  :data:`COLUMNS`; a word
   that is not made of known names (``Rank``, ``U20``) is an ignored column, named in
   a warning. Value columns beyond the header (OpenGotha's trailing ``0``) are ignored;
 * rows: place (blank for a tie), a name of any length, the rank (``3d``, ``12K``),
@@ -74,16 +77,20 @@ COLUMNS: dict[str, str] = {
     "EXR": "EXR",
     "DC": "DC",
     "SDC": "SDC",
+    # Some EGD submissions label the main score "score" (WAGC 2018: the number of wins).
+    "SCORE": "NBW",
 }
 
 _PROPERTY = re.compile(r"([A-Z]{2})\[([^\]]*)\]")
-_COLUMN_LINE = re.compile(r"^;\s*Pl\s+Name\s+Rk\s+Co\s+Club\b(.*)$", re.IGNORECASE)
+# "; Pl Name Rk Co Club ..." (OpenGotha), ";Pl Name Rank Cou Club ...", ";# Pl rank Cntry club".
+_COLUMN_LINE = re.compile(r"^;\W*Pl\b.*?\bclub\b(.*)$", re.IGNORECASE)
 _ROUND = re.compile(r"^(\d{1,4})([-+=?])(?:([/!])([wbWB?])?(\d{1,2})?)?$")
 _VALUE = re.compile(r"^(-?)(\d*)(?:([½¼¾œŒŸ])|\.(\d{1,4}))?$")
 #: Fraction glyphs; ISO-8859-15 decodes bytes 0xBD/0xBC/0xBE (½ ¼ ¾ in Latin-1) as œ Œ Ÿ.
 _GLYPHS = {"½": Fraction(1, 2), "œ": Fraction(1, 2), "¼": Fraction(1, 4), "Œ": Fraction(1, 4)}
 _GLYPHS.update({"¾": Fraction(3, 4), "Ÿ": Fraction(3, 4)})
 _RANK = re.compile(r"^\d{1,2}[kdpKDP]$")
+_ROUND_LABEL = re.compile(r"^(?:\d{1,2}|\d{1,2}(?:st|nd|rd|th)|r\d{1,2}d?)$", re.IGNORECASE)
 _HA = re.compile(r"^\s*h\s*(\d+)\s*$", re.IGNORECASE)
 
 
@@ -144,6 +151,8 @@ def split_columns(text: str) -> list[str]:
                     split_at[i] = [name, *rest]
                     break
         parts = split_at[0]
+        if parts is None and _ROUND_LABEL.match(word):
+            continue  # a round label over the round tokens ("1", "2nd"), not a value column
         found.extend(parts if parts is not None else [f"?{word}"])
     return found
 
@@ -439,7 +448,7 @@ def claims(path: Path, head: bytes) -> bool:
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not text.startswith(b";"):
         return False
-    return re.search(rb"(?m)^;\s*Pl\s+Name\s+Rk", head) is not None
+    return re.search(rb"(?im)^;\W*Pl\b.*\bclub\b", head) is not None
 
 
 def read_path(path: Path, max_bytes: int = MAX_BYTES) -> tuple[Tournament, H9File, list[str]]:
