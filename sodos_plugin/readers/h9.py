@@ -13,9 +13,9 @@ Format, as scanned here:
   ``;Pl Name Rank Cou Club``, ``;# Pl rank Cntry club``) then criterion names run
   together (``MMS  SOSSOSOS``; ``score`` is read as NBW; round labels over the round
   tokens such as ``1`` or ``2nd`` are skipped): it is split into the known names of
-  :data:`COLUMNS`; a word
-  that is not made of known names (``Rank``, ``U20``) is an ignored column, named in
-  a warning. Value columns beyond the header (OpenGotha's trailing ``0``) are ignored;
+  :data:`COLUMNS`; a word that is not made of known names (``Rank``, ``U20``) is an
+  ignored column, named in a warning. Value columns beyond the header (OpenGotha's
+  trailing ``0``) are ignored;
 * rows: place (blank for a tie), a name of any length, the rank (``3d``, ``12K``),
   country, club, the value columns and one token per round, in either order;
   a trailing ``|PIN`` is ignored. Values may be ``2½``, ``2.5``, ``2.75``, ``2¼`` or,
