@@ -9,6 +9,7 @@ and no value may make the loader compute for long (``1e999999999`` as a score).
 from __future__ import annotations
 
 import contextlib
+import os
 import tempfile
 from pathlib import Path
 
@@ -19,7 +20,11 @@ from sodos_plugin import Host
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.settings import SCHEMA, Settings, load_file, parse_override, resolve
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=int(os.environ.get("SODOS_FUZZ_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 KEY_PARTS = sorted({part for key in SCHEMA for part in key.split(".")}) + [
     "plugin",

@@ -14,6 +14,8 @@ Bounded: modest ``max_examples``; the longer runs and the linear-time check are 
 
 from __future__ import annotations
 
+import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -26,9 +28,11 @@ from sodos_plugin.model import Result, Tournament
 from sodos_plugin.readers import h9, opengotha_xml
 from sodos_plugin.readers.sgf.ingest import FileOutcome, ingest_bytes
 from sodos_plugin.readers.sgf.results import ParsedResult, parse_result
-from sodos_plugin.readers.sgf.scan import as_lists, scan_fast, scan_full
+from sodos_plugin.readers.sgf.scan import scan_fast, scan_full
 
-FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+#: benchmarks/fuzz.py raises this (SODOS_FUZZ_EXAMPLES) for the long runs.
+EXAMPLES = int(os.environ.get("SODOS_FUZZ_EXAMPLES", "200"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
 # -- RE ------------------------------------------------------------------------------------
 
@@ -121,6 +125,18 @@ def mutated(draw, base) -> bytes:
         else:
             data[at] = byte
     return bytes(data)
+
+
+_VALUES = re.compile(rb"\[((?:[^\\\]]|\\.)*)\]", re.DOTALL)
+
+
+def as_lists(root) -> dict[str, list[bytes]]:
+    """A root map in sgfmill's form, whichever form the scanner returns it in."""
+    out = {}
+    for ident, values in root.items():
+        key = ident.decode("ascii") if isinstance(ident, bytes) else ident
+        out[key] = _VALUES.findall(values) if isinstance(values, bytes) else list(values)
+    return out
 
 
 def full_parse(data: bytes):
