@@ -255,3 +255,17 @@ def test_writer_refuses_players_without_rank():
     standings = host.standings(t, system="swiss")
     with pytest.raises(InputError, match="h9 needs every player's rank; unknown for A, B"):
         host.write(standings, "h9", io.StringIO())
+
+
+def test_cli_writes_h9_that_reads_back(tmp_path, capsys):
+    from sodos_plugin.cli import main
+
+    xml = shared_path(*GO, "opengotha_Tournoi_de_Juvisy.xml")
+    out = tmp_path / "juvisy.h9"
+    assert main(["standings", str(xml), "--format", "h9", "--output", str(out)]) == 0
+    text = out.read_text("utf-8")
+    assert "; Pl Name" in text and "   1 Minieri Davide" in text
+    assert "1-/b0  0=     0=     0=" in text  # Daguenet: lost, then absent (½ each)
+    t, parsed, _ = h9.read_path(out)
+    assert [row.printed["SOS"] for row in parsed.rows][:3] == [128, 132, 129]
+    assert t.settings["handicap"] == {"reduction": 1}
