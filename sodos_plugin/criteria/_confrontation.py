@@ -2,9 +2,9 @@
 Tournament.fillDirScoringInfo / defineAPairMatrix / defineDirForExAequoGroup).
 
 A *group* is a set of at least two players equal on every criterion listed before
-the first DC or SDC of the criteria list. Inside a group, ``pair[i][j]`` is the sum
-over rounds 1..R of +1 for each game i won against j and −1 for each game i lost to
-j — counting, as OpenGotha does, only games with a plain ``B+``/``W+`` result (jigo,
+the first DC or SDC of the criteria list. Inside a group, the net result of i against
+j is the sum over rounds 1..R of +1 for each game i won against j and −1 for each game
+i lost to j — counting, as OpenGotha does, only games with a plain ``B+``/``W+`` result (jigo,
 both-win, both-lose, unknown and by-default results are not direct confrontations).
 """
 
@@ -35,20 +35,35 @@ def groups(ctx: Context) -> list[list[int]]:
     return [members for members in by_key.values() if len(members) > 1]
 
 
-def pair_matrix(ctx: Context, members: Sequence[int]) -> list[list[int]]:
-    """``pair[i][j]``: net plain wins of ``members[i]`` over ``members[j]`` up to round R."""
+def plain_games(ctx: Context) -> list[list[tuple[int, int]]]:
+    """Per player, ``(opponent, +1 won / −1 lost)`` of each plain-result game up to R."""
+
+    def build() -> list[list[tuple[int, int]]]:
+        games: list[list[tuple[int, int]]] = [[] for _ in range(ctx.size)]
+        for game in ctx.tournament.games:
+            if game.round > ctx.round or game.by_default:
+                continue
+            b, w = game.black, game.white
+            if game.result is Result.BLACK_WINS:
+                games[b].append((w, 1))
+                games[w].append((b, -1))
+            elif game.result is Result.WHITE_WINS:
+                games[w].append((b, 1))
+                games[b].append((w, -1))
+        return games
+
+    return ctx.memo("plain games", build)
+
+
+def pair_results(ctx: Context, members: Sequence[int]) -> dict[tuple[int, int], int]:
+    """``{(i, j): net}``: net plain wins of ``members[i]`` over ``members[j]`` up to
+    round R, for the pairs that met (indexes into ``members``)."""
     where = {p: i for i, p in enumerate(members)}
-    pair = [[0] * len(members) for _ in members]
-    for game in ctx.tournament.games:
-        if game.round > ctx.round or game.by_default:
-            continue
-        b, w = where.get(game.black), where.get(game.white)
-        if b is None or w is None:
-            continue
-        if game.result is Result.BLACK_WINS:
-            pair[b][w] += 1
-            pair[w][b] -= 1
-        elif game.result is Result.WHITE_WINS:
-            pair[w][b] += 1
-            pair[b][w] -= 1
-    return pair
+    games = plain_games(ctx)
+    net: dict[tuple[int, int], int] = {}
+    for i, p in enumerate(members):
+        for q, sign in games[p]:
+            j = where.get(q)
+            if j is not None:
+                net[(i, j)] = net.get((i, j), 0) + sign
+    return net

@@ -18,6 +18,8 @@ Players outside groups get 0.
 
 from __future__ import annotations
 
+import heapq
+
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
 from sodos_plugin.context import Context
@@ -25,7 +27,7 @@ from sodos_plugin.criteria._confrontation import (
     TIE_CRITERIA,
     first_tie_criterion,
     groups,
-    pair_matrix,
+    pair_results,
 )
 
 SOURCE = "REFERENCE.md §3 (OpenGotha Tournament.defineDirForExAequoGroup, mw.go.confrontation)"
@@ -88,24 +90,47 @@ def components(beats: list[set[int]]) -> list[int]:
     return comp
 
 
-def ranks_in_group(pair: list[list[int]], secondary: list[int]) -> list[int]:
-    """Steps 2-4 of the module docstring: each member's rank (1 = best)."""
-    n = len(pair)
-    beats = [{j for j in range(n) if pair[i][j] == 1} for i in range(n)]
+def ranks_in_group(beats: list[set[int]], secondary: list[int]) -> list[int]:
+    """Steps 3-4 of the module docstring: each member's rank (1 = best).
+
+    ``beats[i]``: members ``i`` beat (net plain result exactly +1).
+    """
+    n = len(beats)
     comp = components(beats)
-    merged: list[set[int]] = []
+    parts: dict[int, list[int]] = {}
+    for i, c in enumerate(comp):
+        parts.setdefault(c, []).append(i)
+    merged: list[set[int]] = [set() for _ in range(n)]
+    for members in parts.values():
+        union = set().union(*(beats[k] for k in members)) - set(members)
+        for k in members:
+            merged[k] = union
+    # ... and whoever beat one player of a cycle beats all of it (OpenGotha's TR edges).
     for i in range(n):
-        part = {k for k in range(n) if comp[k] == comp[i]}
-        merged.append(set().union(*(beats[k] for k in part)) - part)
-    remaining = set(range(n))
+        hit = {comp[j] for j in merged[i]} - {comp[i]}
+        merged[i] = merged[i].union(*(parts[c] for c in hit))
+    beaten_by: list[list[int]] = [[] for _ in range(n)]
+    pending = [len(won) for won in merged]  # wins over players not yet ranked
+    for i, won in enumerate(merged):
+        for j in won:
+            beaten_by[j].append(i)
+    free = [(secondary[i], i) for i in range(n) if not pending[i]]
+    heapq.heapify(free)
+    remaining = n
     rank = [0] * n
-    while remaining:
-        free = [i for i in remaining if not (merged[i] & remaining)]
-        lowest = min(secondary[i] for i in free)
-        chosen = [i for i in free if secondary[i] == lowest]
+    while free:
+        lowest = free[0][0]
+        chosen = []
+        while free and free[0][0] == lowest:
+            chosen.append(heapq.heappop(free)[1])
         for i in chosen:
-            rank[i] = 1 + len(remaining) - len(chosen)
-        remaining -= set(chosen)
+            rank[i] = 1 + remaining - len(chosen)
+        remaining -= len(chosen)
+        for i in chosen:
+            for winner in beaten_by[i]:
+                pending[winner] -= 1
+                if not pending[winner]:
+                    heapq.heappush(free, (secondary[winner], winner))
     return rank
 
 
@@ -120,7 +145,11 @@ def compute(ctx: Context) -> Breakdown:
         ordered = sorted(set(keys), reverse=True)
         better = {key: sum(keys.count(k) for k in ordered[:i]) for i, key in enumerate(ordered)}
         secondary = [len(members) - better[key] for key in keys]
-        rank = ranks_in_group(pair_matrix(ctx, members), secondary)
+        beats: list[set[int]] = [set() for _ in members]
+        for (i, j), net in pair_results(ctx, members).items():
+            if net == 1:  # OpenGotha: a net result of exactly one win
+                beats[i].add(j)
+        rank = ranks_in_group(beats, secondary)
         worst = max(rank)
         for p, r in zip(members, rank):
             totals[p] = worst - r

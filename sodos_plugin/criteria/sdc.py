@@ -11,7 +11,7 @@ from __future__ import annotations
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
 from sodos_plugin.context import Context
-from sodos_plugin.criteria._confrontation import groups, pair_matrix
+from sodos_plugin.criteria._confrontation import groups, pair_results
 
 SOURCE = "REFERENCE.md §3 (OpenGotha Tournament.defineDirForExAequoGroup, SDC)"
 
@@ -19,11 +19,13 @@ SOURCE = "REFERENCE.md §3 (OpenGotha Tournament.defineDirForExAequoGroup, SDC)"
 def compute(ctx: Context) -> Breakdown:
     totals = [0] * ctx.size
     for members in groups(ctx):
-        pair = pair_matrix(ctx, members)
+        net = pair_results(ctx, members)
         n = len(members)
-        if all(pair[i][j] != 0 for i in range(n) for j in range(n) if i != j):
-            for i, p in enumerate(members):
-                totals[p] = sum(1 for j in range(n) if pair[i][j] > 0)
+        decided = [pair for pair, value in net.items() if value != 0]
+        if len(decided) == n * (n - 1):  # every two met, and not evenly
+            for i, _ in decided:
+                if net[(i, _)] > 0:
+                    totals[members[i]] += 1
     return Breakdown(denominator=1, totals=totals)
 
 
