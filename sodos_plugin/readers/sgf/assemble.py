@@ -28,7 +28,6 @@ Rules:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sodos_hookspecs import FileReport
@@ -42,12 +41,7 @@ from sodos_plugin.readers.sgf.options import MAX_ROUNDS, SECTION, SgfOptions
 __all__ = ["assemble"]
 
 
-@dataclass
-class _Seat:
-    """Where a player sits in one round: the game key and the file it came from."""
-
-    key: tuple[int, str, str]
-    source: str
+_INGESTED = ("ingested", "")
 
 
 def _rank_text(rank: int | None) -> str:
@@ -123,10 +117,10 @@ def assemble(
     bye_name = options.bye_name
 
     def who(name_: str) -> str:
-        return alias.get(name_, name_)
+        return alias.get(name_, name_) if alias else name_
 
     games: dict[tuple[int, str, str], tuple[Record, str]] = {}  # (round, black, white)
-    seats: dict[tuple[int, str], _Seat] = {}
+    seats: dict[tuple[int, str], str] = {}  # (round, player) → file of the game
     byes: dict[tuple[int, str], str] = {}
     first_seen: dict[str, tuple[int, int]] = {}  # name → (first round, input order)
     ranks: dict[str, list[tuple[int, str, str | None]]] = {}  # name → (round, file, BR/WR)
@@ -142,7 +136,9 @@ def assemble(
                 no_event += 1
             r = record.round
             assert r is not None
-            black, white = who(record.black), who(record.white)
+            black, white = record.black, record.white
+            if alias:
+                black, white = who(black), who(white)
             if black == white:
                 raise InputError(
                     f"round {r}: PB and PW are both {black!r} after the aliases",
@@ -153,7 +149,7 @@ def assemble(
                 seat = seats.get((r, player))
                 if seat is not None:
                     raise InputError(
-                        f"round {r}: {player!r} has the bye here and a game in {seat.source}",
+                        f"round {r}: {player!r} has the bye here and a game in {seat}",
                         source=record.source,
                     )
                 if (r, player) in byes:
@@ -162,7 +158,7 @@ def assemble(
                 byes[(r, player)] = record.source
                 order += 1
                 _seen(first_seen, player, r, order)
-                kinds.append(("ingested", ""))
+                kinds.append(_INGESTED)
                 continue
             key = (r, black, white)
             known = games.get(key)
@@ -181,26 +177,31 @@ def assemble(
                     )
                 kinds.append(("duplicate", f"same game as {src}"))
                 continue
-            for player in (black, white):
+            source = record.source
+            for player, rank in ((black, record.black_rank), (white, record.white_rank)):
                 seat = seats.get((r, player))
                 if seat is not None:
-                    raise InputError(
-                        f"round {r}: {player!r} is in two games: {seat.source} and {record.source}"
-                    )
-                if (r, player) in byes:
+                    raise InputError(f"round {r}: {player!r} is in two games: {seat} and {source}")
+                if byes and (r, player) in byes:
                     raise InputError(
                         f"round {r}: {player!r} has a game here and the bye in {byes[(r, player)]}",
-                        source=record.source,
+                        source=source,
                     )
-                seats[(r, player)] = _Seat(key, record.source)
-            games[key] = (record, record.source)
-            for player, rank in ((black, record.black_rank), (white, record.white_rank)):
+                seats[(r, player)] = source
                 order += 1
-                _seen(first_seen, player, r, order)
-                ranks.setdefault(player, []).append((r, record.source, rank))
-            warnings.extend(f"{record.source}: {note}" for note in record.notes)
-            kinds.append(("ingested", ""))
-        if any(k == "ingested" for k, _ in kinds):
+                seen = first_seen.get(player)
+                if seen is None or r < seen[0]:
+                    first_seen[player] = (r, order)
+                appearances = ranks.get(player)
+                if appearances is None:
+                    ranks[player] = [(r, source, rank)]
+                else:
+                    appearances.append((r, source, rank))
+            games[key] = (record, source)
+            if record.notes:
+                warnings.extend(f"{source}: {note}" for note in record.notes)
+            kinds.append(_INGESTED)
+        if _INGESTED in kinds:
             kind, reason = "ingested", ""
         elif kinds and all(k == "duplicate" for k, _ in kinds):
             kind, reason = "duplicate", kinds[0][1]
@@ -216,7 +217,7 @@ def assemble(
             player = who(raw_name)
             if (r, player) in seats:
                 raise InputError(
-                    f"byes.{r}: {player!r} has a game in round {r} ({seats[(r, player)].source})",
+                    f"byes.{r}: {player!r} has a game in round {r} ({seats[(r, player)]})",
                     source=SECTION,
                     where=f"byes.{r}",
                 )

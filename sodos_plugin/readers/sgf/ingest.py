@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from sgfmill import sgf_grammar
 
+from sodos_plugin.model import Result
 from sodos_plugin.readers.sgf.results import ParsedResult, parse_result
-from sodos_plugin.readers.sgf.scan import RawRoot, scan_fast
+from sodos_plugin.readers.sgf.scan import RawRoot, from_lists, scan_fast
 from sodos_plugin.readers.sgf.values import GameInfo, RecordError, decode_root
 
 __all__ = ["FileOutcome", "Record", "ingest_bytes", "ingest_file", "round_number"]
@@ -32,12 +33,13 @@ __all__ = ["FileOutcome", "Record", "ingest_bytes", "ingest_file", "round_number
 GAME_INFO = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "GN", "HA", "KM")
 MAX_FILE_BYTES = 16 << 20
 _BOM8 = b"\xef\xbb\xbf"
+_UTF16_FIRST = (b"\xff", b"\xfe", b"\x00")
 _FIRST_INT = re.compile(r"\d{1,6}")
+_NO_RE = ParsedResult(Result.UNKNOWN, how="unknown", note="no RE: result unknown")
 _OGS_ROUND = re.compile(r"(?<![A-Za-z])R\s*:\s*(\d{1,6})")
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(NamedTuple):
     """One game's information, interpreted.
 
     :param source: the file (``archive.zip!member.sgf``), with ``#n`` for game n of a
@@ -61,8 +63,7 @@ class Record:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class FileOutcome:
+class FileOutcome(NamedTuple):
     """What one file gave: records, or the reason it was rejected."""
 
     source: str
@@ -73,6 +74,8 @@ class FileOutcome:
 
 def round_number(ro: str | None, gn: str | None) -> tuple[int | None, str | None]:
     """The round: first integer of ``RO`` (``RO[11 (playoff)]`` → 11), else OGS ``GN`` ``R:n``."""
+    if ro is not None and ro.isascii() and ro.isdigit():
+        return int(ro), f"RO[{ro}]"
     if ro is not None and ro.strip():
         match = _FIRST_INT.search(ro)
         return (int(match.group()) if match else None), f"RO[{ro}]"
@@ -101,8 +104,8 @@ def _transcode(data: bytes) -> tuple[bytes, str | None]:
 
 
 def _main_line_info(tree: sgf_grammar.Coarse_game_tree) -> tuple[RawRoot, str]:
-    """Root map merged with the first later main-line node holding game information."""
-    merged: RawRoot = {k: list(v) for k, v in tree.sequence[0].items()}
+    """Root merged with the first later main-line node holding game information."""
+    merged = {k: list(v) for k, v in tree.sequence[0].items()}
     for depth, node in enumerate(sgf_grammar.main_sequence_iter(tree)):
         if depth == 0:
             continue
@@ -110,55 +113,61 @@ def _main_line_info(tree: sgf_grammar.Coarse_game_tree) -> tuple[RawRoot, str]:
         if found:
             for ident in found:
                 merged[ident] = merged.get(ident, []) + list(node[ident])
-            return merged, f"{', '.join(found)} found in node {depth + 1}, not in the root"
-    return merged, ""
+            return from_lists(
+                merged
+            ), f"{', '.join(found)} found in node {depth + 1}, not in the root"
+    return from_lists(merged), ""
 
 
 def _record(info: GameInfo, source: str, extra: str) -> Record:
     text = info.text
-    notes = list(info.notes)
-    if extra:
-        notes.append(extra)
-    black, white = (text["PB"] or "").strip(), (text["PW"] or "").strip()
+    black, white = text.get("PB", "").strip(), text.get("PW", "").strip()
     if not black or not white:
         missing = " and ".join(p for p, v in (("PB", black), ("PW", white)) if not v)
         raise RecordError(f"no player name: {missing} missing or empty")
     if black == white:
         raise RecordError(f"PB and PW are the same player {black!r}")
-    result_text = text["RE"]
-    if result_text is None:
-        parsed = ParsedResult(parse_result("?").result, how="unknown", note="no RE: result unknown")
-    else:
-        parsed = parse_result(result_text)
-    if parsed.note:
-        notes.append(parsed.note)
-    rnd, round_text = round_number(text["RO"], text["GN"])
+    result_text = text.get("RE")
+    parsed = _NO_RE if result_text is None else parse_result(result_text)
+    notes = info.notes
+    if extra or parsed.note:
+        notes = (*notes, *(n for n in (extra, parsed.note) if n))
+    rnd, round_text = round_number(text.get("RO"), text.get("GN"))
+    event = text.get("EV")
     return Record(
-        source=source,
-        black=black,
-        white=white,
-        black_rank=text["BR"],
-        white_rank=text["WR"],
-        result=parsed,
-        result_text=result_text,
-        round=rnd,
-        round_text=round_text,
-        event=(text["EV"] or "").strip() or None,
-        date=text["DT"],
-        handicap=info.handicap or 0,
-        notes=tuple(notes),
+        source,
+        black,
+        white,
+        text.get("BR"),
+        text.get("WR"),
+        parsed,
+        result_text,
+        rnd,
+        round_text,
+        (event.strip() or None) if event else None,
+        text.get("DT"),
+        info.handicap or 0,
+        notes,
     )
 
 
 def ingest_bytes(data: bytes, source: str, fallback: str = "ISO-8859-1") -> FileOutcome:
     """Records of every game in ``data``; ``error`` instead when the file is unusable."""
-    try:
-        data, forced = _transcode(data)
-    except RecordError as error:
-        return FileOutcome(source, error=str(error), fast=False)
-    bom = data.startswith(_BOM8)
+    forced = None
+    if data[:1] in _UTF16_FIRST or data[1:2] == b"\x00":
+        try:
+            data, forced = _transcode(data)
+        except RecordError as error:
+            return FileOutcome(source, error=str(error), fast=False)
+    bom = data[:3] == _BOM8
     roots = scan_fast(data)
-    fast = roots is not None and all("RE" in root for root in roots)
+    fast = roots is not None and all(b"RE" in root for root in roots)
+    if fast and len(roots) == 1:  # the usual case, kept short
+        try:
+            info = decode_root(roots[0], forced=forced, bom=bom, fallback=fallback)
+            return FileOutcome(source, (_record(info, source, ""),), None, True)
+        except RecordError as error:
+            return FileOutcome(source, error=str(error), fast=True)
     if fast:
         infos = [(root, "") for root in roots]
     else:
@@ -190,24 +199,28 @@ def _parse_reason(message: str) -> str:
     return f"not valid SGF: {message}"
 
 
+_READ = 1 << 16
+
+
 def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The whole file, refused (ValueError) above ``limit`` bytes; no buffering layer."""
+    """The whole file, refused (ValueError) above ``limit`` bytes; no buffering layer.
+
+    One ``read`` of 64 KiB takes a usual record whole; a regular file returns
+    fewer bytes than asked only at its end, so a short read is the whole file.
+    """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     try:
-        size = os.fstat(fd).st_size
-        if size > limit:
-            raise ValueError(f"file is {size} bytes, above the limit of {limit} (max_file_bytes)")
-        chunks = []
-        total = 0
-        while True:
-            chunk = os.read(fd, max(size - total, 0) + 1 if total <= size else 65536)
-            if not chunk:
-                break
+        data = os.read(fd, _READ)
+        if len(data) < _READ:
+            return data
+        chunks = [data]
+        total = len(data)
+        while chunk := os.read(fd, _READ):
             total += len(chunk)
             if total > limit:
-                raise ValueError(f"file grew above the limit of {limit} bytes while read")
+                raise ValueError(f"file is above the limit of {limit} bytes (max_file_bytes)")
             chunks.append(chunk)
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        return b"".join(chunks)
     finally:
         os.close(fd)
 

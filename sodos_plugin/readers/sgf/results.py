@@ -22,16 +22,16 @@ raises. The value space handled, case and space tolerant:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
 
 from sodos_plugin.model import Result
 
 __all__ = ["ParsedResult", "parse_result"]
 
 
-@dataclass(frozen=True)
-class ParsedResult:
+class ParsedResult(NamedTuple):
     """One game's outcome read from ``RE``.
 
     :param result: the board outcome; ``Result.UNKNOWN`` when not scored.
@@ -123,8 +123,9 @@ def _cjk(text: str) -> ParsedResult | None:
     return _win(colour, "unspecified")
 
 
+@lru_cache(maxsize=4096)
 def parse_result(text: str) -> ParsedResult:
-    """Interpret the text of ``RE`` (already decoded). Never raises."""
+    """Interpret the text of ``RE`` (already decoded). Never raises; cached (immutable)."""
     raw = " ".join(text.split())
     low = raw.lower()
     if low in _UNKNOWN:

@@ -1,19 +1,22 @@
-"""Scan SGF bytes into the raw property maps of each game's root node.
+"""Scan SGF bytes into the raw properties of each game's root node.
 
 Contract: :func:`scan_roots` returns, for every game of a collection, the root
-node's *raw property map* — ``{PropIdent: [raw value bytes, ...]}`` exactly as
-sgfmill's ``sgf_grammar`` builds it (lower-case letters dropped from idents,
-repeated idents merged, values without brackets, escapes untouched) — or raises
+node's properties as a :data:`RawRoot` — ``{ident: value}`` where ``ident`` is the
+PropIdent as sgfmill's ``sgf_grammar`` reads it (ASCII bytes, lower-case letters
+dropped: ``PlayerBlack`` → ``PB``) and ``value`` is the raw value (no brackets,
+escapes untouched) or, for a property with several values (a repeated ident adds
+its values, as sgfmill merges them), the list of raw values — or raises
 :class:`ValueError` with sgfmill's message when sgfmill cannot parse the data.
+:func:`as_lists` gives the map in sgfmill's own form (every value a list).
 
 Two paths, one answer:
 
 * :func:`scan_fast` reads the root node only (it stops at the first node
   boundary), then proves the rest of the game is well formed with a check that
   runs at C speed: a plain move list (``;B[pd];W[dp]...)``, whitespace anywhere)
-  is checked with byte slices, any other linear game with one regular expression.
-  Whatever it cannot prove (variations, unusual tokens, errors) it does not
-  judge: it returns ``None``.
+  is checked with one ``translate`` and one comparison, any other linear game with
+  one regular expression. Whatever it cannot prove (variations, unusual tokens,
+  errors) it does not judge: it returns ``None``.
 * :func:`scan_full` is sgfmill's own parser (``parse_sgf_collection``), used when
   the fast scan returns ``None``. It is also the oracle of the differential tests.
 
@@ -29,17 +32,24 @@ import string
 
 from sgfmill import sgf_grammar
 
-__all__ = ["RawRoot", "scan_fast", "scan_full", "scan_roots"]
+__all__ = ["RawRoot", "as_lists", "from_lists", "scan_fast", "scan_full", "scan_roots"]
 
-RawRoot = dict[str, list[bytes]]
+RawRoot = dict[bytes, "bytes | list[bytes]"]
 
 _VALUE = rb"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"
+_WHITESPACE = b" \t\n\r\x0b\x0c"  # what \s matches in a bytes pattern
+_LOWER = string.ascii_lowercase.encode()
 # sgfmill's start of a game: "(" then ";" with optional whitespace between.
 _START = re.compile(rb"\(\s*;")
 # The root node's properties, then a node boundary (";", "(" or ")") must follow.
 _ROOT = re.compile(rb"(?:\s*[A-Za-z]{1,64}(?:\s*" + _VALUE + rb")+)*\s*(?=[;()])", re.DOTALL)
-_PROP = re.compile(rb"([A-Za-z]{1,64})((?:\s*" + _VALUE + rb")+)", re.DOTALL)
-_VAL = re.compile(rb"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
+# One property: its ident and its values, brackets included; and one value.
+_PROP = re.compile(rb"([A-Za-z]{1,64})\s*(" + _VALUE + rb"(?:\s*" + _VALUE + rb")*)", re.DOTALL)
+_ONE_VALUE = re.compile(rb"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
+# Where a simple root ends: a value's "]", whitespace, then a node boundary.
+_SIMPLE_END = re.compile(rb"\][ \t\n\r\x0b\x0c]*[;()]")
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]")
+_CLOSE_AS_OPEN = bytes.maketrans(b"]", b"[")
 
 
 def _compile_tail() -> re.Pattern[bytes]:
@@ -55,45 +65,105 @@ def _compile_tail() -> re.Pattern[bytes]:
 
 
 _TAIL = _compile_tail()
-_WHITESPACE = b" \t\n\r\x0b\x0c"  # what \s matches in a bytes pattern
-_LOWER = string.ascii_lowercase.encode()
+
+
+def _move_table() -> bytes:
+    """Byte classes for :func:`_plain_moves`: letters → ``U``/``l``, ``;[])`` kept, rest ``?``."""
+    table = bytearray(b"?" * 256)
+    for c in string.ascii_uppercase.encode():
+        table[c] = ord("U")
+    for c in _LOWER:
+        table[c] = ord("l")
+    for c in b";[])":
+        table[c] = c
+    return bytes(table)
+
+
+_MOVE_CLASSES = _move_table()
+_PLAIN_SHAPES: dict[int, bytes] = {}
+_BRACKET_PAIRS: dict[int, bytes] = {}
+
+
+def _repeat(cache: dict[int, bytes], unit: bytes, k: int, end: bytes = b"") -> bytes:
+    found = cache.get(k)
+    if found is None:
+        found = unit * k + end
+        if len(cache) < 4096:
+            cache[k] = found
+    return found
 
 
 def _plain_moves(tail: bytes) -> bool:
-    """True when ``tail`` is ``;X[ab]`` nodes then ``)``, whitespace aside.
+    """True when ``tail`` is ``;B[ab]`` nodes (upper-case ident, two lower-case letters)
+    then ``)``, whitespace aside.
 
-    Deleting whitespace changes no token outside values (idents here are one
-    letter between ";" and "["), and values hold no "]" or "\\", so sgfmill
-    tokenises the original into the same nodes: valid, ending the game.
+    Deleting whitespace changes no token outside values (each ident is one letter
+    between ";" and "["), and values hold only letters, so sgfmill tokenises the
+    original into the same nodes: valid, ending the game.
     """
-    packed = tail.translate(None, _WHITESPACE)
-    if not packed.endswith(b")"):
+    shape = tail.translate(_MOVE_CLASSES, _WHITESPACE)
+    k, extra = divmod(len(shape) - 1, 6)
+    if extra or k < 0:
         return False
-    units = packed[:-1]
-    n = len(units)
-    if n % 6:
-        return False
-    k = n // 6
-    if k == 0:
-        return True
-    if units[0::6] != b";" * k or units[2::6] != b"[" * k or units[5::6] != b"]" * k:
-        return False
-    if not units[1::6].isalpha():
-        return False
-    inside = units[3::6] + units[4::6]
-    return b"]" not in inside and b"\\" not in inside
+    return shape == _repeat(_PLAIN_SHAPES, b";U[ll]", k, b")")
 
 
-def _root_map(body: bytes) -> RawRoot:
-    props: RawRoot = {}
+def _simple_root(data: bytes, pos: int) -> tuple[RawRoot, int] | None:
+    """The root starting at ``pos`` when it is simple, and where it ends; else None.
+
+    Simple: no backslash, brackets alternating ``[``/``]`` (so no ``[`` inside a
+    value), every property one value, idents upper case. Then each ``]`` ends a
+    value and each ``[`` starts one, so splitting at brackets yields exactly
+    sgfmill's tokens: ident, value, ident, value ... and the first ``]`` followed
+    (after whitespace) by ``;``, ``(`` or ``)`` closes the root node.
+    """
+    end = _SIMPLE_END.search(data, pos)
+    if end is None:
+        return None
+    boundary = end.end() - 1
+    body = data[pos : end.start() + 1]
+    brackets = body.translate(None, _NOT_BRACKETS)
+    expected = _BRACKET_PAIRS.get(len(brackets))  # keyed by length: "[]" * (length / 2)
+    if expected is None:
+        expected = b"[]" * (len(brackets) // 2)
+        if len(_BRACKET_PAIRS) < 4096:
+            _BRACKET_PAIRS[len(brackets)] = expected
+    if b"\\" in body or brackets != expected:
+        return None
+    pieces = body.translate(_CLOSE_AS_OPEN).split(b"[")
+    idents = [piece.strip() for piece in pieces[0:-1:2]]
+    joined = b"".join(idents)
+    if not (joined.isalpha() and joined.isupper()) or b"" in idents:
+        return None  # junk, lower case, or a property with several values
+    props = dict(zip(idents, pieces[1::2]))
+    if len(props) != len(idents) or (len(joined) > 64 and max(map(len, idents)) > 64):
+        return None
+    return props, boundary
+
+
+def _general_root(body: bytes) -> RawRoot:
+    """Properties of a root body that :data:`_ROOT` matched (any valid root)."""
+    props: dict[bytes, list[bytes]] = {}
     for ident, values in _PROP.findall(body):
-        key = ident.translate(None, _LOWER).decode("ascii")
-        found = _VAL.findall(values)
-        if key in props:
-            props[key] += found
-        else:
-            props[key] = found
-    return props
+        key = ident.translate(None, _LOWER)
+        props.setdefault(key, []).extend(_ONE_VALUE.findall(values))
+    return {k: v[0] if len(v) == 1 else v for k, v in props.items()}
+
+
+def as_lists(root: RawRoot) -> dict[str, list[bytes]]:
+    """A root in sgfmill's form: ``{"PB": [b"value"], ...}``."""
+    return {
+        ident.decode("ascii"): [value] if isinstance(value, bytes) else list(value)
+        for ident, value in root.items()
+    }
+
+
+def from_lists(props: dict[str, list[bytes]]) -> RawRoot:
+    """sgfmill's property map → :data:`RawRoot`."""
+    return {
+        ident.encode("ascii"): values[0] if len(values) == 1 else list(values)
+        for ident, values in props.items()
+    }
 
 
 def scan_fast(data: bytes) -> list[RawRoot] | None:
@@ -104,12 +174,17 @@ def scan_fast(data: bytes) -> list[RawRoot] | None:
         return None
     while start is not None:
         pos = start.end()
-        root = _ROOT.match(data, pos)
-        if root is None:
-            return None
-        boundary = root.end()
-        roots.append(_root_map(data[pos:boundary]))
-        if not roots[1:] and _plain_moves(data[boundary:]):
+        simple = _simple_root(data, pos)
+        if simple is not None:
+            root, boundary = simple
+        else:
+            match = _ROOT.match(data, pos)
+            if match is None:
+                return None
+            boundary = match.end()
+            root = _general_root(data[pos:boundary])
+        roots.append(root)
+        if len(roots) == 1 and _plain_moves(data[boundary:]):
             return roots  # one game, nothing after its ")" but whitespace
         tail = _TAIL.match(data, boundary)
         if tail is None:
@@ -120,7 +195,7 @@ def scan_fast(data: bytes) -> list[RawRoot] | None:
 
 def scan_full(data: bytes) -> list[RawRoot]:
     """sgfmill's parse of the whole collection; :class:`ValueError` as sgfmill raises it."""
-    return [tree.sequence[0] for tree in sgf_grammar.parse_sgf_collection(data)]
+    return [from_lists(tree.sequence[0]) for tree in sgf_grammar.parse_sgf_collection(data)]
 
 
 def scan_roots(data: bytes) -> tuple[list[RawRoot], bool]:

@@ -27,8 +27,8 @@ Encoding (issue: *honour CA; when it is missing, detect UTF-8 before falling bac
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from sgfmill import sgf_properties
 
@@ -39,6 +39,7 @@ __all__ = ["TEXT_PROPERTIES", "GameInfo", "RecordError", "decode_root", "encodin
 #: Game-info properties read as SimpleText (PB/PW players, BR/WR ranks, RE result,
 #: RO round, EV event, DT date, GN game name — OGS writes the round there).
 TEXT_PROPERTIES = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "GN")
+_IDENTS = tuple((ident.encode("ascii"), ident) for ident in (*TEXT_PROPERTIES, "HA", "KM"))
 _SPECIAL = b"\\\t\n\r\x0b\x0c"  # bytes that SimpleText decoding changes
 
 
@@ -46,11 +47,10 @@ class RecordError(ValueError):
     """A record that cannot be used; the message names the property."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """The decoded game information of one root node (``None``: property absent)."""
+class GameInfo(NamedTuple):
+    """The decoded game information of one root node (absent properties are not in ``text``)."""
 
-    text: dict[str, str | None]
+    text: dict[str, str]
     handicap: int | None
     komi: str | None
     encoding: str
@@ -77,18 +77,28 @@ def encoding_name(raw: bytes) -> str:
         raise RecordError(f"CA[{text}]: unknown encoding") from None
 
 
-def _size(raw: RawRoot) -> int:
-    values = raw.get("SZ")
-    if not values:
+def _first(value: bytes | list[bytes]) -> bytes:
+    """The first raw value (what sgfmill reads for SZ and CA)."""
+    return value if isinstance(value, bytes) else value[0]
+
+
+def _size(values: bytes | list[bytes]) -> int:
+    """Board size from the ``SZ`` values, checked as ``Sgf_game`` checks it."""
+    value = _first(values)
+    if value == b"19":
         return 19
     try:
-        size = int(values[0])  # exactly sgfmill's conversion (Sgf_game.from_coarse_game_tree)
+        size = int(value)  # exactly sgfmill's conversion (Sgf_game.from_coarse_game_tree)
     except ValueError:
-        shown = values[0].decode("ascii", "replace")
+        shown = value.decode("ascii", "replace")
         raise RecordError(f"SZ[{shown}]: expected a board size 1..26") from None
     if not 1 <= size <= 26:
         raise RecordError(f"SZ[{size}]: board size outside 1..26")
     return size
+
+
+def _declared(values: bytes | list[bytes]) -> str:
+    return encoding_name(_first(values))
 
 
 def _simpletext(value: bytes, ctx: _Context) -> str:
@@ -97,17 +107,25 @@ def _simpletext(value: bytes, ctx: _Context) -> str:
     return sgf_properties.interpret_simpletext(value, ctx)
 
 
-def _single(raw: RawRoot, ident: str) -> bytes | None:
-    values = raw.get(ident)
-    if values is None:
-        return None
-    if len(values) != 1:
-        shown = ", ".join(v.decode("ascii", "replace") for v in values)
-        raise RecordError(f"{ident} given {len(values)} times ({shown}): expected one value")
-    return values[0]
+def _single(raw: RawRoot, ident: str) -> bytes:
+    """The one value of ``ident``; two or more values are contradictory."""
+    value = raw[ident.encode("ascii")]
+    if isinstance(value, bytes):
+        return value
+    shown = ", ".join(v.decode("ascii", "replace") for v in value)
+    raise RecordError(f"{ident} given {len(value)} times ({shown}): expected one value")
 
 
-def _decode_all(found: dict[str, bytes], ctx: _Context) -> dict[str, str]:
+def _decode_all(
+    found: dict[str, bytes], encoding: str, size: int, joined: bytes = b""
+) -> dict[str, str]:
+    """Decode ``{ident: raw value}`` as SimpleText in ``encoding``.
+
+    ``joined`` (all values concatenated, when known) lets one check cover them all.
+    """
+    if joined and len(joined.translate(None, _SPECIAL)) == len(joined):  # no escapes, no breaks
+        return {ident: value.decode(encoding) for ident, value in found.items()}
+    ctx = _Context(size, encoding)
     return {ident: _simpletext(value, ctx) for ident, value in found.items()}
 
 
@@ -119,60 +137,56 @@ def decode_root(
     fallback: str = "ISO-8859-1",
 ) -> GameInfo:
     """Decode one root node's game information. :class:`RecordError` names the property."""
-    size = _size(raw)
-    ca = raw.get("CA")
+    size = _size(raw[b"SZ"]) if b"SZ" in raw else 19
+    ca = raw.get(b"CA")
     # A transcoded UTF-16 file is UTF-8 now, whatever its CA said (e.g. CA[UTF16LE]).
-    declared = encoding_name(ca[0]) if ca and not forced else None
-    found = {}
-    for ident in TEXT_PROPERTIES:
-        value = _single(raw, ident)
-        if value is not None:
-            found[ident] = value
-    notes: list[str] = []
+    declared = _declared(ca) if ca and not forced else None
+    found = {ident: raw[key] for key, ident in _IDENTS if key in raw}
+    try:
+        joined = b"".join(found.values())
+    except TypeError:  # a list: some property has several values
+        found = {ident: _single(raw, ident) for ident in found}
+        joined = b"".join(found.values())
+    ha = found.pop("HA", None)
+    km = found.pop("KM", None)
+    notes: tuple[str, ...] = ()
     encoding = forced or declared or ("UTF-8" if bom else None)
     if encoding is not None:
-        ctx = _Context(size, encoding)
         try:
-            text = _decode_all(found, ctx)
+            text = _decode_all(found, encoding, size, joined)
         except UnicodeDecodeError:
-            bad = _first_undecodable(found, ctx)
-            where = f"CA[{ca[0].decode('ascii', 'replace')}]" if ca and not forced else "BOM"
+            bad = _first_undecodable(found, _Context(size, encoding))
+            where = f"CA[{_first(ca).decode('ascii', 'replace')}]" if ca and not forced else "BOM"
             raise RecordError(f"{bad} cannot be decoded as {encoding} ({where})") from None
     else:
         try:
             encoding = "UTF-8"
-            text = _decode_all(found, _Context(size, encoding))
+            text = _decode_all(found, encoding, size, joined)
         except UnicodeDecodeError:
             encoding = encoding_name(fallback.encode("ascii", "replace"))
-            ctx = _Context(size, encoding)
             try:
-                text = _decode_all(found, ctx)
+                text = _decode_all(found, encoding, size)
             except UnicodeDecodeError:
-                bad = _first_undecodable(found, ctx)
+                bad = _first_undecodable(found, _Context(size, encoding))
                 raise RecordError(
                     f"{bad} is neither UTF-8 nor {encoding} and there is no CA property"
                 ) from None
-            notes.append(f"no CA and not UTF-8: game information decoded as {encoding}")
+            notes = (f"no CA and not UTF-8: game information decoded as {encoding}",)
     handicap = None
-    value = _single(raw, "HA")
-    if value is not None:
-        try:
-            handicap = sgf_properties.interpret_number(value)
-        except ValueError:
-            handicap = -1
-        if not 0 <= handicap <= 9:
-            raise RecordError(f"HA[{value.decode('ascii', 'replace')}]: expected a handicap 0..9")
-    komi = None
-    value = _single(raw, "KM")
-    if value is not None:
-        komi = value.decode("ascii", "replace").strip()
-        try:
-            sgf_properties.interpret_real(value)
-        except ValueError:
-            notes.append(f"KM[{komi}]: not a number (komi is not used for standings)")
-    return GameInfo(
-        {k: text.get(k) for k in TEXT_PROPERTIES}, handicap, komi, encoding, tuple(notes)
-    )
+    if ha is not None:
+        if ha.isdigit() and len(ha) == 1:
+            handicap = int(ha)
+        else:
+            try:
+                handicap = sgf_properties.interpret_number(ha)
+            except ValueError:
+                handicap = -1
+            if not 0 <= handicap <= 9:
+                shown = ha.decode("ascii", "replace")
+                raise RecordError(f"HA[{shown}]: expected a handicap 0..9")
+    # Komi plays no part in standings: kept as text, not interpreted.
+    komi = None if km is None else km.decode("ascii", "replace").strip()
+    return GameInfo(text, handicap, komi, encoding, notes)
 
 
 def _first_undecodable(found: dict[str, bytes], ctx: _Context) -> str:

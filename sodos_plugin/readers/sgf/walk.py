@@ -167,11 +167,11 @@ def collect(
                 settings.append(top)
             for directory, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                is_top = directory == str(path)
                 for name in sorted(files):
-                    full = os.path.join(directory, name)
-                    if name.startswith(".") or Path(full) == top:
+                    if name.startswith(".") or (is_top and name == SETTINGS_FILE):
                         continue
-                    add_file(full)
+                    add_file(os.path.join(directory, name))
         elif is_archive(path.name):
             add_archive(str(path))
         else:
