@@ -259,3 +259,16 @@ def test_xml_with_unknown_encoding_is_an_input_error():
     bad = b'<?xml version="1.0" encoding="TF-8"?>' + rest
     error = read_with(opengotha_xml.read_path, bad, ".xml")
     assert isinstance(error, InputError) and "TF-8" in str(error)
+
+
+def test_h9_rank_out_of_range_is_an_input_error():
+    """Found by the long fuzz: parse_rank's ValueError for "93D" escaped the h9 reader."""
+    seed = shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.h9").read_bytes()
+    lines = seed.splitlines(keepends=True)
+    row = next(i for i, line in enumerate(lines) if not line.startswith(b";") and line.strip())
+    cells = lines[row].split(b" ")
+    rank = next(i for i, c in enumerate(cells) if c[:-1].isdigit() and c[-1:] in b"kdKD")
+    cells[rank] = b"93D"
+    lines[row] = b" ".join(cells)
+    error = read_with(h9.read_path, b"".join(lines), ".h9")
+    assert isinstance(error, InputError) and "93D" in str(error)

@@ -252,7 +252,10 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
     if rank_at is None:
         raise InputError("no rank (e.g. 5k, 3d) after the name", source=parsed.source, where=where)
     name = " ".join(tokens[:rank_at])
-    rank = parse_rank(tokens[rank_at])
+    try:
+        rank = parse_rank(tokens[rank_at])
+    except ValueError as error:  # "93D" has the shape of a rank but no meaning (fuzzing)
+        raise InputError(str(error), source=parsed.source, where=where) from None
     rest = tokens[rank_at + 1 :]
     extra: list[str] = []
     for _ in range(2):  # country, club: absent when blank in the file
