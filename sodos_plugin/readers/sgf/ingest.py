@@ -105,7 +105,10 @@ def _transcode(data: bytes) -> tuple[bytes, str | None]:
 
 def _main_line_info(tree: sgf_grammar.Coarse_game_tree) -> tuple[RawRoot, str]:
     """Root merged with the first later main-line node holding game information."""
-    merged = {k: list(v) for k, v in tree.sequence[0].items()}
+    root = tree.sequence[0]
+    if "RE" in root:  # the root is the game-info node: exactly what the fast path reads
+        return from_lists(root), ""
+    merged = {k: list(v) for k, v in root.items()}
     for depth, node in enumerate(sgf_grammar.main_sequence_iter(tree)):
         if depth == 0:
             continue
@@ -151,8 +154,14 @@ def _record(info: GameInfo, source: str, extra: str) -> Record:
     )
 
 
-def ingest_bytes(data: bytes, source: str, fallback: str = "ISO-8859-1") -> FileOutcome:
-    """Records of every game in ``data``; ``error`` instead when the file is unusable."""
+def ingest_bytes(
+    data: bytes, source: str, fallback: str = "ISO-8859-1", *, fast_path: bool = True
+) -> FileOutcome:
+    """Records of every game in ``data``; ``error`` instead when the file is unusable.
+
+    ``fast_path=False`` always uses sgfmill's full parse (the differential tests'
+    oracle); the answer is the same either way.
+    """
     forced = None
     if data[:1] in _UTF16_FIRST or data[1:2] == b"\x00":
         try:
@@ -160,7 +169,7 @@ def ingest_bytes(data: bytes, source: str, fallback: str = "ISO-8859-1") -> File
         except RecordError as error:
             return FileOutcome(source, error=str(error), fast=False)
     bom = data[:3] == _BOM8
-    roots = scan_fast(data)
+    roots = scan_fast(data) if fast_path else None
     fast = roots is not None and all(b"RE" in root for root in roots)
     if fast and len(roots) == 1:  # the usual case, kept short
         try:
