@@ -220,8 +220,10 @@ def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     try:
         data = os.read(fd, _READ)
-        if len(data) < _READ:
+        if len(data) < _READ and len(data) <= limit:
             return data
+        if len(data) > limit:
+            raise ValueError(f"file is above the limit of {limit} bytes (max_file_bytes)")
         chunks = [data]
         total = len(data)
         while chunk := os.read(fd, _READ):

@@ -1,0 +1,409 @@
+"""SGF reader: tournament assembly, accounting, archives, encodings, options, CLI (issue 4)."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sodos_plugin import Host
+from sodos_plugin.cli import main
+from sodos_plugin.errors import ConfigError, InputError
+from sodos_plugin.model import Participation, Result
+from sodos_plugin.readers.sgf import claims, read
+from sodos_plugin.readers.sgf import walk as walk_module
+from sodos_plugin.readers.sgf.ingest import ingest_bytes
+
+
+def rec(pb, pw, re="B+R", ro="1", br="3d", wr="3d", ev="Cup", extra="", moves=";B[pd];W[dp]"):
+    props = f"PB[{pb}]PW[{pw}]RE[{re}]"
+    for key, value in (("RO", ro), ("BR", br), ("WR", wr), ("EV", ev)):
+        if value is not None:
+            props += f"{key}[{value}]"
+    return f"(;FF[4]CA[UTF-8]{props}{extra}{moves})\n".encode()
+
+
+def folder(tmp_path: Path, files: dict[str, bytes]) -> Path:
+    for name, data in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return tmp_path
+
+
+def status(result) -> dict[str, tuple[str, str]]:
+    return {Path(f.path).name: (f.status, f.reason) for f in result.files}
+
+
+# -- assembly ----------------------------------------------------------------------------
+
+
+def test_a_small_tournament(tmp_path: Path) -> None:
+    root = folder(
+        tmp_path,
+        {
+            "r1/a.sgf": rec("Ann", "Bob", "W+R", "1", "2k", "1d"),
+            "r1/b.sgf": rec("Cid", "Dan", "0", "1", "5k", "4k"),
+            "r2/a.sgf": rec("Bob", "Cid", "B+F", "2", "1d", "5k"),
+            "r2/b.sgf": rec("Dan", "Ann", "W+3.5", "2", "4k", "2k", extra="HA[2]"),
+        },
+    )
+    result = read([root], {"jobs": 1})
+    t = result.tournament
+    assert t.name == "Cup" and t.rounds == 2
+    assert [p.name for p in t.players] == ["Ann", "Bob", "Cid", "Dan"]
+    assert [p.rank for p in t.players] == [-2, 0, -5, -4]
+    games = {(g.round, t.players[g.black].name): g for g in t.games}
+    assert games[(1, "Cid")].result is Result.JIGO
+    assert games[(2, "Bob")].by_default and games[(2, "Bob")].result is Result.BLACK_WINS
+    assert games[(2, "Dan")].handicap == 2
+    assert all(s == "ingested" for s, _ in status(result).values())
+    assert not t.byes and not t.absences
+
+
+def test_same_game_twice_is_counted_once(tmp_path: Path) -> None:
+    data = rec("Ann", "Bob")
+    root = folder(tmp_path, {"a.sgf": data, "copy.sgf": data, "c.sgf": rec("Cid", "Dan")})
+    result = read([root], {"jobs": 1})
+    assert len(result.tournament.games) == 2
+    got = status(result)
+    assert got["copy.sgf"][0] == "duplicate" and "a.sgf" in got["copy.sgf"][1]
+
+
+def test_two_results_for_one_pairing_name_both_files(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", "B+R"), "b.sgf": rec("Ann", "Bob", "W+R")})
+    with pytest.raises(InputError, match=r"two different results.*a\.sgf.*b\.sgf"):
+        read([root], {"jobs": 1})
+
+
+@pytest.mark.parametrize(("pb", "pw"), [("Ann", "Cid"), ("Bob", "Ann")])
+def test_a_player_in_two_games_of_a_round_names_both_files(tmp_path, pb, pw) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob"), "b.sgf": rec(pb, pw)})
+    with pytest.raises(
+        InputError, match=r"round 1: '(Ann|Bob)' is in two games: .*a\.sgf and .*b\.sgf"
+    ):
+        read([root], {"jobs": 1})
+
+
+def test_two_events_need_a_choice(tmp_path: Path) -> None:
+    root = folder(
+        tmp_path,
+        {
+            "a.sgf": rec("Ann", "Bob", ev="Cup"),
+            "b.sgf": rec("Cid", "Dan", ev="Open"),
+            "c.sgf": rec("Eve", "Fay", ev=None),
+        },
+    )
+    with pytest.raises(InputError, match="records of two events: 'Cup'.*'Open'"):
+        read([root], {"jobs": 1})
+    result = read([root], {"jobs": 1, "event": "Open"})
+    assert status(result)["a.sgf"] == ("excluded", "event 'Cup', not 'Open'")
+    assert {p.name for p in result.tournament.players} == {"Cid", "Dan", "Eve", "Fay"}
+    assert any("have no EV" in w for w in result.warnings)
+    with pytest.raises(InputError, match="event 'Nope' is in no record"):
+        read([root], {"jobs": 1, "event": "Nope"})
+
+
+def test_aliases_join_renamed_accounts(tmp_path: Path) -> None:
+    root = folder(
+        tmp_path,
+        {"a.sgf": rec("ann99", "Bob", ro="1"), "b.sgf": rec("Bob", "Ann", ro="2")},
+    )
+    result = read([root], {"jobs": 1, "aliases": {"ann99": "Ann"}})
+    assert sorted(p.name for p in result.tournament.players) == ["Ann", "Bob"]
+    assert len(result.tournament.games) == 2
+
+
+def test_first_rounds_rank_wins_and_changes_are_warned(tmp_path: Path) -> None:
+    root = folder(
+        tmp_path,
+        {
+            "r2.sgf": rec("Ann", "Bob", ro="2", br="2d", wr="NR"),
+            "r1.sgf": rec("Bob", "Ann", ro="1", br="12k ", wr="3d"),
+        },
+    )
+    result = read([root], {"jobs": 1})
+    ranks = {p.name: p.rank for p in result.tournament.players}
+    assert ranks == {"Ann": 2, "Bob": -12}
+    assert any("Ann: rank '2d' in round 2" in w and "3d in round 1" in w for w in result.warnings)
+
+
+def test_unparseable_rank_is_none_and_mcmahon_stops_cleanly(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", br="1524*", wr="NR")})
+    result = read([root], {"jobs": 1})
+    assert [p.rank for p in result.tournament.players] == [None, None]
+    assert any("not a Go rank" in w for w in result.warnings)
+    host = Host(config_file=False, entry_points=False)
+    with pytest.raises(InputError, match="unknown rank for Ann, Bob"):
+        host.standings(result.tournament, system="mcmahon")
+    assert host.standings(result.tournament, system="swiss").order
+
+
+def test_missing_players_are_absent_unless_the_bye_is_marked(tmp_path: Path) -> None:
+    root = folder(
+        tmp_path,
+        {
+            "r1a.sgf": rec("Ann", "Bob", ro="1"),
+            "r1b.sgf": rec("Cid", "Dan", ro="1"),
+            "r2a.sgf": rec("Ann", "Cid", ro="2"),
+            "r2b.sgf": rec("Eve", "BYE", ro="2"),
+        },
+    )
+    t = read([root], {"jobs": 1, "bye_name": "BYE", "byes": {"1": ["Eve"]}}).tournament
+    index = {p.name: i for i, p in enumerate(t.players)}
+    assert "BYE" not in index
+    assert t.participation(2, index["Eve"]) is Participation.BYE
+    assert t.participation(1, index["Eve"]) is Participation.BYE
+    assert t.participation(2, index["Bob"]) is Participation.ABSENT
+    assert t.participation(2, index["Dan"]) is Participation.ABSENT
+    t = read([root], {"jobs": 1}).tournament  # without bye_name, BYE is a player
+    assert "BYE" in {p.name for p in t.players}
+
+
+def test_bye_and_game_in_one_round_is_an_error(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob")})
+    with pytest.raises(InputError, match="byes.1: 'Ann' has a game in round 1"):
+        read([root], {"jobs": 1, "byes": {"1": ["Ann"]}})
+
+
+def test_rounds_option(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", ro="2")})
+    t = read([root], {"jobs": 1, "rounds": 3}).tournament
+    assert t.rounds == 3 and (1, 0) in t.absences and (3, 1) in t.absences
+    with pytest.raises(InputError, match="rounds = 1 but records go up to round 2"):
+        read([root], {"jobs": 1, "rounds": 1})
+
+
+def test_round_from_ogs_game_name_and_missing_round(tmp_path: Path) -> None:
+    root = folder(
+        tmp_path,
+        {
+            "ogs.sgf": rec("Ann", "Bob", ro=None, extra="GN[Club Cup R:3 (Ann vs Bob)]"),
+            "none.sgf": rec("Cid", "Dan", ro=None),
+            "text.sgf": rec("Eve", "Fay", ro="final"),
+        },
+    )
+    result = read([root], {"jobs": 1})
+    assert [g.round for g in result.tournament.games] == [3]
+    got = status(result)
+    assert got["none.sgf"] == ("rejected", "no round: RO missing and GN has no 'R:n'")
+    assert got["text.sgf"] == ("rejected", "RO[final]: no round number in it")
+
+
+def test_unknown_and_void_results_keep_the_pairing_unscored(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", "Void"), "b.sgf": rec("Cid", "Dan", "?")})
+    result = read([root], {"jobs": 1})
+    assert [g.result for g in result.tournament.games] == [Result.UNKNOWN, Result.UNKNOWN]
+    assert any("RE[Void]" in w for w in result.warnings)
+    assert any("RE[?]" in w for w in result.warnings)
+
+
+def test_bad_handicap_rejects_the_file(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", extra="HA[12]"), "b.sgf": rec("C", "D")})
+    got = status(read([root], {"jobs": 1}))
+    assert got["a.sgf"] == ("rejected", "HA[12]: expected a handicap 0..9")
+
+
+def test_collection_rejected_as_a_whole_with_the_game_named(tmp_path: Path) -> None:
+    data = rec("Ann", "Bob") + rec("Cid", "Dan", ro=None)
+    got = status(read([folder(tmp_path, {"c.sgf": data, "d.sgf": rec("E", "F")})], {"jobs": 1}))
+    assert got["c.sgf"] == ("rejected", "game 2: no round: RO missing and GN has no 'R:n'")
+
+
+# -- encodings --------------------------------------------------------------------------
+
+
+def test_encodings() -> None:
+    utf16 = rec("Zoë", "Bob").replace(b"CA[UTF-8]", b"").decode().encode("utf-16-le")
+    (record,) = ingest_bytes(utf16, "x").records  # no BOM: detected by the zero bytes
+    assert record.black == "Zoë"
+    latin = "(;PB[Zoë]PW[Bob]RE[B+R]RO[1])".encode("latin-1")
+    (record,) = ingest_bytes(latin, "x").records
+    assert record.black == "Zoë" and any("ISO-8859-1" in n for n in record.notes)
+    gbk = "(;PB[古力]PW[柯洁]RE[B+R]RO[1])".encode("gbk")
+    (record,) = ingest_bytes(gbk, "x", "gbk").records
+    assert (record.black, record.white) == ("古力", "柯洁")
+    utf8 = "(;PB[古力]PW[x]RE[B+R]RO[1])".encode()
+    (record,) = ingest_bytes(utf8, "x").records  # no CA but UTF-8: detected, no note
+    assert record.black == "古力" and record.notes == ()
+    bad = ingest_bytes(b"\xff\xfe(\x00;\x00P\x00B\x00[\x00\x00\xd8]\x00)\x00", "x")
+    assert bad.error is not None and "UTF-16" in bad.error
+
+
+def test_escapes_and_line_breaks_decode_like_sgfmill() -> None:
+    (record,) = ingest_bytes(b"(;PB[A\\]B]PW[C\\\nD\nE]RE[B+R]RO[1])", "x").records
+    assert (record.black, record.white) == ("A]B", "CD E")
+
+
+# -- archives and limits ----------------------------------------------------------------
+
+
+def make_zip(path: Path, members: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def make_tgz(path: Path, members: dict[str, bytes]) -> Path:
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.parametrize("maker", [make_zip, make_tgz])
+def test_archives_are_read_in_memory(tmp_path: Path, maker) -> None:
+    suffix = ".zip" if maker is make_zip else ".tar.gz"
+    members = {
+        "r1/a.sgf": rec("Ann", "Bob"),
+        "../escape.sgf": rec("Cid", "Dan"),
+        "README.txt": b"hello",
+    }
+    archive = maker(tmp_path / f"games{suffix}", members)
+    result = read([archive], {"jobs": 1})
+    assert len(result.tournament.games) == 2
+    got = {f.path.split("!", 1)[1]: f.status for f in result.files}
+    assert got == {"r1/a.sgf": "ingested", "../escape.sgf": "ingested", "README.txt": "excluded"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"games{suffix}"]  # nothing written
+    assert claims(archive, b"")
+
+
+@pytest.mark.parametrize("maker", [make_zip, make_tgz])
+def test_archive_limits(tmp_path: Path, maker) -> None:
+    suffix = ".zip" if maker is make_zip else ".tar.gz"
+    members = {f"{i}.sgf": rec(f"P{i}", f"Q{i}") for i in range(5)}
+    archive = maker(tmp_path / f"g{suffix}", members)
+    result = read([archive], {"jobs": 1, "max_archive_members": 3})
+    (report,) = [f for f in result.files if f.status == "rejected"]
+    assert "more than 3 members" in report.reason
+    big = maker(tmp_path / f"big{suffix}", {"a.sgf": rec("A", "B", extra="C[" + "x" * 5000 + "]")})
+    result = read([big], {"jobs": 1, "max_file_bytes": 1000})
+    assert [f.status for f in result.files] == ["rejected"]
+    assert "above the limit of 1000" in result.files[0].reason
+    result = read([archive], {"jobs": 1, "max_archive_bytes": 200})
+    assert "more than 200 bytes uncompressed" in result.files[0].reason
+
+
+def test_zip_bomb_member_is_capped(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "bomb.zip", {"a.sgf": rec("A", "B") + b" " * 3_000_000})
+    result = read([archive], {"jobs": 1, "max_file_bytes": 100_000})
+    assert result.files[0].status == "rejected"
+
+
+def test_corrupt_archive_is_rejected(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(b"PK\x03\x04 not really")
+    root = folder(tmp_path, {"ok.sgf": rec("A", "B")})
+    got = status(read([root], {"jobs": 1}))
+    assert got["bad.zip"][0] == "rejected" and "cannot read archive" in got["bad.zip"][1]
+
+
+def test_large_file_is_refused(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("A", "B", extra="C[" + "x" * 5000 + "]")})
+    got = status(read([root], {"jobs": 1, "max_file_bytes": 1000}))
+    assert got["a.sgf"][0] == "rejected" and "limit of 1000" in got["a.sgf"][1]
+
+
+# -- options, folder settings, claims ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"evnet": "x"}, "evnet: unknown key"),
+        ({"rounds": 0}, "expected a positive integer"),
+        ({"aliases": ["a"]}, "aliases"),
+        ({"byes": {"x": ["A"]}}, "round number"),
+        ({"fallback_encoding": "klingon"}, "unknown encoding"),
+        ({"max_file_bytes": True}, "positive integer"),
+    ],
+)
+def test_bad_options(tmp_path: Path, options, message) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("A", "B")})
+    with pytest.raises(ConfigError, match=message):
+        read([root], {"jobs": 1, **options})
+
+
+def test_folder_settings_file(tmp_path: Path) -> None:
+    root = folder(
+        tmp_path,
+        {
+            "a.sgf": rec("Ann", "Bob"),
+            "sodos.toml": b'system = "swiss"\n[plugin."builtin.sgf"]\naliases = {Bob = "Rob"}\n',
+        },
+    )
+    result = read([root], {"jobs": 1})
+    assert result.tournament.settings["system"] == "swiss"
+    assert {p.name for p in result.tournament.players} == {"Ann", "Rob"}
+    assert status(result)["sodos.toml"] == ("settings", "tournament settings")
+    (root / "sodos.toml").write_text('[plugin."builtin.sgf"]\nmax_file_bytes = 99999999\n')
+    with pytest.raises(ConfigError, match="not in the records folder"):
+        read([root], {"jobs": 1})
+    (root / "sodos.toml").write_text("sytem = 1\n")
+    with pytest.raises(ConfigError, match="unknown config key 'sytem'"):
+        read([root], {"jobs": 1})
+
+
+def test_claims(tmp_path: Path) -> None:
+    plain = tmp_path / "game.txt"
+    assert claims(tmp_path, b"")
+    assert claims(tmp_path / "x.SGF", b"")
+    assert claims(plain, b"\xef\xbb\xbf (\n;FF[4]")
+    assert claims(plain, "(;FF[4]".encode("utf-16"))
+    assert not claims(plain, b'<?xml version="1.0"?><Tournament>')
+
+
+# -- parallel, progress, CLI ------------------------------------------------------------
+
+
+def test_parallel_ingest_is_identical_to_serial(tmp_path: Path) -> None:
+    files = {}
+    for r in range(1, 4):
+        for board in range(100):
+            files[f"r{r}/{board:03d}.sgf"] = rec(f"P{board}", f"Q{(board + r) % 100}", ro=str(r))
+    files["bad.sgf"] = b"(;PB[x"
+    root = folder(tmp_path, files)
+    assert len(files) > walk_module.PARALLEL_MIN_UNITS
+    serial = read([root], {"jobs": 1})
+    parallel = read([root], {"jobs": 2})
+    assert serial == parallel
+    assert len(serial.tournament.games) == 300
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_only_on_a_terminal() -> None:
+    quiet = io.StringIO()
+    progress = walk_module._Progress(5000, quiet)
+    progress.update(5000)
+    progress.close()
+    assert quiet.getvalue() == ""
+    tty = FakeTerminal()
+    progress = walk_module._Progress(5000, tty)
+    progress.update(5000)
+    progress.close()
+    assert "ingested 5000/5000 SGF files" in tty.getvalue()
+
+
+def test_cli_fails_after_listing_rejected_files_unless_skip_bad(tmp_path, capsys) -> None:
+    root = folder(
+        tmp_path,
+        {"a.sgf": rec("Ann", "Bob"), "bad.sgf": b"(;PB[x", "worse.sgf": b"junk"},
+    )
+    args = ["standings", str(root), "--no-entry-points", "--system", "swiss", "--jobs", "1"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "bad.sgf: not valid SGF" in err and "worse.sgf: not SGF" in err
+    assert "2 input file(s) rejected" in err
+    assert main([*args, "--skip-bad"]) == 0
+    captured = capsys.readouterr()
+    assert "bad.sgf" in captured.err and "Ann" in captured.out
