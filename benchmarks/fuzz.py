@@ -99,7 +99,7 @@ CASES: list[tuple[str, Callable, Callable[[int], object], int]] = [
     ("SGF lone parentheses", _sgf, lambda n: b"(" * n, 100_000),
     ("RE long margin", _re, lambda n: "B+" + "1" * n, 100_000),
     ("RE long text", _re, lambda n: "黒中押し勝ち " * n, 20_000),
-    ("h9 many rows", _file_reader(h9.read_path, ".h9"), _h9_rows, 5_000),
+    ("h9 many rows", _file_reader(h9.read_path, ".h9"), _h9_rows, 1_000),  # opp <= 9999
     ("h9 long row", _file_reader(h9.read_path, ".h9"),
      lambda n: b"; Pl Name Rk Co Club NBW\n1 A" + b" x" * n, 100_000),  # fmt: skip
     ("XML many players", _file_reader(opengotha_xml.read_path, ".xml"), _xml_players, 5_000),
