@@ -98,7 +98,7 @@ ROOT_PROPS = st.fixed_dictionaries(
     },
     optional={
         b"SZ": st.sampled_from([b"19", b"9", b"37", b"x", b" 19 "]),
-        b"CA": st.sampled_from([b"UTF-8", b"latin-1", b"bogus", b"utf8"]),
+        b"CA": st.sampled_from([b"UTF-8", b"latin-1", b"bogus", b"utf8", b"", b"UTF-8", b"ascii"]),
         b"HA": st.sampled_from([b"0", b"2", b"1", b"12", b"x"]),
         b"BR": st.sampled_from([b"3d", b"12k ", b"NR"]),
         b"EV": st.sampled_from([b"Cup", b"Open"]),

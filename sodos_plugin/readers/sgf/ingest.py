@@ -170,13 +170,13 @@ def ingest_bytes(
             return FileOutcome(source, error=str(error), fast=False)
     bom = data[:3] == _BOM8
     roots = scan_fast(data) if fast_path else None
-    fast = roots is not None and all(b"RE" in root for root in roots)
-    if fast and len(roots) == 1:  # the usual case, kept short
+    if roots is not None and len(roots) == 1 and b"RE" in roots[0]:  # the usual case
         try:
             info = decode_root(roots[0], forced=forced, bom=bom, fallback=fallback)
             return FileOutcome(source, (_record(info, source, ""),), None, True)
         except RecordError as error:
-            return FileOutcome(source, error=str(error), fast=True)
+            return FileOutcome(source, (), str(error), True)
+    fast = roots is not None and all(b"RE" in root for root in roots)
     if fast:
         infos = [(root, "") for root in roots]
     else:
@@ -209,6 +209,7 @@ def _parse_reason(message: str) -> str:
 
 
 _READ = 1 << 16
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 
 def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -217,7 +218,7 @@ def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
     One ``read`` of 64 KiB takes a usual record whole; a regular file returns
     fewer bytes than asked only at its end, so a short read is the whole file.
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    fd = os.open(path, _OPEN_FLAGS)
     try:
         data = os.read(fd, _READ)
         if len(data) < _READ and len(data) <= limit:

@@ -131,7 +131,7 @@ def _simple_root(data: bytes, pos: int) -> tuple[RawRoot, int] | None:
     if b"\\" in body or brackets != expected:
         return None
     pieces = body.translate(_CLOSE_AS_OPEN).split(b"[")
-    idents = [piece.strip() for piece in pieces[0:-1:2]]
+    idents = list(map(bytes.strip, pieces[0:-1:2]))
     joined = b"".join(idents)
     if not (joined.isalpha() and joined.isupper()) or b"" in idents:
         return None  # junk, lower case, or a property with several values

@@ -85,8 +85,6 @@ def _first(value: bytes | list[bytes]) -> bytes:
 def _size(values: bytes | list[bytes]) -> int:
     """Board size from the ``SZ`` values, checked as ``Sgf_game`` checks it."""
     value = _first(values)
-    if value == b"19":
-        return 19
     try:
         size = int(value)  # exactly sgfmill's conversion (Sgf_game.from_coarse_game_tree)
     except ValueError:
@@ -137,11 +135,14 @@ def decode_root(
     fallback: str = "ISO-8859-1",
 ) -> GameInfo:
     """Decode one root node's game information. :class:`RecordError` names the property."""
-    size = _size(raw[b"SZ"]) if b"SZ" in raw else 19
+    sz = raw.get(b"SZ")
+    size = 19 if sz is None or sz == b"19" else _size(sz)
     ca = raw.get(b"CA")
     # A transcoded UTF-16 file is UTF-8 now, whatever its CA said (e.g. CA[UTF16LE]).
-    declared = _declared(ca) if ca and not forced else None
-    found = {ident: raw[key] for key, ident in _IDENTS if key in raw}
+    declared = None
+    if ca is not None and not forced:  # CA[] is an unknown encoding, as for sgfmill
+        declared = encoding_name(ca) if isinstance(ca, bytes) else _declared(ca)
+    found = {ident: value for key, ident in _IDENTS if (value := raw.get(key)) is not None}
     try:
         joined = b"".join(found.values())
     except TypeError:  # a list: some property has several values
@@ -156,8 +157,10 @@ def decode_root(
             text = _decode_all(found, encoding, size, joined)
         except UnicodeDecodeError:
             bad = _first_undecodable(found, _Context(size, encoding))
-            where = f"CA[{_first(ca).decode('ascii', 'replace')}]" if ca and not forced else "BOM"
-            raise RecordError(f"{bad} cannot be decoded as {encoding} ({where})") from None
+            shown = (
+                "BOM" if ca is None or forced else f"CA[{_first(ca).decode('ascii', 'replace')}]"
+            )
+            raise RecordError(f"{bad} cannot be decoded as {encoding} ({shown})") from None
     else:
         try:
             encoding = "UTF-8"

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from sodos_hookspecs import FileReport
 
@@ -52,8 +52,7 @@ class Limits:
     max_archive_bytes: int = 1 << 30
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
     """One record file: on disk (``data`` is None) or an archive member read in memory."""
 
     source: str
@@ -61,7 +60,7 @@ class Unit:
 
 
 def is_record(name: str) -> bool:
-    return name.lower().endswith(".sgf")
+    return name.endswith(".sgf") or name.lower().endswith(".sgf")
 
 
 def is_archive(name: str) -> bool:
@@ -220,9 +219,13 @@ def ingest_units(
     outcomes: list[FileOutcome] = []
     try:
         if workers <= 1 or len(units) < PARALLEL_MIN_UNITS:
-            for i, unit in enumerate(units, 1):
-                outcomes.append(_ingest_one(unit, fallback, limit))
-                if i % 256 == 0:
+            append = outcomes.append
+            for i, (source, data) in enumerate(units, 1):
+                if data is None:
+                    append(ingest_file(source, fallback, limit))
+                else:
+                    append(ingest_bytes(data, source, fallback))
+                if not i & 255:
                     progress.update(i)
         else:
             chunks = [list(units[i : i + CHUNK]) for i in range(0, len(units), CHUNK)]
