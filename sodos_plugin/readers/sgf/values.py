@@ -157,9 +157,10 @@ def decode_root(
             text = _decode_all(found, encoding, size, joined)
         except UnicodeDecodeError:
             bad = _first_undecodable(found, _Context(size, encoding))
-            shown = (
-                "BOM" if ca is None or forced else f"CA[{_first(ca).decode('ascii', 'replace')}]"
-            )
+            if forced:
+                shown = "a UTF-16 file"
+            else:
+                shown = "BOM" if ca is None else f"CA[{_first(ca).decode('ascii', 'replace')}]"
             raise RecordError(f"{bad} cannot be decoded as {encoding} ({shown})") from None
     else:
         try:
