@@ -13,11 +13,13 @@ import re
 MIN_RANK = -30  # 30k
 MAX_RANK = 8  # 9d
 
-_RANK = re.compile(r"^\s*(\d{1,2})\s*([kdpKDP]|级|級|段)\s*[*?]?\s*$")
+# A trailing "*", "?" or "+" is a server's mark of rating certainty (NNGS 14k*, KGS 13k?,
+# IGS 11k+), not part of the rank.
+_RANK = re.compile(r"^\s*(\d{1,2})\s*([kdpKDP]|级|級|段)\s*[*?+]?\s*$")
 
 
 def parse_rank(text: str) -> int:
-    """Parse ``"3d"``, ``"5K"``, ``"1p"``, ``"14k*"``, ``"13k?"``, ``"15级"``.
+    """Parse ``"3d"``, ``"5K"``, ``"1p"``, ``"14k*"``, ``"13k?"``, ``"11k+"``, ``"15级"``.
 
     :raises ValueError: for anything else (the caller names the file and field).
     """

@@ -407,3 +407,14 @@ def test_cli_fails_after_listing_rejected_files_unless_skip_bad(tmp_path, capsys
     assert main([*args, "--skip-bad"]) == 0
     captured = capsys.readouterr()
     assert "bad.sgf" in captured.err and "Ann" in captured.out
+
+
+@pytest.mark.parametrize(
+    ("text", "rank"),
+    [("3d", 2), ("12k ", -12), ("14k*", -14), ("13k?", -13), ("11k+", -11), ("15级", -15),
+     ("9p", 8), ("NR", None), ("1680*", None), ("", None)],
+)  # fmt: skip
+def test_real_world_rank_strings(tmp_path: Path, text: str, rank: int | None) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", br=text, wr="1d")})
+    players = {p.name: p.rank for p in read([root], {"jobs": 1}).tournament.players}
+    assert players["Ann"] == rank
