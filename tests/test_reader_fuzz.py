@@ -272,3 +272,63 @@ def test_h9_rank_out_of_range_is_an_input_error():
     lines[row] = b" ".join(cells)
     error = read_with(h9.read_path, b"".join(lines), ".h9")
     assert isinstance(error, InputError) and "93D" in str(error)
+
+
+# -- reader options ----------------------------------------------------------------------------
+
+SGF_OPTION_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 200),
+    st.sampled_from([10**30, "rot13", "base64", "utf-16", "latin-1", "nope", "", " ", "BYE"]),
+    st.text(max_size=6),
+    st.lists(st.sampled_from(["Alice", "Bob", "", 3]), max_size=3),
+    st.dictionaries(
+        st.sampled_from(["1", "2", "x", "99", "100", "Alice"]),
+        st.one_of(st.sampled_from(["Alice", "Bob", "Zed", ""]), st.lists(st.text(max_size=3))),
+        max_size=3,
+    ),
+)
+SGF_OPTIONS = st.dictionaries(
+    st.sampled_from(
+        ["event", "aliases", "bye_name", "byes", "rounds", "fallback_encoding",
+         "max_file_bytes", "max_archive_members", "max_archive_bytes", "unknown"]
+    ),
+    SGF_OPTION_VALUES,
+    max_size=3,
+)  # fmt: skip
+
+
+@settings(
+    max_examples=max(60, EXAMPLES // 5), deadline=None, suppress_health_check=list(HealthCheck)
+)
+@given(SGF_OPTIONS)
+def test_sgf_reader_options_are_config_or_input_errors(options):
+    """Any [plugin."builtin.sgf"] section: standings, or a ConfigError/InputError naming it."""
+    from sodos_plugin import ConfigError, Host
+
+    with tempfile.TemporaryDirectory() as directory:
+        folder = Path(directory)
+        (folder / "a.sgf").write_bytes(b"(;EV[E]RO[1]PB[Alice]PW[Bob]BR[3k]WR[2k]RE[B+R])")
+        (folder / "b.sgf").write_bytes(b"(;EV[E]RO[2]PB[Bob]PW[Alic\xe9]BR[2k]WR[3k]RE[W+R])")
+        host = Host({"plugin": {"builtin.sgf": options}}, config_file=False, entry_points=False)
+        try:
+            host.read([folder], skip_bad=True, jobs=1)
+        except (ConfigError, InputError) as error:
+            assert str(error)
+
+
+def test_binary_codec_as_fallback_encoding_is_a_config_error(tmp_path):
+    """Found by the fuzz above: "rot13" passes codecs.lookup but is not a text encoding."""
+    import pytest
+
+    from sodos_plugin import ConfigError, Host
+
+    (tmp_path / "a.sgf").write_bytes(b"(;RO[1]PB[Al\xe9]PW[Bob]BR[3k]WR[2k]RE[B+R])")
+    host = Host(
+        {"plugin": {"builtin.sgf": {"fallback_encoding": "rot13"}}},
+        config_file=False,
+        entry_points=False,
+    )
+    with pytest.raises(ConfigError, match="fallback_encoding"):
+        host.read([tmp_path], jobs=1)

@@ -120,9 +120,11 @@ def parse_options(options: Mapping[str, Any], source: str = SECTION) -> SgfOptio
     if options.get("fallback_encoding") is not None:
         name = _string(options["fallback_encoding"], "fallback_encoding", source)
         try:
-            codecs.lookup(name)
+            info = codecs.lookup(name)
         except LookupError:
             raise _fail("fallback_encoding", f"unknown encoding {name!r}", source) from None
+        if not getattr(info, "_is_text_encoding", True):  # rot13, base64: bytes transforms
+            raise _fail("fallback_encoding", f"{name!r} is not a text encoding", source)
         values["fallback_encoding"] = name
     limits = {}
     for key in ("max_file_bytes", "max_archive_members", "max_archive_bytes"):
