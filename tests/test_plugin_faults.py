@@ -306,3 +306,35 @@ def test_cli_plugins_lists_failures(tmp_path):
     assert check.returncode == 1
     assert "error: plugin 'sodos_fault_import' failed in import" in check.stdout
     assert "Traceback" not in check.stdout + check.stderr
+
+
+def test_entry_point_plugins_that_fail_are_reported_by_entry_point_name(monkeypatch, tmp_path):
+    """Third-party distributions load through entry points: the same faults, the same reports."""
+    dist = tmp_path / "sodos_broken_plugins-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: sodos-broken-plugins\nVersion: 1.0\n"
+    )
+    (dist / "entry_points.txt").write_text(
+        "[sodos]\n"
+        "broken-import = sodos_fault_import\n"
+        "misspelt-hook = sodos_fault_unknown_hook\n"
+        "missing-module = sodos_no_such_module_anywhere\n"
+        "faulty-criteria = sodos_fault_criteria\n"
+    )
+    monkeypatch.syspath_prepend(str(FAULTS))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    host = Host(config_file=False, entry_points=True)
+    failed = {f.plugin: f for f in host.registry.failures}
+    assert failed["broken-import"].hook == "import"
+    assert failed["missing-module"].hook == "import"
+    assert "sodos_no_such_module_anywhere" in str(failed["missing-module"])
+    assert failed["misspelt-hook"].hook == "check_pending"
+    info = host.registry.plugins["broken-import"]
+    assert info.distribution == "sodos-broken-plugins" and info.version == "1.0"
+    assert "F-RAISES" in host.registry.criteria
+    standings = host.standings(seed(), system="swiss", criteria=["NBW", "SOSW", "SODOSW"])
+    assert values(standings, "SODOSW") == SEED_SODOS
+    with pytest.raises(PluginError) as caught:
+        host.standings(seed(), system="swiss", criteria=["F-RAISES"])
+    assert caught.value.plugin == "faulty-criteria"
