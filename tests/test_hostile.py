@@ -244,11 +244,6 @@ def test_archive_with_thousands_of_members(tmp_path):
     assert len(result.tournament.games) == 5000
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SGF reader (walk.add_archive): members yielded before the limit is hit stay "
-    "ingested while the archive is reported rejected; owner's file, fix pending",
-)
 def test_archive_over_the_member_limit_is_refused_whole(tmp_path):
     thousands(tmp_path / "many.zip", 5000)
     limited = Host(
@@ -299,11 +294,6 @@ def test_device_behind_a_record_name_is_bounded(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
-@pytest.mark.xfail(
-    strict=True,
-    reason="SGF reader (ingest.read_bounded) opens a named pipe and blocks; it should refuse "
-    "non-regular files (O_NONBLOCK + fstat S_ISREG); owner's file, fix pending",
-)
 def test_named_pipe_in_a_folder_does_not_block(tmp_path):
     folder = good_folder(tmp_path / "games")
     os.mkfifo(folder / "pipe.sgf")

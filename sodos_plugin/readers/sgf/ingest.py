@@ -209,7 +209,9 @@ def _parse_reason(message: str) -> str:
 
 
 _READ = 1 << 16
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+# O_NONBLOCK: a named pipe or terminal behind a record's name must not block the run
+# (no effect on regular files; a pipe without writer reads as empty).
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> bytes:

@@ -149,15 +149,22 @@ def collect(
             reports.append(FileReport(path, EXCLUDED, "not an SGF record (.sgf) or archive"))
 
     def add_archive(path: str) -> None:
+        # an archive is taken whole or refused whole: members read before a limit or
+        # a corrupt member is hit must not stay in the tournament
+        found_units: list[Unit] = []
+        found_reports: list[FileReport] = []
         try:
             for label, data, reason in _archive_members(path, limits):
                 if data is None:
                     status = EXCLUDED if reason.startswith("not an SGF") else "rejected"
-                    reports.append(FileReport(label, status, reason))
+                    found_reports.append(FileReport(label, status, reason))
                 else:
-                    units.append(Unit(label, data))
+                    found_units.append(Unit(label, data))
         except (OSError, EOFError, ValueError, zipfile.BadZipFile, tarfile.TarError) as error:
             reports.append(FileReport(path, "rejected", f"cannot read archive: {error}"))
+            return
+        units.extend(found_units)
+        reports.extend(found_reports)
 
     for path in paths:
         if path.is_dir():
