@@ -323,6 +323,17 @@ def parse_override(text: str) -> dict[str, Any]:
     return result
 
 
+def _builtin_sections(raw: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """``[plugin.builtin.sgf]`` (TOML nests it) and ``[plugin."builtin.sgf"]`` are one section."""
+    found = []
+    for name, section in raw.items():
+        if name == "builtin" and isinstance(section, Mapping):
+            found.extend((f"builtin.{sub}", value) for sub, value in section.items())
+        else:
+            found.append((name, section))
+    return found
+
+
 def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
     """Merge config layers (lowest precedence first) into validated :class:`Settings`.
 
@@ -337,7 +348,7 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
             if key in OPEN_TABLES and not isinstance(raw, Mapping):
                 raise ConfigError(f"[{key}] must be a table", source=source, where=key)
             if key == "plugin":
-                for name, section in raw.items():
+                for name, section in _builtin_sections(raw):
                     if not isinstance(section, Mapping):
                         raise ConfigError(
                             f"[plugin.{name}] must be a table",

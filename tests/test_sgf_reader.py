@@ -418,3 +418,18 @@ def test_real_world_rank_strings(tmp_path: Path, text: str, rank: int | None) ->
     root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", br=text, wr="1d")})
     players = {p.name: p.rank for p in read([root], {"jobs": 1}).tournament.players}
     assert players["Ann"] == rank
+
+
+def test_plugin_section_in_either_toml_form(tmp_path: Path) -> None:
+    """``[plugin.builtin.sgf]`` (nested by TOML) and ``[plugin."builtin.sgf"]`` both work."""
+    root = folder(
+        tmp_path / "games",
+        {"a.sgf": rec("Ann", "Bob", ev="Cup"), "b.sgf": rec("Cid", "Dan", ev="Open")},
+    )
+    for header in ("[plugin.builtin.sgf]", '[plugin."builtin.sgf"]'):
+        config = tmp_path / "sodos.toml"
+        config.write_text(f'{header}\nevent = "Open"\n')
+        host = Host(config_file=config, entry_points=False)
+        assert host.read([root], jobs=1).tournament.name == "Open"
+    host = Host(config_file=False, overrides=['plugin.builtin.sgf.event="Cup"'], entry_points=False)
+    assert host.read([root], jobs=1).tournament.name == "Cup"
