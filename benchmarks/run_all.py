@@ -16,8 +16,9 @@ Rows (each the best of ``--repeat`` runs unless said otherwise):
   100 000 records (one process) and computes standings, against a child that only
   imports the package. Target: ≤ 200 MB.
 
-Run: ``python benchmarks/run_all.py`` (about 2-3 minutes on 2 cores; ``--quick``
-shrinks every size for a smoke run). Needs the ``bench`` extra (tiebreak-core).
+Run: ``python benchmarks/run_all.py`` (about 1 minute on 2 cores; ``--quick``
+shrinks every size for a smoke run; ``--details`` then runs the per-area scripts).
+Needs the ``bench`` extra (tiebreak-core).
 """
 
 from __future__ import annotations
@@ -336,6 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
+    parser.add_argument(
+        "--details",
+        action="store_true",
+        help="then run the per-area scripts (compute.py, ingest.py, fuzz.py's doubling check)",
+    )
     args = parser.parse_args(argv)
     q = args.quick
     rows: list[dict] = []
@@ -352,7 +358,15 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
-    return 0
+    status = 0
+    if args.details:
+        scripts = [("compute.py", []), ("ingest.py", []), ("fuzz.py", ["--skip-hypothesis"])]
+        for script, extra in scripts:
+            if (HERE / script).exists():
+                print(f"\n## {script} {' '.join(extra)}".rstrip(), flush=True)
+                done = subprocess.run([sys.executable, str(HERE / script), *extra])
+                status |= done.returncode
+    return status
 
 
 if __name__ == "__main__":
