@@ -174,10 +174,14 @@ def collect(
             for directory, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 is_top = directory == str(path)
+                prefix = os.path.join(directory, "")
                 for name in sorted(files):
-                    if name.startswith(".") or (is_top and name == SETTINGS_FILE):
+                    if name.endswith(".sgf") and not name.startswith("."):
+                        units.append(Unit(prefix + name))  # the usual case, kept short
+                    elif name.startswith(".") or (is_top and name == SETTINGS_FILE):
                         continue
-                    add_file(os.path.join(directory, name))
+                    else:
+                        add_file(prefix + name)
         elif is_archive(path.name):
             add_archive(str(path))
         else:
