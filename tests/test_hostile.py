@@ -360,3 +360,23 @@ def test_xml_limits_are_configurable(tmp_path):
     )
     with pytest.raises(InputError, match="max_bytes"):
         host.read([path])
+
+
+def test_xml_of_tiny_elements_within_the_byte_limit_is_refused_by_node_count(tmp_path):
+    """60 MB of ``<a/>`` is under max_bytes but would need ~1.4 GB as a tree: max_nodes."""
+    path = tmp_path / "nodes.xml"
+    path.write_bytes(
+        b'<?xml version="1.0"?>\n<Tournament>' + b"<a/>" * (15 << 20) + b"</Tournament>"
+    )
+    done = cli("standings", str(path), cwd=tmp_path)
+    err = clean(done)
+    assert done.returncode == 2 and "max_nodes" in err
+    small = tmp_path / "small.xml"
+    small.write_bytes(b'<?xml version="1.0"?>\n<Tournament>' + b"<a/>" * 100 + b"</Tournament>")
+    host = Host(
+        {"plugin": {"builtin.opengotha_xml": {"max_nodes": 50}}},
+        config_file=False,
+        entry_points=False,
+    )
+    with pytest.raises(InputError, match="max_nodes"):
+        host.read([small])
