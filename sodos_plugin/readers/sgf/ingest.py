@@ -123,32 +123,30 @@ def _main_line_info(tree: sgf_grammar.Coarse_game_tree) -> tuple[RawRoot, str]:
 
 
 def _record(info: GameInfo, source: str, extra: str) -> Record:
-    text = info.text
-    black, white = text.get("PB", "").strip(), text.get("PW", "").strip()
+    pb, pw, br, wr, result_text, ro, event, date, gn = info.text  # TEXT_PROPERTIES order
+    black, white = (pb or "").strip(), (pw or "").strip()
     if not black or not white:
         missing = " and ".join(p for p, v in (("PB", black), ("PW", white)) if not v)
         raise RecordError(f"no player name: {missing} missing or empty")
     if black == white:
         raise RecordError(f"PB and PW are the same player {black!r}")
-    result_text = text.get("RE")
     parsed = _NO_RE if result_text is None else parse_result(result_text)
     notes = info.notes
     if extra or parsed.note:
         notes = (*notes, *(n for n in (extra, parsed.note) if n))
-    rnd, round_text = round_number(text.get("RO"), text.get("GN"))
-    event = text.get("EV")
+    rnd, round_text = round_number(ro, gn)
     return Record(
         source,
         black,
         white,
-        text.get("BR"),
-        text.get("WR"),
+        br,
+        wr,
         parsed,
         result_text,
         rnd,
         round_text,
         (event.strip() or None) if event else None,
-        text.get("DT"),
+        date,
         info.handicap or 0,
         notes,
     )

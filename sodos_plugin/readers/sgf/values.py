@@ -39,7 +39,7 @@ __all__ = ["TEXT_PROPERTIES", "GameInfo", "RecordError", "decode_root", "encodin
 #: Game-info properties read as SimpleText (PB/PW players, BR/WR ranks, RE result,
 #: RO round, EV event, DT date, GN game name — OGS writes the round there).
 TEXT_PROPERTIES = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "GN")
-_IDENTS = tuple((ident.encode("ascii"), ident) for ident in (*TEXT_PROPERTIES, "HA", "KM"))
+_KEYS = tuple(ident.encode("ascii") for ident in TEXT_PROPERTIES)
 _SPECIAL = b"\\\t\n\r\x0b\x0c"  # bytes that SimpleText decoding changes
 
 
@@ -48,9 +48,12 @@ class RecordError(ValueError):
 
 
 class GameInfo(NamedTuple):
-    """The decoded game information of one root node (absent properties are not in ``text``)."""
+    """The decoded game information of one root node.
 
-    text: dict[str, str]
+    ``text`` holds the values of :data:`TEXT_PROPERTIES`, in that order (``None``: absent).
+    """
+
+    text: tuple[str | None, ...]
     handicap: int | None
     komi: str | None
     encoding: str
@@ -115,16 +118,16 @@ def _single(raw: RawRoot, ident: str) -> bytes:
 
 
 def _decode_all(
-    found: dict[str, bytes], encoding: str, size: int, joined: bytes = b""
-) -> dict[str, str]:
-    """Decode ``{ident: raw value}`` as SimpleText in ``encoding``.
+    values: list[bytes | None], encoding: str, size: int, joined: bytes = b""
+) -> tuple[str | None, ...]:
+    """Decode raw values (``None``: absent) as SimpleText in ``encoding``.
 
     ``joined`` (all values concatenated, when known) lets one check cover them all.
     """
     if joined and len(joined.translate(None, _SPECIAL)) == len(joined):  # no escapes, no breaks
-        return {ident: value.decode(encoding) for ident, value in found.items()}
+        return tuple([None if v is None else v.decode(encoding) for v in values])
     ctx = _Context(size, encoding)
-    return {ident: _simpletext(value, ctx) for ident, value in found.items()}
+    return tuple([None if v is None else _simpletext(v, ctx) for v in values])
 
 
 def decode_root(
@@ -142,14 +145,18 @@ def decode_root(
     declared = None
     if ca is not None and not forced:  # CA[] is an unknown encoding, as for sgfmill
         declared = encoding_name(ca) if isinstance(ca, bytes) else _declared(ca)
-    found = {ident: value for key, ident in _IDENTS if (value := raw.get(key)) is not None}
+    found = list(map(raw.get, _KEYS))
+    ha = raw.get(b"HA")
+    km = raw.get(b"KM")
     try:
-        joined = b"".join(found.values())
+        joined = b"".join([v for v in found if v is not None])
     except TypeError:  # a list: some property has several values
-        found = {ident: _single(raw, ident) for ident in found}
-        joined = b"".join(found.values())
-    ha = found.pop("HA", None)
-    km = found.pop("KM", None)
+        found = [None if v is None else _single(raw, i) for i, v in zip(TEXT_PROPERTIES, found)]
+        joined = b"".join([v for v in found if v is not None])
+    if ha is not None and not isinstance(ha, bytes):
+        ha = _single(raw, "HA")
+    if km is not None and not isinstance(km, bytes):
+        km = _single(raw, "KM")
     notes: tuple[str, ...] = ()
     encoding = forced or declared or ("UTF-8" if bom else None)
     if encoding is not None:
@@ -193,8 +200,10 @@ def decode_root(
     return GameInfo(text, handicap, komi, encoding, notes)
 
 
-def _first_undecodable(found: dict[str, bytes], ctx: _Context) -> str:
-    for ident, value in found.items():
+def _first_undecodable(found: list[bytes | None], ctx: _Context) -> str:
+    for ident, value in zip(TEXT_PROPERTIES, found):
+        if value is None:
+            continue
         try:
             _simpletext(value, ctx)
         except UnicodeDecodeError:
