@@ -35,6 +35,12 @@ MAX_FILE_BYTES = 16 << 20
 _BOM8 = b"\xef\xbb\xbf"
 _UTF16_FIRST = (b"\xff", b"\xfe", b"\x00")
 _FIRST_INT = re.compile(r"\d{1,6}")
+#: One object per distinct string for the values that repeat across a folder (names,
+#: ranks, results, events, dates), so many records share their strings (peak memory);
+#: emptied by the caller when a folder is done.
+SHARED: dict[str, str] = {}
+
+
 _NO_RE = ParsedResult(Result.UNKNOWN, how="unknown", note="no RE: result unknown")
 _OGS_ROUND = re.compile(r"(?<![A-Za-z])R\s*:\s*(\d{1,6})")
 
@@ -123,8 +129,12 @@ def _main_line_info(tree: sgf_grammar.Coarse_game_tree) -> tuple[RawRoot, str]:
 
 
 def _record(info: GameInfo, source: str, extra: str) -> Record:
-    pb, pw, br, wr, result_text, ro, event, date, gn = info.text  # TEXT_PROPERTIES order
+    # TEXT_PROPERTIES order; interned: names, ranks, events repeat across a folder, so
+    # 100 000 records share their strings instead of holding copies (peak memory)
+    pb, pw, br, wr, result_text, ro, event, date, gn = info.text
+    share = SHARED.setdefault
     black, white = (pb or "").strip(), (pw or "").strip()
+    black, white = share(black, black), share(white, white)
     if not black or not white:
         missing = " and ".join(p for p, v in (("PB", black), ("PW", white)) if not v)
         raise RecordError(f"no player name: {missing} missing or empty")
@@ -135,6 +145,20 @@ def _record(info: GameInfo, source: str, extra: str) -> Record:
     if extra or parsed.note:
         notes = (*notes, *(n for n in (extra, parsed.note) if n))
     rnd, round_text = round_number(ro, gn)
+    if round_text is not None:
+        round_text = share(round_text, round_text)
+    if br is not None:
+        br = share(br, br)
+    if wr is not None:
+        wr = share(wr, wr)
+    if result_text is not None:
+        result_text = share(result_text, result_text)
+    if date is not None:
+        date = share(date, date)
+    if event is not None:
+        event = event.strip() or None
+        if event is not None:
+            event = share(event, event)
     return Record(
         source,
         black,
@@ -145,7 +169,7 @@ def _record(info: GameInfo, source: str, extra: str) -> Record:
         result_text,
         rnd,
         round_text,
-        (event.strip() or None) if event else None,
+        event,
         date,
         info.handicap or 0,
         notes,

@@ -32,7 +32,13 @@ from typing import NamedTuple, TextIO
 
 from sodos_hookspecs import FileReport
 
-from sodos_plugin.readers.sgf.ingest import MAX_FILE_BYTES, FileOutcome, ingest_bytes, ingest_file
+from sodos_plugin.readers.sgf.ingest import (
+    MAX_FILE_BYTES,
+    SHARED,
+    FileOutcome,
+    ingest_bytes,
+    ingest_file,
+)
 
 __all__ = ["Limits", "Unit", "collect", "ingest_units", "is_archive", "is_record"]
 
@@ -249,4 +255,5 @@ def ingest_units(
         progress.update(len(outcomes))
     finally:
         progress.close()
+        SHARED.clear()
     return outcomes
