@@ -433,3 +433,14 @@ def test_plugin_section_in_either_toml_form(tmp_path: Path) -> None:
         assert host.read([root], jobs=1).tournament.name == "Open"
     host = Host(config_file=False, overrides=['plugin.builtin.sgf.event="Cup"'], entry_points=False)
     assert host.read([root], jobs=1).tournament.name == "Cup"
+
+
+def test_faulty_records_of_another_event_are_only_excluded(tmp_path: Path) -> None:
+    root = folder(
+        tmp_path,
+        {"a.sgf": rec("Ann", "Bob", ev="Cup"), "b.sgf": rec("Cid", "Dan", ev="Open", ro=None)},
+    )
+    got = status(read([root], {"jobs": 1, "event": "Cup"}))
+    assert got["b.sgf"] == ("excluded", "event 'Open', not 'Cup'")
+    got = status(read([root], {"jobs": 1}))  # no event chosen: the fault is reported
+    assert got["b.sgf"][0] == "rejected"

@@ -132,6 +132,10 @@ ACCOUNT = {
         "excluded",
         "event 'Eighth KGS Computer Go Tournament - Formal division', not '11th Computer Olympiad'",
     ),
+    "server/igs_pandanet_W+34.5.sgf": (
+        "excluded",
+        "event 'Internet Go Server game: player1 vs player2', not '11th Computer Olympiad'",
+    ),
     "tournament/meijin27_g5_pro_9p.sgf": (
         "excluded",
         "event 'Meijin,27,Japan,', not '11th Computer Olympiad'",

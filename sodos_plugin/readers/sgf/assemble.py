@@ -17,7 +17,8 @@ Rules:
   round, then input order); a different rank later is a warning; a rank that is
   not a Go rank (``NR``, Elo ``1680*``) gives rank ``None`` and a warning;
 * the round comes from ``RO`` (first integer) or OGS ``GN`` (``R:3``); a record
-  with neither is rejected;
+  with neither is rejected (unless it belongs to another event than the chosen one:
+  then the file is only *excluded*);
 * the same game twice (same round, players, colours, result, handicap) is counted
   once; the later file is reported as a duplicate of the first;
 * a player without a game in a round is absent, unless the bye is marked: a record
@@ -97,6 +98,13 @@ def assemble(
     for outcome in outcomes:
         if outcome.error is not None:
             status[outcome.source] = FileReport(outcome.source, "rejected", outcome.error)
+            continue
+        chosen = options.event
+        if chosen is not None and all(r.event not in (None, chosen) for r in outcome.records):
+            # another event's records are not read, so their faults do not matter
+            other = sorted({repr(r.event) for r in outcome.records})
+            reason = f"event {', '.join(other)}, not {chosen!r}"
+            status[outcome.source] = FileReport(outcome.source, "excluded", reason)
             continue
         problem = next(
             ((r, p) for r in outcome.records if (p := _check_record(r)) is not None), None
