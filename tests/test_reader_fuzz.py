@@ -32,7 +32,15 @@ from sodos_plugin.readers.sgf.scan import scan_fast, scan_full
 
 #: benchmarks/fuzz.py raises this (SODOS_FUZZ_EXAMPLES) for the long runs.
 EXAMPLES = int(os.environ.get("SODOS_FUZZ_EXAMPLES", "200"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+# In the suite the examples are derandomized (a failure reproduces anywhere); the long
+# runs of benchmarks/fuzz.py explore new ones.
+LONG_RUN = "SODOS_FUZZ_EXAMPLES" in os.environ
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=not LONG_RUN,
+)
 
 # -- RE ------------------------------------------------------------------------------------
 
@@ -332,3 +340,51 @@ def test_binary_codec_as_fallback_encoding_is_a_config_error(tmp_path):
     )
     with pytest.raises(ConfigError, match="fallback_encoding"):
         host.read([tmp_path], jobs=1)
+
+
+# -- the whole SGF reader and the engine on fuzzed records ---------------------------------
+
+RECORD = st.builds(
+    lambda ev, ro, pb, pw, br, wr, re_, extra: (
+        b"(;FF[4]" + ev + b"RO[" + ro + b"]PB[" + pb + b"]PW[" + pw + b"]BR[" + br + b"]WR["
+        + wr + b"]RE[" + re_ + b"]" + extra + b";B[pd])"
+    ),
+    st.sampled_from([b"", b"EV[Cup]", b"EV[Other]"]),
+    st.sampled_from([b"1", b"2", b"3 (playoff)", b"round 2", b"0", b"x", b"", b"99999"]),
+    st.sampled_from([b"Alice", b"Bob", b"Carol", b"", b" Alice ", b"\xff\xfe", b"Dave"]),
+    st.sampled_from([b"Alice", b"Bob", b"Carol", b"Dave", b"BYE"]),
+    st.sampled_from([b"3k", b"1d", b"NR", b"", b"99d", b"1680*", b"15\xe7\xba\xa7"]),
+    st.sampled_from([b"3k", b"2k", b"9p", b"30k"]),
+    st.sampled_from([b"B+R", b"W+3.5", b"0", b"?", b"Void", b"B+F", b"W+", b"", b"Jigo"]),
+    st.sampled_from([b"", b"HA[2]", b"HA[x]", b"KM[x]", b"CA[latin-1]", b"CA[nope]", b"GN[R:2]"]),
+)  # fmt: skip
+
+
+@settings(
+    max_examples=max(60, EXAMPLES // 5), deadline=None, suppress_health_check=list(HealthCheck)
+)
+@given(
+    st.lists(st.one_of(RECORD, mutated(RECORD)), min_size=1, max_size=6),
+    st.sampled_from(["mcmahon", "swiss"]),
+)
+def test_reader_and_engine_on_fuzzed_records(blobs, system):
+    """Records that contradict each other, lack ranks or rounds: standings or a clean error."""
+    from sodos_plugin import ConfigError, Host
+
+    host = Host({"plugin": {"builtin.sgf": {"bye_name": "BYE"}}}, config_file=False,
+                entry_points=False)  # fmt: skip
+    with tempfile.TemporaryDirectory() as directory:
+        folder = Path(directory)
+        for i, blob in enumerate(blobs):
+            (folder / f"{i}.sgf").write_bytes(blob)
+        try:
+            read = host.read([folder], skip_bad=True, jobs=1)
+            host.standings(read.tournament, system=system)
+        except (InputError, ConfigError) as error:
+            assert str(error)
+
+
+def test_nul_in_ca_is_a_record_error():
+    """Found by the fuzz above: codecs.lookup raises ValueError for a NUL in CA."""
+    outcome = ingest_bytes(b"(;FF[4]CA[lat\x00in-1]RO[1]PB[A\xe9]PW[B]RE[B+R])", "nul.sgf")
+    assert outcome.error and "CA[" in outcome.error

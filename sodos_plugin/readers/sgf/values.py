@@ -76,7 +76,7 @@ def encoding_name(raw: bytes) -> str:
     text = raw.decode("ascii", "replace")
     try:
         return sgf_properties.normalise_charset_name(text)
-    except (LookupError, UnicodeError):
+    except (LookupError, ValueError):  # ValueError: a NUL in the name (fuzzing)
         raise RecordError(f"CA[{text}]: unknown encoding") from None
 
 
