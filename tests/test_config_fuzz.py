@@ -20,10 +20,13 @@ from sodos_plugin import Host
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.settings import SCHEMA, Settings, load_file, parse_override, resolve
 
+# derandomized in the suite (a failure reproduces anywhere); benchmarks/fuzz.py's long
+# runs (SODOS_FUZZ_EXAMPLES set) explore new examples
 FUZZ = settings(
     max_examples=int(os.environ.get("SODOS_FUZZ_EXAMPLES", "150")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
+    derandomize="SODOS_FUZZ_EXAMPLES" not in os.environ,
 )
 
 KEY_PARTS = sorted({part for key in SCHEMA for part in key.split(".")}) + [
