@@ -3,8 +3,8 @@
 Two parts:
 
 1. ``--examples N`` (default 3000): runs the hypothesis fuzz tests of the suite
-   (tests/test_reader_fuzz.py, tests/test_config_fuzz.py) with N examples each
-   instead of the suite's bounded count.
+   (tests/test_reader_fuzz.py, tests/test_config_fuzz.py, tests/test_cli_fuzz.py) with N
+   random examples each instead of the suite's bounded, derandomized count.
 2. Size doubling: each parser is fed adversarial inputs of size n, 2n, 4n, 8n
    (unterminated values, runs of backslashes, thousands of properties or games,
    deep nesting, huge rows...). The time of the largest over the time of the size
@@ -142,7 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     if not args.skip_hypothesis:
         env = dict(os.environ, SODOS_FUZZ_EXAMPLES=str(args.examples))
-        tests = ["tests/test_reader_fuzz.py", "tests/test_config_fuzz.py"]
+        tests = [
+            "tests/test_reader_fuzz.py",
+            "tests/test_config_fuzz.py",
+            "tests/test_cli_fuzz.py",
+        ]
         done = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
             cwd=ROOT,
