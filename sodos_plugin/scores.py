@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from operator import add
 
 from sodos_plugin.errors import InputError
-from sodos_plugin.model import Participation, Result, Tournament
+from sodos_plugin.model import Game, Participation, Result, Tournament
 from sodos_plugin.settings import Settings
 
 #: Points of (black, white) in half points, per result (OpenGotha's getWX2).
@@ -36,6 +37,8 @@ HALF_POINTS: dict[Result, tuple[int, int]] = {
     Result.BOTH_LOSE: (0, 0),
     Result.UNKNOWN: (0, 0),
 }
+
+_HALF_POINTS_BY_VALUE = {result._value_: points for result, points in HALF_POINTS.items()}
 
 PAIRED, BYE, ABSENT, NOT_ASSIGNED = 0, 1, 2, 3
 PARTICIPATION = (
@@ -61,7 +64,9 @@ class Pairings:
         n = len(tournament.players)
         self.size = n
         self.rounds = rounds
-        by_round: list[list] = [[] for _ in range(rounds)]
+        # Hot path (100k players x 10 rounds): one tight loop per game. The result is
+        # looked up by its value string: an Enum member's hash runs Python code.
+        by_round: list[list[Game]] = [[] for _ in range(rounds)]
         for game in tournament.games:
             if game.round <= rounds:
                 by_round[game.round - 1].append(game)
@@ -71,6 +76,7 @@ class Pairings:
         self.state: list[list[int]] = []
         self.by_default: list[set[int]] = []
         self.unpaired: list[list[int]] = []
+        points = _HALF_POINTS_BY_VALUE
         for r in range(rounds):
             opponent = [-1] * n
             half = [0] * n
@@ -80,7 +86,7 @@ class Pairings:
                 b, w = game.black, game.white
                 opponent[b] = w
                 opponent[w] = b
-                half[b], half[w] = HALF_POINTS[game.result]
+                half[b], half[w] = points[game.result._value_]
                 h = game.handicap
                 if h:
                     handicap[w] = h
@@ -88,8 +94,10 @@ class Pairings:
                 if game.by_default:
                     forfeits.add(b)
                     forfeits.add(w)
-            state = [PAIRED if o >= 0 else NOT_ASSIGNED for o in opponent]
             unpaired = [p for p, o in enumerate(opponent) if o < 0]
+            state = [PAIRED] * n
+            for p in unpaired:
+                state[p] = NOT_ASSIGNED
             self.opponent.append(opponent)
             self.half_points.append(half)
             self.handicap.append(handicap)
@@ -133,35 +141,46 @@ class Scores:
         self.scale = 2 if settings.doubled else 1
         half_unit = unit // 2 * self.scale
         self._start: list[int] | None = None
+        # bye/absence values as integers over unit (exact: unit is the lcm of their
+        # denominators); running totals stay integers, floored to a whole point
+        # (a multiple of unit) by round_down.
         extras = {
-            BYE: (settings.bye_nbw, settings.bye_mms),
-            ABSENT: (settings.absent_nbw, settings.absent_mms),
+            BYE: (_units(settings.bye_nbw, unit), _units(settings.bye_mms, unit)),
+            ABSENT: (_units(settings.absent_nbw, unit), _units(settings.absent_mms, unit)),
         }
         game_points = [0] * n
-        extra_nbw: dict[int, Fraction] = {}
-        extra_mms: dict[int, Fraction] = {}
+        extra_nbw: dict[int, int] = {}
+        extra_mms: dict[int, int] = {}
         self.games_nbw: list[list[int]] = []  # game points only, cumulative
         self.nbw: list[list[int]] = []
         self._extra_mms_rows: list[dict[int, int]] = []
         round_down = settings.round_down
+        scale = self.scale
         for r in range(pairings.rounds):
             half = pairings.half_points[r]
-            game_points = [g + h * half_unit for g, h in zip(game_points, half)]
+            if half_unit == 1:
+                game_points = list(map(add, game_points, half))
+            else:
+                game_points = [g + h * half_unit for g, h in zip(game_points, half)]
             self.games_nbw.append(game_points)
             state = pairings.state[r]
             for p in pairings.unpaired[r]:
                 kind = state[p]
                 if kind in extras:
                     nbw_value, mms_value = extras[kind]
-                    extra_nbw[p] = extra_nbw.get(p, Fraction(0)) + nbw_value
-                    extra_mms[p] = extra_mms.get(p, Fraction(0)) + mms_value
+                    extra_nbw[p] = extra_nbw.get(p, 0) + nbw_value
+                    extra_mms[p] = extra_mms.get(p, 0) + mms_value
             row = list(game_points)
-            for p, extra in extra_nbw.items():
-                row[p] += _units(extra, unit, round_down) * self.scale
+            if round_down:
+                for p, extra in extra_nbw.items():
+                    row[p] += (extra - extra % unit) * scale
+                mms_row = {p: (e - e % unit) * scale for p, e in extra_mms.items()}
+            else:
+                for p, extra in extra_nbw.items():
+                    row[p] += extra * scale
+                mms_row = {p: e * scale for p, e in extra_mms.items()}
             self.nbw.append(row)
-            self._extra_mms_rows.append(
-                {p: _units(extra, unit, round_down) * self.scale for p, extra in extra_mms.items()}
-            )
+            self._extra_mms_rows.append(mms_row)
         self.final_nbw: list[int] = self.nbw[-1] if self.nbw else [0] * n
         self._mms: list[list[int]] | None = None
 
@@ -180,7 +199,7 @@ class Scores:
             start = self.start_mms
             rows = []
             for games, extra in zip(self.games_nbw, self._extra_mms_rows):
-                row = [s + g for s, g in zip(start, games)]
+                row = list(map(add, start, games))
                 for p, e in extra.items():
                     row[p] += e
                 rows.append(row)
@@ -201,9 +220,9 @@ class Scores:
         return self.mms if form == "M" else self.nbw
 
 
-def _units(points: Fraction, unit: int, round_down: bool) -> int:
-    if round_down:
-        points = Fraction(math.floor(points))
+def _units(points: Fraction, unit: int) -> int:
+    """``points`` as an integer over ``unit``; ``floor`` of it over ``unit`` is
+    ``x - x % unit`` (Python's ``%`` floors, so negative values round down too)."""
     scaled = points * unit
     if scaled.denominator != 1:  # pragma: no cover - unit is the lcm of all denominators
         raise ArithmeticError(f"{points} is not a multiple of 1/{unit}")
