@@ -112,7 +112,11 @@ def records(draw) -> bytes:
     props = draw(ROOT_PROPS)
     root = b"".join(draw(WS) + k + b"[" + v + b"]" for k, v in props.items())
     moves = b"".join(draw(st.lists(MOVE, max_size=30)))
-    return b"(;" + root + moves + draw(WS) + b")" + draw(WS)
+    nested = draw(st.lists(MOVE, max_size=10))  # OGS: one variation per move
+    closing = draw(st.sampled_from([len(nested), len(nested), len(nested) + 1, len(nested) - 1]))
+    nested_moves = b"".join(draw(WS) + b"(" + move for move in nested)
+    tail = nested_moves + (draw(WS) + b")") * max(closing, 0)
+    return b"(;" + root + moves + tail + draw(WS) + b")" + draw(WS)
 
 
 def full_or_none(data: bytes):
@@ -191,6 +195,9 @@ def test_fast_path_is_taken_for_plain_records() -> None:
     assert ingest_bytes(data, "x").fast
     with_comment = b"(;PB[A]PW[B]RE[W+T];B[pd]C[nice \\] move];W[])"
     assert scan_fast(with_comment) is not None  # the regular-expression tier
+    ogs = b"(;PB[A]PW[B]RE[W+T]\n;B[qd]\n(;W[dp]\n(;B[pp]\n\n)))"
+    assert scan_fast(ogs) is not None  # one variation per move
+    assert scan_fast(ogs[:-1]) is None and scan_fast(ogs[:-2] + b"))))") is None
 
 
 @pytest.mark.parametrize(

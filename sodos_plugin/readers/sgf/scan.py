@@ -13,10 +13,11 @@ Two paths, one answer:
 
 * :func:`scan_fast` reads the root node only (it stops at the first node
   boundary), then proves the rest of the game is well formed with a check that
-  runs at C speed: a plain move list (``;B[pd];W[dp]...)``, whitespace anywhere)
-  is checked with one ``translate`` and one comparison, any other linear game with
-  one regular expression. Whatever it cannot prove (variations, unusual tokens,
-  errors) it does not judge: it returns ``None``.
+  runs at C speed: a plain move list (``;B[pd];W[dp]...)``, whitespace anywhere,
+  or OGS's one-variation-per-move nesting) is checked with one ``translate`` and
+  one comparison, any other linear game with one regular expression. Whatever it
+  cannot prove (other variations, unusual tokens, errors) it does not judge: it
+  returns ``None``.
 * :func:`scan_full` is sgfmill's own parser (``parse_sgf_collection``), used when
   the fast scan returns ``None``. It is also the oracle of the differential tests.
 
@@ -68,13 +69,13 @@ _TAIL = _compile_tail()
 
 
 def _move_table() -> bytes:
-    """Byte classes for :func:`_plain_moves`: letters → ``U``/``l``, ``;[])`` kept, rest ``?``."""
+    """Byte classes for :func:`_plain_moves`: letters → ``U``/``l``, ``;[]()`` kept, rest ``?``."""
     table = bytearray(b"?" * 256)
     for c in string.ascii_uppercase.encode():
         table[c] = ord("U")
     for c in _LOWER:
         table[c] = ord("l")
-    for c in b";[])":
+    for c in b";[]()":
         table[c] = c
     return bytes(table)
 
@@ -103,9 +104,23 @@ def _plain_moves(tail: bytes) -> bool:
     """
     shape = tail.translate(_MOVE_CLASSES, _WHITESPACE)
     k, extra = divmod(len(shape) - 1, 6)
-    if extra or k < 0:
+    if not extra and k >= 0 and shape == _repeat(_PLAIN_SHAPES, b";U[ll]", k, b")"):
+        return True
+    return _nested_moves(shape)
+
+
+def _nested_moves(shape: bytes) -> bool:
+    """OGS writes each move as a nested variation: ``;B[qd](;W[dp](;B[pp]))))``.
+
+    In byte classes: ``;U[ll]`` × a, then ``(;U[ll]`` × k, then ``)`` × (k + 1) — a
+    valid game for sgfmill (k nested one-node variations, then the game closes).
+    """
+    inner = shape.rstrip(b")")
+    k = len(shape) - len(inner) - 1
+    rest = len(inner) - 7 * k
+    if k < 1 or rest < 0 or rest % 6:
         return False
-    return shape == _repeat(_PLAIN_SHAPES, b";U[ll]", k, b")")
+    return inner == b";U[ll]" * (rest // 6) + b"(;U[ll]" * k
 
 
 def _simple_root(data: bytes, pos: int) -> tuple[RawRoot, int] | None:
