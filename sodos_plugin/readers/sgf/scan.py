@@ -51,6 +51,7 @@ _ONE_VALUE = re.compile(rb"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
 _SIMPLE_END = re.compile(rb"\][ \t\n\r\x0b\x0c]*[;()]")
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]")
 _CLOSE_AS_OPEN = bytes.maketrans(b"]", b"[")
+_NOT_AN_IDENT = b";()[] \t\n\r\x0b\x0c"  # ``b"" in`` it is True too (end of data)
 
 
 def _compile_tail() -> re.Pattern[bytes]:
@@ -132,6 +133,10 @@ def _simple_root(data: bytes, pos: int) -> tuple[RawRoot, int] | None:
     sgfmill's tokens: ident, value, ident, value ... and the first ``]`` followed
     (after whitespace) by ``;``, ``(`` or ``)`` closes the root node.
     """
+    if data[pos : pos + 1] in _NOT_AN_IDENT:
+        # an empty root (or one starting with whitespace) goes the general way: searching
+        # for a "]" could run into the next games (quadratic on "(;)(;)(;)...")
+        return None
     end = _SIMPLE_END.search(data, pos)
     if end is None:
         return None
