@@ -380,3 +380,13 @@ def test_xml_of_tiny_elements_within_the_byte_limit_is_refused_by_node_count(tmp
     )
     with pytest.raises(InputError, match="max_nodes"):
         host.read([small])
+
+
+def test_h9_size_limit_is_configurable(tmp_path):
+    path = tmp_path / "t.h9"
+    path.write_bytes(b"; EV[x]\n; Pl Name Rk Co Club NBW\n" + b"; padding\n" * 500)
+    host = Host(
+        {"plugin": {"builtin.h9": {"max_bytes": 1000}}}, config_file=False, entry_points=False
+    )
+    with pytest.raises(InputError, match="max_bytes"):
+        host.read([path])
