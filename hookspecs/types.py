@@ -71,7 +71,7 @@ class Breakdown:
         if not rows:
             return []
         if self.drop_lowest <= 0:
-            return [sum(col) for col in zip(*rows)]
+            return list(map(sum, zip(*rows)))
         k = self.drop_lowest
         return [sum(sorted(col)[k:]) if len(col) > k else 0 for col in zip(*rows)]
 

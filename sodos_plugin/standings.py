@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import repeat
+from operator import add, mul, neg, sub
 from typing import Any
 
 from sodos_hookspecs import Breakdown, Criterion, FileReport
@@ -114,28 +116,43 @@ def order_players(
     columns: Sequence[Sequence[int]],
     higher_is_better: Sequence[bool],
 ) -> tuple[list[int], list[int], list[bool]]:
-    """Sort players by criteria columns; return (order, places, tied)."""
+    """Sort players by criteria columns; return (order, places, tied).
+
+    The order is that of the key ``(values..., tie order)`` with the tie order of the
+    module docstring. For speed (100k players) the criteria values are packed into one
+    integer per player, mixed radix: equal packed keys ⇔ equal on every criterion,
+    and packed order = lexicographic order. Only runs of equal keys (ties) are then
+    sorted by the tie order.
+    """
     n = len(tournament.players)
-    signed = [
-        [-v for v in column] if higher else list(column)
-        for column, higher in zip(columns, higher_is_better)
-    ]
-    keys: list[tuple] = list(zip(*signed)) if signed else [()] * n
-    players = tournament.players
-    tie_order = [
-        (-(p.rank if p.rank is not None else -99), p.name.casefold(), i)
-        for i, p in enumerate(players)
-    ]
-    order = sorted(range(n), key=lambda i: (keys[i], tie_order[i]))
+    packed: list[int] = [0] * n
+    for column, higher in zip(columns, higher_is_better):
+        values = list(map(neg, column)) if higher else list(column)
+        if not values:
+            continue
+        low = min(values)
+        span = max(values) - low + 1
+        if low:
+            values = list(map(sub, values, repeat(low, n)))
+        packed = list(map(add, map(mul, packed, repeat(span, n)), values))
+    order = sorted(range(n), key=packed.__getitem__)
     places: list[int] = []
     tied = [False] * n
-    previous = None
-    for position, index in enumerate(order):
-        key = keys[index]
-        if position and key == previous:
-            places.append(places[-1])
-            tied[position] = tied[position - 1] = True
-        else:
-            places.append(position + 1)
-        previous = key
+    players = tournament.players
+
+    def tie_order(i: int) -> tuple:
+        p = players[i]
+        return (-(p.rank if p.rank is not None else -99), p.name.casefold(), i)
+
+    start = 0
+    while start < n:
+        key = packed[order[start]]
+        end = start + 1
+        while end < n and packed[order[end]] == key:
+            end += 1
+        places.extend(repeat(start + 1, end - start))
+        if end - start > 1:
+            order[start:end] = sorted(order[start:end], key=tie_order)
+            tied[start:end] = repeat(True, end - start)
+        start = end
     return order, places, tied

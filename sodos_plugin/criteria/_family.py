@@ -9,6 +9,8 @@ round without a game. SOS, SOS-1, SOS-2, SODOS and SOSOS are all built on it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
+from operator import add, mul
 
 from sodos_hookspecs import Breakdown, Criterion, RoundTable
 
@@ -33,13 +35,15 @@ def opponent_values(ctx: Context, form: str) -> Breakdown:
         scores.append(0)  # opponent index -1 (no game) reads this sentinel
         correct = form == "M" and ctx.settings.sos_correction
         rows, opponent_rows, correction_rows, virtual_rows = [], [], [], []
+        zeros = (0,) * ctx.size  # shared, immutable: rounds without any correction
         for r in range(ctx.round):
             opp_row = [scores[o] for o in ctx.pairings.opponent[r]]
-            if correct:
-                corr_row = [h * unit for h in ctx.pairings.handicap[r]]
-                row = [s + c for s, c in zip(opp_row, corr_row)]
+            handicaps = ctx.pairings.handicap[r]
+            if correct and any(handicaps):
+                corr_row = list(map(mul, handicaps, repeat(unit, ctx.size)))
+                row = list(map(add, opp_row, corr_row))
             else:
-                corr_row = [0] * ctx.size
+                corr_row = zeros
                 row = list(opp_row)
             virtual_row = [0] * ctx.size
             for p in ctx.pairings.unpaired[r]:

@@ -8,6 +8,8 @@ handicap correction) times 1 for a win (by default included, both-win included),
 
 from __future__ import annotations
 
+from operator import mul
+
 from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
 from sodos_plugin import conventions
@@ -22,10 +24,7 @@ def compute(ctx: Context, form: str) -> Breakdown:
     contributions = base.contributions or []
     half_points = ctx.pairings.half_points
     # result factor in halves (2 win, 1 jigo): the denominator doubles.
-    rows = [
-        [v * h for v, h in zip(values, halves)]
-        for values, halves in zip(contributions, half_points)
-    ]
+    rows = [list(map(mul, values, halves)) for values, halves in zip(contributions, half_points)]
     details = dict(base.details)
     # A round without a game adds nothing to SODOS (its virtual SOS value is not used),
     # unless the convention scores it as a game (AGA: a forced bye beats the phantom).
