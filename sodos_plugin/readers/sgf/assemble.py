@@ -94,7 +94,7 @@ def assemble(
     """Build the tournament; see the module documentation for the rules."""
     status: dict[str, FileReport] = {}
     warnings: list[str] = []
-    usable: list[tuple[FileOutcome, list[Record]]] = []
+    usable: list[tuple[FileOutcome, Sequence[Record]]] = []
     for outcome in outcomes:
         if outcome.error is not None:
             status[outcome.source] = FileReport(outcome.source, "rejected", outcome.error)
@@ -106,9 +106,11 @@ def assemble(
             reason = f"event {', '.join(other)}, not {chosen!r}"
             status[outcome.source] = FileReport(outcome.source, "excluded", reason)
             continue
-        problem = next(
-            ((r, p) for r in outcome.records if (p := _check_record(r)) is not None), None
-        )
+        problem = None
+        for record in outcome.records:
+            if record.round is None or not 1 <= record.round <= MAX_ROUNDS:
+                problem = record, _check_record(record)
+                break
         if problem is not None:
             record, reason = problem
             where = (
@@ -118,7 +120,7 @@ def assemble(
             )
             status[outcome.source] = FileReport(outcome.source, "rejected", where + reason)
             continue
-        usable.append((outcome, list(outcome.records)))
+        usable.append((outcome, outcome.records))
 
     event = _choose_event([r for _, records in usable for r in records], options)
     alias = options.aliases
@@ -302,8 +304,8 @@ def _player_rank(
         warnings.append(f"{source0}: {player}: {error}; rank unknown")
         return None
     for r, source, text in rounds:
-        if not text or not text.strip() or (r, source) == (r0, source0):
-            continue
+        if not text or text == text0 or not text.strip():
+            continue  # no rank, or the same text (the usual case: no parse needed)
         try:
             other = parse_rank(text)
         except ValueError:
