@@ -116,7 +116,12 @@ class Criterion:
 
 @dataclass(frozen=True)
 class FileReport:
-    """What happened to one input file: ``status`` is ingested, duplicate or rejected."""
+    """What happened to one input file: ``status`` is ingested, duplicate or rejected.
+
+    Readers of folders may also say ``excluded`` (deliberately not read: another event,
+    not a record) and ``settings`` (a tournament settings file); only ``rejected``
+    makes the command fail.
+    """
 
     path: str
     status: str
