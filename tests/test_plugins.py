@@ -1,0 +1,277 @@
+"""The plugin manager (issue 2, item 3): built-ins registered like third parties,
+entry points (group ``sodos``), config-named modules, replacement, conflicts and
+``[prefer]``, blocking by name, check_pending, faults reported by plugin and hook.
+
+The example third-party distribution in ``tests/example_plugin`` (CI installs it with
+pip) replaces ``SODOS`` with the sum of defeated opponents' *wins* and adds
+``WINS-VS-TOP``; its tests skip, saying so, when it is not installed.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import textwrap
+
+import pytest
+from builders import B, tournament, values
+
+from sodos_plugin import Host, PluginError
+from sodos_plugin.errors import ConfigError
+from sodos_plugin.plugins import builtin_modules
+
+# The seed (REFERENCE.md §2): A beat B, C, C, D; B beat A, C, D, D; C beat B, D, D; D beat A.
+SCHEDULE = [
+    [("A", "B"), ("C", "D")],
+    [("A", "C"), ("B", "D")],
+    [("A", "D"), ("B", "C")],
+    [("B", "A"), ("C", "D")],
+    [("A", "C"), ("B", "D")],
+    [("D", "A"), ("C", "B")],
+]
+
+
+def seed():
+    games = [(r + 1, w, loser, B) for r, pairs in enumerate(SCHEDULE) for w, loser in pairs]
+    return tournament([(p, "1d") for p in "ABCD"], 6, games)
+
+
+# McMahon, all 1d (start MMS 30), built-in SODOS = SODOSM: Σ defeated opponents' MMS:
+# final MMS A 34, B 34, C 33, D 31.  A beat B, C, C, D: 34 + 33 + 33 + 31 = 131;
+# B beat A, C, D, D: 34 + 33 + 31 + 31 = 129; C beat B, D, D: 34 + 31 + 31 = 96; D: 34.
+BUILTIN_SODOS_M = {"A": 131, "B": 129, "C": 96, "D": 34}
+# the example's SODOS (defeated opponents' NBW): the seed's 11, 9, 6, 4 in every system
+EXAMPLE_SODOS = {"A": 11, "B": 9, "C": 6, "D": 4}
+
+
+def example_installed() -> bool:
+    try:
+        importlib.metadata.distribution("sodos-example-plugin")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+needs_example = pytest.mark.skipif(
+    not example_installed(),
+    reason="tests/example_plugin is not installed (pip install ./tests/example_plugin)",
+)
+
+
+def write_module(directory, name, body):
+    (directory / f"{name}.py").write_text(textwrap.dedent(body), encoding="utf-8")
+
+
+CRITERION_MODULE = """
+    from sodos_hookspecs import Breakdown, Criterion, hookimpl
+
+    def compute(ctx):
+        return Breakdown(denominator=1, totals=[{value}] * ctx.size)
+
+    @hookimpl
+    def sodos_criteria():
+        return [Criterion({name!r}, "test criterion", compute)]
+"""
+
+
+@pytest.fixture
+def modules(tmp_path, monkeypatch):
+    """A folder on sys.path for config-named plugin modules."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def test_builtins_are_registered_as_plugins(host):
+    names = {name for name, _ in builtin_modules()}
+    assert {"builtin.sodos", "builtin.sos", "builtin.nbw", "builtin.mms"} <= names
+    for name in names:
+        info = host.registry.plugins[name]
+        assert info.origin == "builtin" and host.plugin_host.pm.get_plugin(name) is not None
+    assert host.registry.criterion_owner["SODOS"] == "builtin.sodos"
+    assert host.registry.criterion_owner["SODOMS"] == "builtin.sodoms"
+
+
+def test_blocking_a_builtin(host):
+    blocked = Host({"disable": ["builtin.sodos"]}, config_file=False, entry_points=False)
+    assert blocked.registry.plugins["builtin.sodos"].blocked
+    assert "SODOSW" not in blocked.registry.criteria
+    assert "SOS" in blocked.registry.criteria  # other built-ins untouched
+    with pytest.raises(ConfigError, match="SODOSW"):
+        blocked.standings(seed(), system="swiss", criteria=["NBW", "SODOSW"])
+
+
+@needs_example
+def test_example_plugin_replaces_sodos_and_adds_a_criterion():
+    host = Host(config_file=False)  # entry points on
+    info = host.registry.plugins["example"]
+    assert info.origin == "entry point" and info.distribution == "sodos-example-plugin"
+    assert host.registry.criterion_owner["SODOS"] == "example"
+    assert info.replaced == ["SODOS"]
+    s = host.standings(seed(), system="mcmahon", criteria=["MMS", "SODOS", "WINS-VS-TOP"])
+    assert values(s, "SODOS") == EXAMPLE_SODOS
+    # final NBW 4, 4, 3, 1: the top half is NBW ≥ 4 (A, B); A beat B once, B beat A once,
+    # C beat B once, D beat A once
+    assert values(s, "WINS-VS-TOP") == {"A": 1, "B": 1, "C": 1, "D": 1}
+    # the W/M forms stay built-in
+    assert host.registry.criterion_owner["SODOSM"] == "builtin.sodos"
+
+
+@needs_example
+def test_blocking_the_example_restores_the_builtin():
+    host = Host({"disable": ["example"]}, config_file=False)
+    assert host.registry.plugins["example"].blocked
+    assert host.registry.criterion_owner["SODOS"] == "builtin.sodos"
+    assert "WINS-VS-TOP" not in host.registry.criteria
+    s = host.standings(seed(), system="mcmahon", criteria=["MMS", "SODOS"])
+    assert values(s, "SODOS") == BUILTIN_SODOS_M
+
+
+def test_builtin_sodos_on_the_seed_in_mcmahon(host):
+    s = host.standings(seed(), system="mcmahon", criteria=["MMS", "SODOS"])
+    assert values(s, "SODOS") == BUILTIN_SODOS_M
+
+
+def test_config_named_module_adds_and_replaces(modules):
+    write_module(modules, "sodos_test_extra", CRITERION_MODULE.format(name="SOS", value=7))
+    host = Host({"plugins": ["sodos_test_extra"]}, config_file=False, entry_points=False)
+    info = host.registry.plugins["sodos_test_extra"]
+    assert info.origin == "config" and info.replaced == ["SOS"]
+    s = host.standings(seed(), system="swiss", criteria=["NBW", "SOS"])
+    assert set(values(s, "SOS").values()) == {7}
+    # blocked by name: the built-in SOS is back (A's SOSW on the seed is 16)
+    host = Host(
+        {"plugins": ["sodos_test_extra"], "disable": ["sodos_test_extra"]},
+        config_file=False,
+        entry_points=False,
+    )
+    s = host.standings(seed(), system="swiss", criteria=["NBW", "SOS"])
+    assert values(s, "SOS")["A"] == 16
+
+
+def test_two_third_party_plugins_claiming_one_name(modules):
+    write_module(modules, "sodos_claim_one", CRITERION_MODULE.format(name="SHARED", value=1))
+    write_module(modules, "sodos_claim_two", CRITERION_MODULE.format(name="SHARED", value=2))
+    config = {"plugins": ["sodos_claim_one", "sodos_claim_two"]}
+    with pytest.raises(ConfigError) as error:
+        Host(config, config_file=False, entry_points=False)
+    message = str(error.value)
+    assert "SHARED" in message and "sodos_claim_one" in message and "sodos_claim_two" in message
+    assert "prefer" in message
+    for winner, value in (("sodos_claim_one", 1), ("sodos_claim_two", 2)):
+        host = Host({**config, "prefer": {"SHARED": winner}}, config_file=False, entry_points=False)
+        assert host.registry.criterion_owner["SHARED"] == winner
+        s = host.standings(seed(), system="swiss", criteria=["NBW", "SHARED"])
+        assert set(values(s, "SHARED").values()) == {value}
+
+
+def test_two_third_party_plugins_replacing_a_builtin_conflict(modules):
+    write_module(modules, "sodos_rep_one", CRITERION_MODULE.format(name="SOSOS", value=1))
+    write_module(modules, "sodos_rep_two", CRITERION_MODULE.format(name="SOSOS", value=2))
+    config = {"plugins": ["sodos_rep_one", "sodos_rep_two"]}
+    with pytest.raises(ConfigError, match="SOSOS"):
+        Host(config, config_file=False, entry_points=False)
+    host = Host(
+        {**config, "prefer": {"SOSOS": "sodos_rep_two"}}, config_file=False, entry_points=False
+    )
+    assert host.registry.criterion_owner["SOSOS"] == "sodos_rep_two"
+
+
+def test_unknown_hook_name_is_reported_by_check_pending(modules):
+    write_module(
+        modules,
+        "sodos_typo",
+        """
+        from sodos_hookspecs import hookimpl
+
+        @hookimpl
+        def sodos_criterias():
+            return []
+        """,
+    )
+    host = Host({"plugins": ["sodos_typo"]}, config_file=False, entry_points=False)
+    (failure,) = [f for f in host.registry.failures if f.plugin == "sodos_typo"]
+    assert failure.hook == "check_pending" and "sodos_criterias" in str(failure)
+    assert host.plugin_host.pm.get_plugin("sodos_typo") is None
+    assert "SOS" in host.registry.criteria  # the rest keeps working
+
+
+def test_plugin_that_raises_is_reported_by_name_and_hook(modules):
+    write_module(
+        modules,
+        "sodos_raises",
+        """
+        from sodos_hookspecs import Criterion, hookimpl
+
+        def compute(ctx):
+            raise ZeroDivisionError("boom")
+
+        @hookimpl
+        def sodos_criteria():
+            return [Criterion("BOOM", "raises", compute)]
+
+        @hookimpl
+        def sodos_writers():
+            raise RuntimeError("no writers today")
+        """,
+    )
+    host = Host({"plugins": ["sodos_raises"]}, config_file=False, entry_points=False)
+    (failure,) = [f for f in host.registry.failures if f.plugin == "sodos_raises"]
+    assert failure.hook == "sodos_writers" and "no writers today" in str(failure)
+    assert "table" in host.registry.writers  # other plugins' writers still there
+
+
+def test_criterion_that_raises_names_plugin_and_criterion(modules):
+    write_module(
+        modules,
+        "sodos_compute_raises",
+        """
+        from sodos_hookspecs import Criterion, hookimpl
+
+        def compute(ctx):
+            raise ZeroDivisionError("boom")
+
+        @hookimpl
+        def sodos_criteria():
+            return [Criterion("BOOM", "raises", compute)]
+        """,
+    )
+    host = Host({"plugins": ["sodos_compute_raises"]}, config_file=False, entry_points=False)
+    with pytest.raises(PluginError) as error:
+        host.standings(seed(), system="swiss", criteria=["NBW", "BOOM"])
+    assert error.value.plugin == "sodos_compute_raises"
+    assert "BOOM" in error.value.hook and "ZeroDivisionError: boom" in str(error.value)
+
+
+def test_missing_config_module_is_a_reported_failure():
+    host = Host({"plugins": ["sodos_no_such_module"]}, config_file=False, entry_points=False)
+    (failure,) = [f for f in host.registry.failures if f.plugin == "sodos_no_such_module"]
+    assert failure.hook == "import"
+
+
+def test_plugin_section_for_unknown_plugin_is_an_error():
+    with pytest.raises(ConfigError, match="no_such_plugin"):
+        Host({"plugin": {"no_such_plugin": {"x": 1}}}, config_file=False, entry_points=False)
+
+
+def test_configure_hands_each_plugin_its_own_section(modules):
+    write_module(
+        modules,
+        "sodos_configured",
+        """
+        from sodos_hookspecs import hookimpl
+
+        SEEN = []
+
+        @hookimpl
+        def sodos_configure(config):
+            SEEN.append(dict(config))
+        """,
+    )
+    import importlib
+
+    Host(
+        {"plugins": ["sodos_configured"], "plugin": {"sodos_configured": {"depth": 3}}},
+        config_file=False,
+        entry_points=False,
+    )
+    module = importlib.import_module("sodos_configured")
+    assert module.SEEN[-1] == {"depth": 3}
