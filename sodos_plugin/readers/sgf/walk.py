@@ -59,7 +59,11 @@ class Limits:
 
 
 class Unit(NamedTuple):
-    """One record file: on disk (``data`` is None) or an archive member read in memory."""
+    """An archive member read in memory (``data``), or a file on disk (``data`` None).
+
+    :func:`collect` gives a file on disk as its plain path string (cheaper, 100 000
+    files are common); :func:`ingest_units` accepts both forms.
+    """
 
     source: str
     data: bytes | None = None
@@ -140,15 +144,15 @@ def _archive_members(path: str, limits: Limits) -> Iterator[tuple[str, bytes | N
 
 def collect(
     paths: Sequence[Path], limits: Limits
-) -> tuple[list[Unit], list[FileReport], list[Path]]:
+) -> tuple[list[str | Unit], list[FileReport], list[Path]]:
     """Units to ingest, reports for what is not ingested, and directory settings files."""
-    units: list[Unit] = []
+    units: list[str | Unit] = []
     reports: list[FileReport] = []
     settings: list[Path] = []
 
     def add_file(path: str) -> None:
         if is_record(path):
-            units.append(Unit(path))
+            units.append(path)
         elif is_archive(path):
             add_archive(path)
         else:
@@ -183,7 +187,7 @@ def collect(
                 prefix = os.path.join(directory, "")
                 for name in sorted(files):
                     if name.endswith(".sgf") and not name.startswith("."):
-                        units.append(Unit(prefix + name))  # the usual case, kept short
+                        units.append(prefix + name)  # the usual case, kept short
                     elif name.startswith(".") or (is_top and name == SETTINGS_FILE):
                         continue
                     else:
@@ -191,17 +195,19 @@ def collect(
         elif is_archive(path.name):
             add_archive(str(path))
         else:
-            units.append(Unit(str(path)))  # named explicitly: read whatever its extension
+            units.append(str(path))  # named explicitly: read whatever its extension
     return units, reports, settings
 
 
-def _ingest_one(unit: Unit, fallback: str, limit: int) -> FileOutcome:
+def _ingest_one(unit: str | Unit, fallback: str, limit: int) -> FileOutcome:
+    if unit.__class__ is str:
+        return ingest_file(unit, fallback, limit)
     if unit.data is None:
         return ingest_file(unit.source, fallback, limit)
     return ingest_bytes(unit.data, unit.source, fallback)
 
 
-def _ingest_chunk(units: list[Unit], fallback: str, limit: int) -> list[FileOutcome]:
+def _ingest_chunk(units: list[str | Unit], fallback: str, limit: int) -> list[FileOutcome]:
     return [_ingest_one(unit, fallback, limit) for unit in units]
 
 
@@ -228,7 +234,7 @@ class _Progress:
 
 
 def ingest_units(
-    units: Sequence[Unit], *, jobs: int | None, fallback: str, limit: int
+    units: Sequence[str | Unit], *, jobs: int | None, fallback: str, limit: int
 ) -> list[FileOutcome]:
     """One outcome per unit, in unit order; ``jobs`` > 1 uses worker processes."""
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
@@ -237,11 +243,11 @@ def ingest_units(
     try:
         if workers <= 1 or len(units) < PARALLEL_MIN_UNITS:
             append = outcomes.append
-            for i, (source, data) in enumerate(units, 1):
-                if data is None:
-                    append(ingest_file(source, fallback, limit))
+            for i, unit in enumerate(units, 1):
+                if unit.__class__ is str:
+                    append(ingest_file(unit, fallback, limit))
                 else:
-                    append(ingest_bytes(data, source, fallback))
+                    append(_ingest_one(unit, fallback, limit))
                 if not i & 255:
                     progress.update(i)
         else:
