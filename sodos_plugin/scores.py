@@ -40,6 +40,21 @@ HALF_POINTS: dict[Result, tuple[int, int]] = {
 
 _HALF_POINTS_BY_VALUE = {result._value_: points for result, points in HALF_POINTS.items()}
 
+
+def _positions(values: list[int], wanted: int) -> list[int]:
+    """Indexes of ``wanted`` in ``values``: list.index scans at C speed, and usually
+    few players are without a game (faster than a comprehension over all players)."""
+    found: list[int] = []
+    index = values.index
+    i = -1
+    try:
+        while True:
+            i = index(wanted, i + 1)
+            found.append(i)
+    except ValueError:
+        return found
+
+
 PAIRED, BYE, ABSENT, NOT_ASSIGNED = 0, 1, 2, 3
 PARTICIPATION = (
     Participation.PAIRED,
@@ -94,7 +109,7 @@ class Pairings:
                 if game.by_default:
                     forfeits.add(b)
                     forfeits.add(w)
-            unpaired = [p for p, o in enumerate(opponent) if o < 0]
+            unpaired = _positions(opponent, -1)
             state = [PAIRED] * n
             for p in unpaired:
                 state[p] = NOT_ASSIGNED
