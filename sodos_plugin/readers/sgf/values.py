@@ -149,7 +149,7 @@ def decode_root(
     ha = raw.get(b"HA")
     km = raw.get(b"KM")
     try:
-        joined = b"".join([v for v in found if v is not None])
+        joined = b"".join(filter(None, found))  # absent (None) and empty values add nothing
     except TypeError:  # a list: some property has several values
         found = [None if v is None else _single(raw, i) for i, v in zip(TEXT_PROPERTIES, found)]
         joined = b"".join([v for v in found if v is not None])
