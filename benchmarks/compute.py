@@ -9,6 +9,12 @@ Prints, per size, generation time, best-of-N compute time, µs per game, and the
 growth factor t(n) / t(n/10): linear time means a factor near 10 (no per-player scan
 of all games). Target (issue 2): 100k × 10 in ≤ 1 s on a 2-core machine.
 
+The engine's tables are gathers by opponent index (``scores[opponent[p]]``), i.e.
+random memory access: once the tables outgrow the CPU caches each access costs more,
+so the time per game rises with size although the work per game does not. The
+``gather`` column is a reference with no engine code at all — 10 × n random gathers
+``[values[o] for o in permutation]`` — whose growth shows that effect alone.
+
     python benchmarks/compute.py [--sizes 1000 10000 100000] [--rounds 10] [--repeat 3]
     python benchmarks/compute.py --profile 100000     # cProfile of one compute run
 """
@@ -62,6 +68,24 @@ def compute(host: Host, tournament: Tournament):
     return host.standings(tournament, system="mcmahon", criteria=CRITERIA)
 
 
+def gather_reference(players: int, rounds: int, repeat: int) -> float:
+    """Seconds for ``rounds`` random gathers over ``players`` (best of ``repeat``)."""
+    rng = random.Random(5)
+    values = [rng.randrange(10**6, 10**7) for _ in range(players)]
+    perms = []
+    for _ in range(rounds):
+        perm = list(range(players))
+        rng.shuffle(perm)
+        perms.append(perm)
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for perm in perms:
+            [values[o] for o in perm]
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def measure(players: int, rounds: int, repeat: int) -> dict:
     start = time.perf_counter()
     tournament = mcmahon_tournament(players, rounds)
@@ -78,6 +102,7 @@ def measure(players: int, rounds: int, repeat: int) -> dict:
         "games": len(tournament.games),
         "generation": generation,
         "compute": min(times),
+        "gather": gather_reference(players, rounds, repeat),
     }
 
 
@@ -101,22 +126,24 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"criteria: {', '.join(CRITERIA)} (McMahon), {args.rounds} rounds, best of {args.repeat}")
     header = ("players", 8), ("games", 8), ("generate", 9), ("compute", 9), ("µs/game", 8)
-    print(" ".join(f"{h:>{w}}" for h, w in header), f"{'growth':>7}")
+    print(" ".join(f"{h:>{w}}" for h, w in header), f"{'growth':>10} {'gather':>8} {'growth':>7}")
     previous = None
     for size in args.sizes:
         row = measure(size, args.rounds, args.repeat)
         per_game = row["compute"] / row["games"] * 1e6
-        growth = ""
+        growth = gather_growth = ""
         if previous is not None:
             growth = f"{row['compute'] / previous['compute']:.1f}x"
             growth += f"/{row['games'] / previous['games']:.0f}x"
+            gather_growth = f"{row['gather'] / previous['gather']:.1f}x"
         print(
             f"{size:>8} {row['games']:>8} {row['generation']:>8.3f}s {row['compute']:>8.3f}s "
-            f"{per_game:>8.2f} {growth:>7}",
+            f"{per_game:>8.2f} {growth:>10} {row['gather'] * 1e3:>6.1f}ms {gather_growth:>7}",
             flush=True,
         )
         previous = row
-    print("growth: compute-time ratio / size ratio to the previous row (linear: equal)")
+    print("growth: compute-time ratio / size ratio to the previous row (linear: equal);")
+    print("gather: 10 x n random list gathers, no engine code (the cache effect alone)")
     return 0
 
 
