@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import repeat
-from operator import add, mul, neg, sub
+from operator import add, eq, mul, sub
 from typing import Any
 
 from sodos_hookspecs import Breakdown, Criterion, FileReport
@@ -126,33 +126,57 @@ def order_players(
     """
     n = len(tournament.players)
     packed: list[int] = [0] * n
+    first = True
     for column, higher in zip(columns, higher_is_better):
-        values = list(map(neg, column)) if higher else list(column)
-        if not values:
+        if not n:
+            break
+        # each column as a non-negative offset that sorts ascending: best is 0
+        if higher:
+            best = max(column)
+            values = list(map(sub, repeat(best, n), column))
+        else:
+            best = min(column)
+            values = list(map(sub, column, repeat(best, n)))
+        if first:
+            packed, first = values, False
             continue
-        low = min(values)
-        span = max(values) - low + 1
-        if low:
-            values = list(map(sub, values, repeat(low, n)))
+        span = max(values) + 1
         packed = list(map(add, map(mul, packed, repeat(span, n)), values))
     order = sorted(range(n), key=packed.__getitem__)
-    places: list[int] = []
+    places = list(range(1, n + 1))
     tied = [False] * n
+    # positions equal to the previous one: found by a C scan over the sorted keys
+    keys = list(map(packed.__getitem__, order))
+    same = _positions(list(map(eq, keys[1:], keys)), True)
+    if not same:
+        return order, places, tied
     players = tournament.players
 
     def tie_order(i: int) -> tuple:
         p = players[i]
         return (-(p.rank if p.rank is not None else -99), p.name.casefold(), i)
 
-    start = 0
-    while start < n:
-        key = packed[order[start]]
-        end = start + 1
-        while end < n and packed[order[end]] == key:
-            end += 1
-        places.extend(repeat(start + 1, end - start))
-        if end - start > 1:
-            order[start:end] = sorted(order[start:end], key=tie_order)
-            tied[start:end] = repeat(True, end - start)
-        start = end
+    runs: list[list[int]] = []
+    for position in (i + 1 for i in same):
+        places[position] = places[position - 1]
+        tied[position] = tied[position - 1] = True
+        if runs and runs[-1][1] == position - 1:
+            runs[-1][1] = position
+        else:
+            runs.append([position - 1, position])
+    for start, end in runs:
+        order[start : end + 1] = sorted(order[start : end + 1], key=tie_order)
     return order, places, tied
+
+
+def _positions(values: list, wanted: object) -> list[int]:
+    """Indexes of ``wanted`` in ``values`` (list.index scans at C speed; ties are few)."""
+    found: list[int] = []
+    index = values.index
+    i = -1
+    try:
+        while True:
+            i = index(wanted, i + 1)
+            found.append(i)
+    except ValueError:
+        return found
