@@ -1,8 +1,9 @@
 """Scores: each player's NBW and MMS after every round, in one place (REFERENCE.md §3).
 
-Criteria read these tables; they never recompute scores. Everything is an integer
-numerator over :attr:`Scores.unit` (2 by default, so a jigo's half point is exact;
-larger when config gives bye or absence values in quarters).
+Criteria read these tables; they never recompute scores. The tables are tuples:
+every criterion (of any plugin) shares them, so none can change what another reads.
+Everything is an integer numerator over :attr:`Scores.unit` (2 by default, so a
+jigo's half point is exact; larger when config gives bye or absence values in quarters).
 
 Rules (OpenGotha, verified on real files — REFERENCE.md §3):
 
@@ -55,6 +56,10 @@ def _positions(values: list[int], wanted: int) -> list[int]:
         return found
 
 
+#: one value per player (read-only), and one such row per round
+Row = tuple[int, ...]
+Table = tuple[Row, ...]
+
 PAIRED, BYE, ABSENT, NOT_ASSIGNED = 0, 1, 2, 3
 PARTICIPATION = (
     Participation.PAIRED,
@@ -85,12 +90,12 @@ class Pairings:
         for game in tournament.games:
             if game.round <= rounds:
                 by_round[game.round - 1].append(game)
-        self.opponent: list[list[int]] = []
-        self.half_points: list[list[int]] = []
-        self.handicap: list[list[int]] = []
-        self.state: list[list[int]] = []
-        self.by_default: list[set[int]] = []
-        self.unpaired: list[list[int]] = []
+        opponents: list[list[int]] = []
+        halves: list[list[int]] = []
+        handicaps: list[list[int]] = []
+        states: list[list[int]] = []
+        forfeited: list[set[int]] = []
+        unpaired_rows: list[list[int]] = []
         points = _HALF_POINTS_BY_VALUE
         for r in range(rounds):
             opponent = [-1] * n
@@ -113,18 +118,26 @@ class Pairings:
             state = [PAIRED] * n
             for p in unpaired:
                 state[p] = NOT_ASSIGNED
-            self.opponent.append(opponent)
-            self.half_points.append(half)
-            self.handicap.append(handicap)
-            self.state.append(state)
-            self.by_default.append(forfeits)
-            self.unpaired.append(unpaired)
+            opponents.append(opponent)
+            halves.append(half)
+            handicaps.append(handicap)
+            states.append(state)
+            forfeited.append(forfeits)
+            unpaired_rows.append(unpaired)
         for r, p in tournament.absences:
             if r <= rounds:
-                self.state[r - 1][p] = ABSENT
+                states[r - 1][p] = ABSENT
         for r, p in tournament.byes:
             if r <= rounds:
-                self.state[r - 1][p] = BYE
+                states[r - 1][p] = BYE
+        # Read-only from here on: criteria of any plugin share these tables, so they are
+        # tuples — a criterion cannot change what the criteria after it read.
+        self.opponent: Table = tuple(map(tuple, opponents))
+        self.half_points: Table = tuple(map(tuple, halves))
+        self.handicap: Table = tuple(map(tuple, handicaps))
+        self.state: Table = tuple(map(tuple, states))
+        self.by_default: tuple[frozenset[int], ...] = tuple(map(frozenset, forfeited))
+        self.unpaired: Table = tuple(map(tuple, unpaired_rows))
 
     def participation(self, round_index: int, player: int) -> Participation:
         """Participation of ``player`` in round ``round_index + 1``."""
@@ -155,7 +168,7 @@ class Scores:
         # scoring.doubled: every point counts 2 (win 2, jigo 1, bye 2, start MMS ×2).
         self.scale = 2 if settings.doubled else 1
         half_unit = unit // 2 * self.scale
-        self._start: list[int] | None = None
+        self._start: Row | None = None
         # bye/absence values as integers over unit (exact: unit is the lcm of their
         # denominators); running totals stay integers, floored to a whole point
         # (a multiple of unit) by round_down.
@@ -166,8 +179,8 @@ class Scores:
         game_points = [0] * n
         extra_nbw: dict[int, int] = {}
         extra_mms: dict[int, int] = {}
-        self.games_nbw: list[list[int]] = []  # game points only, cumulative
-        self.nbw: list[list[int]] = []
+        games_nbw: list[Row] = []  # game points only, cumulative
+        nbw: list[Row] = []
         self._extra_mms_rows: list[dict[int, int]] = []
         round_down = settings.round_down
         scale = self.scale
@@ -177,7 +190,7 @@ class Scores:
                 game_points = list(map(add, game_points, half))
             else:
                 game_points = [g + h * half_unit for g, h in zip(game_points, half)]
-            self.games_nbw.append(game_points)
+            games_nbw.append(tuple(game_points))
             state = pairings.state[r]
             for p in pairings.unpaired[r]:
                 kind = state[p]
@@ -194,21 +207,24 @@ class Scores:
                 for p, extra in extra_nbw.items():
                     row[p] += extra * scale
                 mms_row = {p: e * scale for p, e in extra_mms.items()}
-            self.nbw.append(row)
+            nbw.append(tuple(row))
             self._extra_mms_rows.append(mms_row)
-        self.final_nbw: list[int] = self.nbw[-1] if self.nbw else [0] * n
-        self._mms: list[list[int]] | None = None
+        # read-only tables (tuples), as in Pairings
+        self.games_nbw: Table = tuple(games_nbw)
+        self.nbw: Table = tuple(nbw)
+        self.final_nbw: Row = self.nbw[-1] if self.nbw else (0,) * n
+        self._mms: Table | None = None
 
     @property
-    def start_mms(self) -> list[int]:
+    def start_mms(self) -> Row:
         """Start McMahon score of every player over :attr:`unit` (REFERENCE.md §1)."""
         if self._start is None:
             starts = start_scores(self._tournament, self._settings, self.unit)
-            self._start = [s * self.scale for s in starts]
+            self._start = tuple(s * self.scale for s in starts)
         return self._start
 
     @property
-    def mms(self) -> list[list[int]]:
+    def mms(self) -> Table:
         """MMS after each round; computed on first use (Swiss standings never need it)."""
         if self._mms is None:
             start = self.start_mms
@@ -217,20 +233,20 @@ class Scores:
                 row = list(map(add, start, games))
                 for p, e in extra.items():
                     row[p] += e
-                rows.append(row)
-            self._mms = rows
+                rows.append(tuple(row))
+            self._mms = tuple(rows)
         return self._mms
 
     @property
-    def final_mms(self) -> list[int]:
+    def final_mms(self) -> Row:
         rows = self.mms
-        return rows[-1] if rows else list(self.start_mms)
+        return rows[-1] if rows else self.start_mms
 
-    def final(self, form: str) -> list[int]:
+    def final(self, form: str) -> Row:
         """Final scores in the W (NBW) or M (MMS) form."""
         return self.final_mms if form == "M" else self.final_nbw
 
-    def after(self, form: str) -> list[list[int]]:
+    def after(self, form: str) -> Table:
         """Per-round score tables in the W or M form."""
         return self.mms if form == "M" else self.nbw
 

@@ -340,11 +340,6 @@ def test_entry_point_plugins_that_fail_are_reported_by_entry_point_name(monkeypa
     assert caught.value.plugin == "faulty-criteria"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: Context tables (scores.final_nbw, pairings.opponent...) are shared mutable "
-    "lists, so a criterion listed first can silently change the built-ins computed after it",
-)
 def test_criterion_mutating_the_context_cannot_change_builtins(monkeypatch, host):
     monkeypatch.syspath_prepend(str(FAULTS))
     mutating = Host({"plugins": ["sodos_fault_mutates"]}, config_file=False, entry_points=False)

@@ -43,38 +43,42 @@ def scores(config=None, rounds=3):
     return pairings, Scores(t, settings, pairings)
 
 
+def lists(table):
+    return [list(row) for row in table]
+
+
 def test_pairings_tables():
     p, _ = scores()
-    assert p.opponent == [[1, 0, -1, -1], [2, 3, 0, 1], [3, -1, -1, 0]]
+    assert lists(p.opponent) == [[1, 0, -1, -1], [2, 3, 0, 1], [3, -1, -1, 0]]
     # halves: jigo 1 each; win by default 2 (loser 0); both win 2 each; unknown 0
-    assert p.half_points == [[1, 1, 0, 0], [2, 2, 0, 2], [0, 0, 0, 0]]
+    assert lists(p.half_points) == [[1, 1, 0, 0], [2, 2, 0, 2], [0, 0, 0, 0]]
     # +h as White, −h as Black
-    assert p.handicap[0] == [-2, 2, 0, 0]
-    assert p.state == [
+    assert list(p.handicap[0]) == [-2, 2, 0, 0]
+    assert lists(p.state) == [
         [PAIRED, PAIRED, BYE, ABSENT],
         [PAIRED, PAIRED, PAIRED, PAIRED],
         [PAIRED, ABSENT, NOT_ASSIGNED, PAIRED],
     ]
-    assert p.by_default == [set(), {0, 2}, set()]
-    assert p.unpaired == [[2, 3], [], [1, 2]]
+    assert list(p.by_default) == [set(), {0, 2}, set()]
+    assert lists(p.unpaired) == [[2, 3], [], [1, 2]]
     assert p.participation(2, 2) is Participation.NOT_ASSIGNED
     assert p.participation(0, 2) is Participation.BYE
 
 
 def test_pairings_ignore_rounds_after_r():
     p, _ = scores(rounds=1)
-    assert p.rounds == 1 and p.opponent == [[1, 0, -1, -1]]
+    assert p.rounds == 1 and lists(p.opponent) == [[1, 0, -1, -1]]
 
 
 def test_scores_default_unit_two():
     _, s = scores()
     assert s.unit == 2
     # NBW (halves): A ½, ½+1, same; B ½, 3/2, 3/2 (absent 0); C 1 (bye), 1, 1; D 0, 1, 1
-    assert s.nbw == [[1, 1, 2, 0], [3, 3, 2, 2], [3, 3, 2, 2]]
+    assert lists(s.nbw) == [[1, 1, 2, 0], [3, 3, 2, 2], [3, 3, 2, 2]]
     # MMS: start 30 (60 halves) + points; bye 1; absent ½ floored on the running total:
     # D after r1: 30 + ⌊½⌋ = 30; B after r3: 30 + 3/2 + ⌊½⌋ = 63/2
-    assert s.start_mms == [60] * 4
-    assert s.mms == [[61, 61, 62, 60], [63, 63, 62, 62], [63, 63, 62, 62]]
+    assert list(s.start_mms) == [60] * 4
+    assert lists(s.mms) == [[61, 61, 62, 60], [63, 63, 62, 62], [63, 63, 62, 62]]
     assert s.final("W") == s.nbw[-1] and s.final("M") == s.mms[-1]
     assert s.after("M") is s.mms and s.after("W") is s.nbw
 
@@ -109,5 +113,22 @@ def test_negative_absent_points_floor_towards_minus_infinity(round_down):
 
 def test_doubled_multiplies_everything():
     _, s = scores({"scoring": {"doubled": True}})
-    assert s.nbw[-1] == [6, 6, 4, 4]
-    assert s.start_mms == [120] * 4
+    assert list(s.nbw[-1]) == [6, 6, 4, 4]
+    assert list(s.start_mms) == [120] * 4
+
+
+def test_tables_are_read_only():
+    # every criterion shares these tables: a plugin writing into them would change the
+    # values of the criteria computed after it (tests/test_plugin_faults.py)
+    p, s = scores()
+    tables = [p.opponent, p.half_points, p.handicap, p.state, p.unpaired, s.nbw, s.mms]
+    for table in tables:
+        with pytest.raises(TypeError):
+            table[0] = ()
+        with pytest.raises(TypeError):
+            table[0][0] = 5
+    for row in (s.final_nbw, s.final_mms, s.start_mms):
+        with pytest.raises(TypeError):
+            row[0] = 5
+    with pytest.raises(AttributeError):
+        p.by_default[1].add(3)
