@@ -64,6 +64,15 @@ class Context:
             self._memo[key] = build()
         return self._memo[key]
 
+    def numerators(self, breakdown: Breakdown) -> list[int]:
+        """``breakdown.numerators()``, computed once per breakdown object in this context
+        (SOS's column and SOSOS's input are the same sums; SODOS and SODOMS in a McMahon
+        are the same breakdown). The memo keeps the breakdown, so its id is not reused."""
+        key = ("numerators", id(breakdown))
+        if key not in self._memo:
+            self._memo[key] = (breakdown, breakdown.numerators())
+        return self._memo[key][1]
+
     def criterion(self, name: str) -> Breakdown:
         """The breakdown of another registered criterion, computed once per context."""
         if self._evaluate is None:

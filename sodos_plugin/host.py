@@ -200,7 +200,7 @@ class Host:
             ctx.preceding = None
             breakdowns[name] = breakdown
             # after round 0 a per-round breakdown has no rows: every value is 0
-            columns.append(self._column(criterion, breakdown) or [0] * ctx.size)
+            columns.append(self._column(criterion, breakdown, ctx) or [0] * ctx.size)
         order, places, tied = order_players(
             tournament, columns, [c.higher_is_better for c in definitions]
         )
@@ -262,7 +262,7 @@ class Host:
                 )
         return breakdown
 
-    def _column(self, criterion: Criterion, breakdown: Breakdown) -> list[int]:
+    def _column(self, criterion: Criterion, breakdown: Breakdown, ctx: Context) -> list[int]:
         """The criterion's numerators, checked to be integers (exact arithmetic).
 
         A float, string or None from a plugin would otherwise fail later in a writer
@@ -271,7 +271,7 @@ class Host:
         owner = self.registry.criterion_owner.get(criterion.name, "?")
         hook = f"compute ({criterion.name})"
         try:
-            column = breakdown.numerators()
+            column = ctx.numerators(breakdown)
         except TypeError as error:
             raise PluginError(owner, hook, f"values are not integers: {error}") from error
         # set(map(type)) is the fast path for the usual all-int column

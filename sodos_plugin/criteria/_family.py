@@ -84,7 +84,7 @@ def sos_cut(ctx: Context, form: str, drop: int) -> Breakdown:
 
 def sos_totals(ctx: Context, form: str) -> list[int]:
     """Each player's SOS numerators (shared by SOSOS)."""
-    return ctx.memo(("sos-totals", form), lambda: opponent_values(ctx, form).numerators())
+    return ctx.numerators(opponent_values(ctx, form))
 
 
 def forms(

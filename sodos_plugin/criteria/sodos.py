@@ -20,6 +20,11 @@ SOURCE = "REFERENCE.md §2-3 (Sensei's Library SODOS; OpenGotha SODOSW/SODOSM, v
 
 
 def compute(ctx: Context, form: str) -> Breakdown:
+    """SODOS in the W or M form, once per context (SODOMS and a McMahon's SODOS share it)."""
+    return ctx.memo(("sodos", form), lambda: _compute(ctx, form))
+
+
+def _compute(ctx: Context, form: str) -> Breakdown:
     base = _family.opponent_values(ctx, form)
     contributions = base.contributions or []
     half_points = ctx.pairings.half_points
