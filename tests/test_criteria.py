@@ -184,9 +184,11 @@ def test_cuss(mcmahon, swiss):
     # Σ own NBW after r1, r2, r3: A 1+1+2 = 4; B 0+0+1 = 1; C ½+3/2+5/2 = 9/2;
     # D ½+½+½ = 3/2; E 1+1+1 = 3
     check(swiss, "CUSS", {"A": 4, "B": 1, "C": "9/2", "D": "3/2", "E": 3})
+    check(mcmahon, "CUSSW", {"A": 4, "B": 1, "C": "9/2", "D": "3/2", "E": 3})
     # Σ own MMS: A 32+32+33 = 97; B 30+30+31 = 91; C 59/2+61/2+63/2 = 183/2;
     # D 51/2 × 3 (absent ½ floored) = 153/2; E 26 × 3 = 78
     check(mcmahon, "CUSSM", {"A": 97, "B": 91, "C": "183/2", "D": "153/2", "E": 78})
+    check(mcmahon, "CUSS", {"A": 97, "B": 91, "C": "183/2", "D": "153/2", "E": 78})
 
 
 def test_values_after_round_two():
@@ -322,3 +324,26 @@ def test_by_default_game_scores_like_a_played_one():
     other = standings("swiss", t=forfeit_free)
     for criterion in ALL:
         assert values(played, criterion) == values(other, criterion), criterion
+
+
+def test_breakdown_parts_for_explain(mcmahon):
+    sos = mcmahon.breakdowns["SOSM"]
+    a, d, e = 0, 3, 4
+
+    def parts(label, player):
+        table = sos.details[label]
+        return [F(table.rows[r][player], table.denominator) for r in range(3)]
+
+    # A: opponents' MMS 31, 63/2, 51/2; correction +2 only in round 2 (White, h 2)
+    assert parts("opponent score", a) == [31, F(63, 2), F(51, 2)]
+    assert parts("handicap correction", a) == [0, 2, 0]
+    # D: round 2 absent → virtual opponent = own start MMS 25; round 1 correction −3
+    assert parts("virtual opponent", d) == [0, 25, 0]
+    assert parts("handicap correction", d) == [-3, 0, 0]
+    # SOSM-1 of E drops one of the two equal 25s: the earliest round (OpenGotha)
+    assert mcmahon.breakdowns["SOSM-1"].dropped_rounds(e) == [0]
+    # SOSM-2 of A drops rounds 3 (51/2) and 1 (31)
+    assert mcmahon.breakdowns["SOSM-2"].dropped_rounds(a) == [0, 2]
+    # SODOSM's result factor (halves): C's jigo in round 1 is 1, its wins 2
+    factor = mcmahon.breakdowns["SODOSM"].details["result factor"]
+    assert [factor.rows[r][2] for r in range(3)] == [1, 2, 2]
