@@ -42,9 +42,9 @@ HALF_POINTS: dict[Result, tuple[int, int]] = {
 _HALF_POINTS_BY_VALUE = {result._value_: points for result, points in HALF_POINTS.items()}
 
 
-def _positions(values: list[int], wanted: int) -> list[int]:
-    """Indexes of ``wanted`` in ``values``: list.index scans at C speed, and usually
-    few players are without a game (faster than a comprehension over all players)."""
+def positions(values: list, wanted: object) -> list[int]:
+    """Indexes of ``wanted`` in ``values``: list.index scans at C speed, which beats a
+    comprehension when matches are few (players without a game, tied neighbours)."""
     found: list[int] = []
     index = values.index
     i = -1
@@ -114,7 +114,7 @@ class Pairings:
                 if game.by_default:
                     forfeits.add(b)
                     forfeits.add(w)
-            unpaired = _positions(opponent, -1)
+            unpaired = positions(opponent, -1)
             state = [PAIRED] * n
             for p in unpaired:
                 state[p] = NOT_ASSIGNED

@@ -18,6 +18,7 @@ from typing import Any
 from sodos_hookspecs import Breakdown, Criterion, FileReport
 
 from sodos_plugin.model import Player, Tournament
+from sodos_plugin.scores import positions
 from sodos_plugin.settings import Settings
 
 
@@ -147,7 +148,7 @@ def order_players(
     tied = [False] * n
     # positions equal to the previous one: found by a C scan over the sorted keys
     keys = list(map(packed.__getitem__, order))
-    same = _positions(list(map(eq, keys[1:], keys)), True)
+    same = positions(list(map(eq, keys[1:], keys)), True)
     if not same:
         return order, places, tied
     players = tournament.players
@@ -167,16 +168,3 @@ def order_players(
     for start, end in runs:
         order[start : end + 1] = sorted(order[start : end + 1], key=tie_order)
     return order, places, tied
-
-
-def _positions(values: list, wanted: object) -> list[int]:
-    """Indexes of ``wanted`` in ``values`` (list.index scans at C speed; ties are few)."""
-    found: list[int] = []
-    index = values.index
-    i = -1
-    try:
-        while True:
-            i = index(wanted, i + 1)
-            found.append(i)
-    except ValueError:
-        return found
