@@ -48,3 +48,20 @@ def values(standings, criterion: str) -> dict[str, object]:
     return {
         p.name: standings.value(criterion, i) for i, p in enumerate(standings.tournament.players)
     }
+
+
+# The seed (REFERENCE.md §2): A beat B, C, C, D; B beat A, C, D, D; C beat B, D, D; D beat A.
+# Each pair is (winner, loser); the winner plays Black.
+SEED_SCHEDULE = [
+    [("A", "B"), ("C", "D")],
+    [("A", "C"), ("B", "D")],
+    [("A", "D"), ("B", "C")],
+    [("B", "A"), ("C", "D")],
+    [("A", "C"), ("B", "D")],
+    [("D", "A"), ("C", "B")],
+]
+
+
+def seed_games() -> list[tuple]:
+    """The seed's double round robin as (round, black, white, result) games."""
+    return [(r + 1, w, loser, B) for r, pairs in enumerate(SEED_SCHEDULE) for w, loser in pairs]

@@ -13,26 +13,15 @@ import importlib.metadata
 import textwrap
 
 import pytest
-from builders import B, tournament, values
+from builders import seed_games, tournament, values
 
 from sodos_plugin import Host, PluginError
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.plugins import builtin_modules
 
-# The seed (REFERENCE.md §2): A beat B, C, C, D; B beat A, C, D, D; C beat B, D, D; D beat A.
-SCHEDULE = [
-    [("A", "B"), ("C", "D")],
-    [("A", "C"), ("B", "D")],
-    [("A", "D"), ("B", "C")],
-    [("B", "A"), ("C", "D")],
-    [("A", "C"), ("B", "D")],
-    [("D", "A"), ("C", "B")],
-]
-
 
 def seed():
-    games = [(r + 1, w, loser, B) for r, pairs in enumerate(SCHEDULE) for w, loser in pairs]
-    return tournament([(p, "1d") for p in "ABCD"], 6, games)
+    return tournament([(p, "1d") for p in "ABCD"], 6, seed_games())
 
 
 # McMahon, all 1d (start MMS 30), built-in SODOS = SODOSM: Σ defeated opponents' MMS:

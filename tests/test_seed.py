@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from builders import B, tournament, values
-
-# A beat B, C, C, D; B beat A, C, D, D; C beat B, D, D; D beat A (winner plays Black).
-SCHEDULE = [
-    [("A", "B"), ("C", "D")],
-    [("A", "C"), ("B", "D")],
-    [("A", "D"), ("B", "C")],
-    [("B", "A"), ("C", "D")],
-    [("A", "C"), ("B", "D")],
-    [("D", "A"), ("C", "B")],
-]
+from builders import seed_games, tournament, values
 
 
 def seed():
-    games = [(r + 1, w, loser, B) for r, pairs in enumerate(SCHEDULE) for w, loser in pairs]
-    return tournament("ABCD", 6, games)
+    return tournament("ABCD", 6, seed_games())
 
 
 def test_seed_sodos_sos_and_winner(host):
