@@ -37,9 +37,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from compute import mcmahon_tournament  # noqa: E402  (one generator for both scripts)
 from sgfmill import sgf  # noqa: E402
 
-from sodos_plugin import Game, Host, Player, Result, Tournament  # noqa: E402
+from sodos_plugin import Host  # noqa: E402
 
 INFO = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "HA", "KM")
 
@@ -56,34 +57,8 @@ def best(repeat: int, work):
 # -- compute ----------------------------------------------------------------------------
 
 
-def random_tournament(players: int, rounds: int, seed: int = 3) -> Tournament:
-    """Random pairings with every situation: jigo, forfeits, handicaps, byes, absences."""
-    rng = random.Random(seed)
-    results = [Result.BLACK_WINS] * 9 + [Result.WHITE_WINS] * 9 + [Result.JIGO, Result.BOTH_LOSE]
-    games, byes, absences = [], set(), set()
-    for r in range(1, rounds + 1):
-        order = list(range(players))
-        rng.shuffle(order)
-        absent = players // 100
-        for p in order[:absent]:
-            absences.add((r, p))
-        rest = order[absent:]
-        if len(rest) % 2:
-            byes.add((r, rest.pop()))
-        for i in range(0, len(rest), 2):
-            games.append(
-                Game(r, rest[i], rest[i + 1], rng.choice(results), rng.choice((0, 0, 0, 2)),
-                     rng.random() < 0.005)
-            )  # fmt: skip
-    named = tuple(Player(f"P{i:06d}", rank=rng.randrange(-30, 9)) for i in range(players))
-    return Tournament(
-        "compute benchmark", rounds, named, tuple(games), frozenset(byes), frozenset(absences),
-        {"mcmahon": {"bar": "3d"}},
-    )  # fmt: skip
-
-
 def bench_compute(players: int, rounds: int, repeat: int) -> list[dict]:
-    tournament = random_tournament(players, rounds)
+    tournament = mcmahon_tournament(players, rounds)
     host = Host(config_file=False, entry_points=False)
     rows = []
     runs = [
