@@ -169,6 +169,63 @@ def test_bye_and_game_in_one_round_is_an_error(tmp_path: Path) -> None:
         read([root], {"jobs": 1, "byes": {"1": ["Ann"]}})
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "message"),
+    [
+        ("bye", "game", r"round 1: 'Ann' has a game here and the bye in .*a\.sgf"),
+        ("game", "bye", r"round 1: 'Ann' has the bye here and a game in .*a\.sgf"),
+    ],
+)
+def test_a_bye_record_and_a_game_in_one_round_is_an_error(tmp_path, first, second, message):
+    records = {"bye": rec("Ann", "BYE"), "game": rec("Bob", "Ann")}
+    root = folder(tmp_path, {"a.sgf": records[first], "b.sgf": records[second]})
+    with pytest.raises(InputError, match=message):
+        read([root], {"jobs": 1, "bye_name": "BYE"})
+
+
+def test_the_same_bye_twice_is_a_duplicate(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "BYE"), "b.sgf": rec("BYE", "Ann", re="W+F")})
+    result = read([root], {"jobs": 1, "bye_name": "BYE"})
+    got = status(result)
+    assert got["a.sgf"] == ("ingested", "")
+    assert got["b.sgf"][0] == "duplicate" and "same bye as" in got["b.sgf"][1]
+    assert result.tournament.byes == {(1, 0)}
+
+
+def test_an_alias_that_makes_a_player_meet_himself_is_an_error(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("ann99", "Ann")})
+    with pytest.raises(InputError, match="PB and PW are both 'Ann' after the aliases"):
+        read([root], {"jobs": 1, "aliases": {"ann99": "Ann"}})
+
+
+def test_a_player_without_any_rank_is_warned(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", br=None, wr="1k")})
+    result = read([root], {"jobs": 1})
+    assert [p.rank for p in result.tournament.players] == [None, -1]
+    assert result.warnings == ["Ann: no rank in BR/WR of any record (rank unknown)"]
+
+
+def test_rank_warnings_are_per_player_in_round_order(tmp_path: Path) -> None:
+    # input order r3, r1, r2: the first round decides, warnings follow round order
+    root = folder(
+        tmp_path,
+        {
+            "a.sgf": rec("Ann", "Bob", ro="3", br="2d", wr="1k"),
+            "b.sgf": rec("Ann", "Bob", ro="1", br="3d", wr="1k"),
+            "c.sgf": rec("Bob", "Ann", ro="2", br="2k", wr="1d"),
+        },
+    )
+    result = read([root], {"jobs": 1})
+    assert [(p.name, p.rank) for p in result.tournament.players] == [("Ann", 2), ("Bob", -1)]
+    ann = "round 1 (" + str(root / "b.sgf") + "); the first round's rank is used"
+    assert result.warnings == [
+        f"Ann: rank '1d' in round 2 ({root / 'c.sgf'}) differs from 3d in {ann}",
+        f"Ann: rank '2d' in round 3 ({root / 'a.sgf'}) differs from 3d in {ann}",
+        f"Bob: rank '2k' in round 2 ({root / 'c.sgf'}) differs from 1k in round 1 "
+        f"({root / 'b.sgf'}); the first round's rank is used",
+    ]
+
+
 def test_rounds_option(tmp_path: Path) -> None:
     root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", ro="2")})
     t = read([root], {"jobs": 1, "rounds": 3}).tournament

@@ -28,13 +28,13 @@ Rules:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from sodos_hookspecs import FileReport
 
 from sodos_plugin.errors import InputError
-from sodos_plugin.model import Game, Player, Tournament
+from sodos_plugin.model import Game, Player, Result, Tournament
 from sodos_plugin.ranks import format_rank, parse_rank
 from sodos_plugin.readers.sgf.ingest import FileOutcome, Record
 from sodos_plugin.readers.sgf.options import MAX_ROUNDS, SECTION, SgfOptions
@@ -59,7 +59,7 @@ def _check_record(record: Record) -> str | None:
     return None
 
 
-def _choose_event(records: Sequence[Record], options: SgfOptions) -> str | None:
+def _choose_event(records: Iterable[Record], options: SgfOptions) -> str | None:
     first_file: dict[str, str] = {}
     for record in records:
         if record.event is not None:
@@ -92,19 +92,20 @@ def assemble(
     reports: Sequence[FileReport] = (),
 ) -> tuple[Tournament, list[FileReport], list[str]]:
     """Build the tournament; see the module documentation for the rules."""
-    status: dict[str, FileReport] = {}
+    # One report per outcome, by position (no dict keyed by 100 000 file names).
+    status: list[FileReport | None] = [None] * len(outcomes)
     warnings: list[str] = []
-    usable: list[tuple[FileOutcome, Sequence[Record]]] = []
-    for outcome in outcomes:
+    usable: list[int] = []
+    for position, outcome in enumerate(outcomes):
         if outcome.error is not None:
-            status[outcome.source] = FileReport(outcome.source, "rejected", outcome.error)
+            status[position] = FileReport(outcome.source, "rejected", outcome.error)
             continue
         chosen = options.event
         if chosen is not None and all(r.event not in (None, chosen) for r in outcome.records):
             # another event's records are not read, so their faults do not matter
             other = sorted({repr(r.event) for r in outcome.records})
             reason = f"event {', '.join(other)}, not {chosen!r}"
-            status[outcome.source] = FileReport(outcome.source, "excluded", reason)
+            status[position] = FileReport(outcome.source, "excluded", reason)
             continue
         problem = None
         for record in outcome.records:
@@ -118,27 +119,28 @@ def assemble(
                 if record.source != outcome.source
                 else ""
             )
-            status[outcome.source] = FileReport(outcome.source, "rejected", where + reason)
+            status[position] = FileReport(outcome.source, "rejected", where + reason)
             continue
-        usable.append((outcome, outcome.records))
+        usable.append(position)
 
-    event = _choose_event([r for _, records in usable for r in records], options)
+    event = _choose_event((r for p in usable for r in outcomes[p].records), options)
     alias = options.aliases
     bye_name = options.bye_name
 
     def who(name_: str) -> str:
         return alias.get(name_, name_) if alias else name_
 
-    games: dict[tuple[int, str, str], tuple[Record, str]] = {}  # (round, black, white)
-    seats: dict[tuple[int, str], str] = {}  # (round, player) → file of the game
+    # Keyed by round, then by name: no tuple per seat (peak memory at 100 000 records).
+    games: dict[int, dict[str, Record]] = {}  # round → black → record (one game a round)
+    seats: dict[int, dict[str, Record]] = {}  # round → player → record of the player's game
     byes: dict[tuple[int, str], str] = {}
     first_seen: dict[str, tuple[int, int]] = {}  # name → (first round, input order)
-    ranks: dict[str, list[tuple[int, str, str | None]]] = {}  # name → (round, file, BR/WR)
     no_event = 0
     order = 0
-    for outcome, records in usable:
+    for position in usable:
+        outcome = outcomes[position]
         kinds = []
-        for record in records:
+        for record in outcome.records:
             if event is not None and record.event not in (None, event):
                 kinds.append(("excluded", f"event {record.event!r}, not {event!r}"))
                 continue
@@ -154,12 +156,16 @@ def assemble(
                     f"round {r}: PB and PW are both {black!r} after the aliases",
                     source=record.source,
                 )
+            round_seats = seats.get(r)
+            if round_seats is None:
+                round_seats = seats[r] = {}
+                games[r] = {}
             if bye_name is not None and bye_name in (black, white):
                 player = white if black == bye_name else black
-                seat = seats.get((r, player))
+                seat = round_seats.get(player)
                 if seat is not None:
                     raise InputError(
-                        f"round {r}: {player!r} has the bye here and a game in {seat}",
+                        f"round {r}: {player!r} has the bye here and a game in {seat.source}",
                         source=record.source,
                     )
                 if (r, player) in byes:
@@ -170,64 +176,62 @@ def assemble(
                 _seen(first_seen, player, r, order)
                 kinds.append(_INGESTED)
                 continue
-            key = (r, black, white)
-            known = games.get(key)
-            if known is not None:
-                earlier, src = known
+            round_games = games[r]
+            known = round_games.get(black)
+            if known is not None and who(known.white) == white:
                 same = (
-                    earlier.result.result is record.result.result
-                    and earlier.result.by_default == record.result.by_default
-                    and earlier.handicap == record.handicap
+                    known.result.result is record.result.result
+                    and known.result.by_default == record.result.by_default
+                    and known.handicap == record.handicap
                 )
                 if not same:
                     raise InputError(
                         f"round {r}: {black} (B) vs {white} (W) has two different results: "
-                        f"RE[{earlier.result_text}] HA[{earlier.handicap}] in {src} and "
+                        f"RE[{known.result_text}] HA[{known.handicap}] in {known.source} and "
                         f"RE[{record.result_text}] HA[{record.handicap}] in {record.source}"
                     )
-                kinds.append(("duplicate", f"same game as {src}"))
+                kinds.append(("duplicate", f"same game as {known.source}"))
                 continue
             source = record.source
-            for player, rank in ((black, record.black_rank), (white, record.white_rank)):
-                seat = seats.get((r, player))
+            for player in (black, white):
+                seat = round_seats.get(player)
                 if seat is not None:
-                    raise InputError(f"round {r}: {player!r} is in two games: {seat} and {source}")
+                    raise InputError(
+                        f"round {r}: {player!r} is in two games: {seat.source} and {source}"
+                    )
                 if byes and (r, player) in byes:
                     raise InputError(
                         f"round {r}: {player!r} has a game here and the bye in {byes[(r, player)]}",
                         source=source,
                     )
-                seats[(r, player)] = source
+                round_seats[player] = record
                 order += 1
                 seen = first_seen.get(player)
                 if seen is None or r < seen[0]:
                     first_seen[player] = (r, order)
-                appearances = ranks.get(player)
-                if appearances is None:
-                    ranks[player] = [(r, source, rank)]
-                else:
-                    appearances.append((r, source, rank))
-            games[key] = (record, source)
+            round_games[black] = record
             if record.notes:
                 warnings.extend(f"{source}: {note}" for note in record.notes)
             kinds.append(_INGESTED)
         if _INGESTED in kinds:
-            kind, reason = "ingested", ""
+            report = FileReport(outcome.source, "ingested")
         elif kinds and all(k == "duplicate" for k, _ in kinds):
-            kind, reason = "duplicate", kinds[0][1]
+            report = FileReport(outcome.source, "duplicate", kinds[0][1])
         else:
             kind = "excluded" if kinds else "rejected"
             reason = "; ".join(sorted({why for _, why in kinds})) or "no games"
-        status[outcome.source] = FileReport(outcome.source, kind, reason)
+            report = FileReport(outcome.source, kind, reason)
+        status[position] = report
 
     if no_event:
         warnings.append(f"{no_event} record(s) have no EV; counted in event {event!r}")
     for r, names in sorted(options.byes.items()):
         for raw_name in names:
             player = who(raw_name)
-            if (r, player) in seats:
+            seat = seats.get(r, {}).get(player)
+            if seat is not None:
                 raise InputError(
-                    f"byes.{r}: {player!r} has a game in round {r} ({seats[(r, player)]})",
+                    f"byes.{r}: {player!r} has a game in round {r} ({seat.source})",
                     source=SECTION,
                     where=f"byes.{r}",
                 )
@@ -237,11 +241,13 @@ def assemble(
     # Players: by first appearance (round, then input order).
     names = sorted(first_seen, key=lambda n: first_seen[n][:2])
     index = {n: i for i, n in enumerate(names)}
+    ranks, rank_warnings = _player_ranks(seats, who)
     players = []
     for player in names:
-        players.append(Player(player, _player_rank(player, ranks.get(player, []), warnings)))
+        warnings.extend(rank_warnings.get(player, ()))
+        players.append(Player(player, ranks.get(player)))
 
-    top = max([r for r, _, _ in games] + [r for r, _ in byes] + [0])
+    top = max([r for r, round_games in games.items() if round_games] + [r for r, _ in byes] + [0])
     rounds = top
     if options.rounds is not None:
         if options.rounds < top:
@@ -252,17 +258,16 @@ def assemble(
             )
         rounds = options.rounds
     game_list = [
-        Game(r, index[b], index[w], rec.result.result, rec.handicap, rec.result.by_default)
-        for (r, b, w), (rec, _) in sorted(games.items(), key=lambda kv: (kv[0][0], kv[1][1]))
+        Game(r, index[who(rec.black)], index[who(rec.white)], *_outcome(rec))
+        for r in sorted(games)
+        for rec in sorted(games[r].values(), key=_by_source)
     ]
     bye_set = frozenset((r, index[p]) for r, p in byes)
-    paired = {(r, index[p]) for r, p in seats}
-    absences = frozenset(
-        (r, i)
-        for r in range(1, rounds + 1)
-        for i in range(len(players))
-        if (r, i) not in paired and (r, i) not in bye_set
-    )
+    absent: list[tuple[int, int]] = []
+    for r in range(1, rounds + 1):
+        present = set(map(index.__getitem__, seats.get(r, ())))
+        absent.extend((r, i) for i in range(len(players)) if i not in present)
+    absences = frozenset(pair for pair in absent if pair not in bye_set)
     try:
         tournament = Tournament(
             name=event or name,
@@ -277,8 +282,16 @@ def assemble(
     except ValueError as error:  # pragma: no cover - contradictions are caught above
         raise InputError(str(error)) from None
     files = list(reports)
-    files.extend(status[o.source] for o in outcomes)
+    files.extend(status)  # type: ignore[arg-type]  # every position was filled above
     return tournament, files, warnings
+
+
+def _by_source(record: Record) -> str:
+    return record.source
+
+
+def _outcome(record: Record) -> tuple[Result, int, bool]:
+    return record.result.result, record.handicap, record.result.by_default
 
 
 def _seen(first_seen: dict[str, tuple[int, int]], player: str, r: int, order: int) -> None:
@@ -287,32 +300,52 @@ def _seen(first_seen: dict[str, tuple[int, int]], player: str, r: int, order: in
         first_seen[player] = (r, order)
 
 
-def _player_rank(
-    player: str, appearances: list[tuple[int, str, str | None]], warnings: list[str]
-) -> int | None:
-    """Rank of the first round; later different ranks are warnings (issue 4)."""
-    rounds = sorted(appearances, key=lambda item: item[0])
-    first = next(((r, s, t) for r, s, t in rounds if t and t.strip()), None)
-    if first is None:
-        if rounds:
-            warnings.append(f"{player}: no rank in BR/WR of any record (rank unknown)")
-        return None
-    r0, source0, text0 = first
-    try:
-        rank = parse_rank(text0)
-    except ValueError as error:
-        warnings.append(f"{source0}: {player}: {error}; rank unknown")
-        return None
-    for r, source, text in rounds:
-        if not text or text == text0 or not text.strip():
-            continue  # no rank, or the same text (the usual case: no parse needed)
+def _player_ranks(
+    seats: Mapping[int, Mapping[str, Record]], who: Callable[[str], str]
+) -> tuple[dict[str, int | None], dict[str, list[str]]]:
+    """Each player's rank from the first round's record, and warnings by player (issue 4).
+
+    Appearances are read in round order, then input order (``seats`` keeps it); the
+    first with a rank text decides; a later different rank is a warning.
+    """
+
+    def appearances() -> Iterator[tuple[int, str, Record, str | None]]:
+        for r in sorted(seats):
+            for player, record in seats[r].items():
+                black = who(record.black) == player
+                yield r, player, record, record.black_rank if black else record.white_rank
+
+    first: dict[str, tuple[int, str, str]] = {}  # name → (round, file, rank text)
+    seen: set[str] = set()
+    for r, player, record, text in appearances():
+        seen.add(player)
+        if text and player not in first and text.strip():
+            first[player] = (r, record.source, text)
+    ranks: dict[str, int | None] = {}
+    notes: dict[str, list[str]] = {}
+    for player in seen:
+        if player not in first:
+            notes[player] = [f"{player}: no rank in BR/WR of any record (rank unknown)"]
+    parsed: dict[str, int] = {}  # one parse per distinct rank text
+    for player, (_, source, text) in first.items():
+        try:
+            if text not in parsed:
+                parsed[text] = parse_rank(text)
+            ranks[player] = parsed[text]
+        except ValueError as error:
+            notes[player] = [f"{source}: {player}: {error}; rank unknown"]
+    for r, player, record, text in appearances():
+        if not text or player not in ranks or text == first[player][2] or not text.strip():
+            continue  # no rank, unparsable first rank, or the same text (the usual case)
         try:
             other = parse_rank(text)
         except ValueError:
             other = None
+        rank = ranks[player]
         if other != rank:
-            warnings.append(
-                f"{player}: rank {text.strip()!r} in round {r} ({source}) differs from "
+            r0, source0, _ = first[player]
+            notes.setdefault(player, []).append(
+                f"{player}: rank {text.strip()!r} in round {r} ({record.source}) differs from "
                 f"{_rank_text(rank)} in round {r0} ({source0}); the first round's rank is used"
             )
-    return rank
+    return ranks, notes
