@@ -226,6 +226,16 @@ def test_rank_warnings_are_per_player_in_round_order(tmp_path: Path) -> None:
     ]
 
 
+def test_a_configured_bye_for_a_name_in_no_record_is_warned(tmp_path: Path) -> None:
+    root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob"), "b.sgf": rec("Bob", "Ann", ro="2")})
+    result = read([root], {"jobs": 1, "byes": {"1": ["Cid"], "2": ["Cid"]}})
+    assert [p.name for p in result.tournament.players] == ["Ann", "Bob", "Cid"]
+    assert result.warnings == [
+        '[plugin."builtin.sgf"] byes.1: '
+        "'Cid' is in no record; added as a player who only had byes"
+    ]
+
+
 def test_rounds_option(tmp_path: Path) -> None:
     root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", ro="2")})
     t = read([root], {"jobs": 1, "rounds": 3}).tournament

@@ -235,6 +235,12 @@ def assemble(
                     source=SECTION,
                     where=f"byes.{r}",
                 )
+            if player not in first_seen:
+                # a typo here would add a player with bye points: said, not silent
+                warnings.append(
+                    f"{SECTION} byes.{r}: {player!r} is in no record; "
+                    "added as a player who only had byes"
+                )
             byes.setdefault((r, player), f"{SECTION} byes")
             _seen(first_seen, player, r, 10**9)
 
