@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from sgfmill import sgf
 
 from sodos_plugin.readers.sgf.ingest import ingest_bytes
-from sodos_plugin.readers.sgf.scan import as_lists, scan_fast, scan_full
+from sodos_plugin.readers.sgf.scan import as_lists, scan_fast, scan_full, scan_single
+from sodos_plugin.readers.sgf.values import decode_plain
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -135,6 +136,9 @@ def same_outcome(data: bytes) -> None:
 def check(data: bytes) -> None:
     fast = scan_fast(data)
     full = full_or_none(data)
+    single = scan_single(data)
+    if single is not None:  # the usual-record path is a special case of the fast scan
+        assert fast is not None and [as_lists(single)] == [as_lists(r) for r in fast]
     if fast is not None:
         assert full is not None, "fast path accepted bytes sgfmill rejects"
         assert [as_lists(r) for r in fast] == [as_lists(r) for r in full]
@@ -192,7 +196,20 @@ def test_fast_path_is_taken_for_plain_records() -> None:
     """The differential tests are not vacuous: usual records go the fast way."""
     data = b"(;FF[4]CA[UTF-8]PB[A b]PW[C]RE[B+R]RO[1]\n;B[pd];W[dp]\n;B[pp]\n)\n"
     assert scan_fast(data) is not None
+    assert scan_single(data) == {
+        b"FF": b"4",
+        b"CA": b"UTF-8",
+        b"PB": b"A b",
+        b"PW": b"C",
+        b"RE": b"B+R",
+        b"RO": b"1",
+    }
+    assert decode_plain(scan_single(data)) == (
+        ("A b", "C", None, None, "B+R", "1") + (None,) * 3,
+        None,
+    )
     assert ingest_bytes(data, "x").fast
+    assert scan_single(data + data) is None  # two games: the general fast scan
     with_comment = b"(;PB[A]PW[B]RE[W+T];B[pd]C[nice \\] move];W[])"
     assert scan_fast(with_comment) is not None  # the regular-expression tier
     ogs = b"(;PB[A]PW[B]RE[W+T]\n;B[qd]\n(;W[dp]\n(;B[pp]\n\n)))"

@@ -25,8 +25,8 @@ from sgfmill import sgf_grammar
 
 from sodos_plugin.model import Result
 from sodos_plugin.readers.sgf.results import ParsedResult, parse_result
-from sodos_plugin.readers.sgf.scan import RawRoot, from_lists, scan_fast
-from sodos_plugin.readers.sgf.values import GameInfo, RecordError, decode_root
+from sodos_plugin.readers.sgf.scan import RawRoot, from_lists, scan_fast, scan_single
+from sodos_plugin.readers.sgf.values import GameInfo, RecordError, decode_plain, decode_root
 
 __all__ = ["FileOutcome", "Record", "ingest_bytes", "ingest_file", "round_number"]
 
@@ -128,10 +128,16 @@ def _main_line_info(tree: sgf_grammar.Coarse_game_tree) -> tuple[RawRoot, str]:
     return from_lists(merged), ""
 
 
-def _record(info: GameInfo, source: str, extra: str) -> Record:
+def _record(
+    text: tuple[str | None, ...],
+    handicap: int | None,
+    notes: tuple[str, ...],
+    source: str,
+    extra: str,
+) -> Record:
     # TEXT_PROPERTIES order; interned: names, ranks, events repeat across a folder, so
     # 100 000 records share their strings instead of holding copies (peak memory)
-    pb, pw, br, wr, result_text, ro, event, date, gn = info.text
+    pb, pw, br, wr, result_text, ro, event, date, gn = text
     share = SHARED.setdefault
     black, white = (pb or "").strip(), (pw or "").strip()
     black, white = share(black, black), share(white, white)
@@ -141,7 +147,6 @@ def _record(info: GameInfo, source: str, extra: str) -> Record:
     if black == white:
         raise RecordError(f"PB and PW are the same player {black!r}")
     parsed = _NO_RE if result_text is None else parse_result(result_text)
-    notes = info.notes
     if extra or parsed.note:
         notes = (*notes, *(n for n in (extra, parsed.note) if n))
     rnd, round_text = round_number(ro, gn)
@@ -171,9 +176,14 @@ def _record(info: GameInfo, source: str, extra: str) -> Record:
         round_text,
         event,
         date,
-        info.handicap or 0,
+        handicap or 0,
         notes,
     )
+
+
+def info_fields(info: GameInfo) -> tuple[tuple[str | None, ...], int | None, tuple[str, ...]]:
+    """What :func:`_record` reads of a :class:`GameInfo`."""
+    return info.text, info.handicap, info.notes
 
 
 def ingest_bytes(
@@ -190,12 +200,20 @@ def ingest_bytes(
             data, forced = _transcode(data)
         except RecordError as error:
             return FileOutcome(source, error=str(error), fast=False)
+    if fast_path and forced is None:  # the usual record, without the general machinery
+        raw = scan_single(data)
+        plain = None if raw is None or b"RE" not in raw else decode_plain(raw)
+        if plain is not None:
+            try:
+                return FileOutcome(source, (_record(*plain, (), source, ""),), None, True)
+            except RecordError as error:
+                return FileOutcome(source, (), str(error), True)
     bom = data[:3] == _BOM8
     roots = scan_fast(data) if fast_path else None
-    if roots is not None and len(roots) == 1 and b"RE" in roots[0]:  # the usual case
+    if roots is not None and len(roots) == 1 and b"RE" in roots[0]:  # one game, RE in its root
         try:
             info = decode_root(roots[0], forced=forced, bom=bom, fallback=fallback)
-            return FileOutcome(source, (_record(info, source, ""),), None, True)
+            return FileOutcome(source, (_record(*info_fields(info), source, ""),), None, True)
         except RecordError as error:
             return FileOutcome(source, (), str(error), True)
     fast = roots is not None and all(b"RE" in root for root in roots)
@@ -213,7 +231,7 @@ def ingest_bytes(
         label = f"{source}#{number}" if several else source
         try:
             info = decode_root(raw, forced=forced, bom=bom, fallback=fallback)
-            records.append(_record(info, label, extra))
+            records.append(_record(*info_fields(info), label, extra))
         except RecordError as error:
             prefix = f"game {number}: " if several else ""
             return FileOutcome(source, error=prefix + str(error), fast=fast)

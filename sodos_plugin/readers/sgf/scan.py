@@ -33,7 +33,15 @@ import string
 
 from sgfmill import sgf_grammar
 
-__all__ = ["RawRoot", "as_lists", "from_lists", "scan_fast", "scan_full", "scan_roots"]
+__all__ = [
+    "RawRoot",
+    "as_lists",
+    "from_lists",
+    "scan_fast",
+    "scan_full",
+    "scan_roots",
+    "scan_single",
+]
 
 RawRoot = dict[bytes, "bytes | list[bytes]"]
 
@@ -47,11 +55,7 @@ _ROOT = re.compile(rb"(?:\s*[A-Za-z]{1,64}(?:\s*" + _VALUE + rb")+)*\s*(?=[;()])
 # One property: its ident and its values, brackets included; and one value.
 _PROP = re.compile(rb"([A-Za-z]{1,64})\s*(" + _VALUE + rb"(?:\s*" + _VALUE + rb")*)", re.DOTALL)
 _ONE_VALUE = re.compile(rb"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
-# Where a simple root ends: a value's "]", whitespace, then a node boundary.
-_SIMPLE_END = re.compile(rb"\][ \t\n\r\x0b\x0c]*[;()]")
-_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]")
 _CLOSE_AS_OPEN = bytes.maketrans(b"]", b"[")
-_NOT_AN_IDENT = b";()[] \t\n\r\x0b\x0c"  # ``b"" in`` it is True too (end of data)
 
 
 def _compile_tail() -> re.Pattern[bytes]:
@@ -67,6 +71,19 @@ def _compile_tail() -> re.Pattern[bytes]:
 
 
 _TAIL = _compile_tail()
+
+
+def _compile_simple_root() -> re.Pattern[bytes]:
+    """A simple root: ``ID[value]`` properties (no ``\\``, ``[`` or ``]`` in a value), then
+    whitespace up to a node boundary (``;``, ``(`` or ``)``, not consumed)."""
+    possessive = rb"(?:\s*+[A-Z]{1,64}+\s*+\[[^\\\[\]]*+\])++\s*+(?=[;()])"
+    try:  # Python >= 3.11
+        return re.compile(possessive)
+    except re.error:  # pragma: no cover - Python 3.10: the same language, backtracking
+        return re.compile(rb"(?:\s*[A-Z]{1,64}\s*\[[^\\\[\]]*\])+\s*(?=[;()])")
+
+
+_SIMPLE_ROOT = _compile_simple_root()
 
 
 def _move_table() -> bytes:
@@ -127,37 +144,20 @@ def _nested_moves(shape: bytes) -> bool:
 def _simple_root(data: bytes, pos: int) -> tuple[RawRoot, int] | None:
     """The root starting at ``pos`` when it is simple, and where it ends; else None.
 
-    Simple: no backslash, brackets alternating ``[``/``]`` (so no ``[`` inside a
-    value), every property one value, idents upper case. Then each ``]`` ends a
-    value and each ``[`` starts one, so splitting at brackets yields exactly
-    sgfmill's tokens: ident, value, ident, value ... and the first ``]`` followed
-    (after whitespace) by ``;``, ``(`` or ``)`` closes the root node.
+    Simple: every property is an upper-case ident and one value with no backslash
+    and no bracket inside (:data:`_SIMPLE_ROOT` proves it in one match, which also
+    finds the node boundary), and no ident repeats. Then each ``]`` ends a value and
+    each ``[`` starts one, so splitting at brackets yields exactly sgfmill's tokens:
+    ident, value, ident, value ...
     """
-    if data[pos : pos + 1] in _NOT_AN_IDENT:
-        # an empty root (or one starting with whitespace) goes the general way: searching
-        # for a "]" could run into the next games (quadratic on "(;)(;)(;)...")
+    match = _SIMPLE_ROOT.match(data, pos)
+    if match is None:
         return None
-    end = _SIMPLE_END.search(data, pos)
-    if end is None:
-        return None
-    boundary = end.end() - 1
-    body = data[pos : end.start() + 1]
-    brackets = body.translate(None, _NOT_BRACKETS)
-    expected = _BRACKET_PAIRS.get(len(brackets))  # keyed by length: "[]" * (length / 2)
-    if expected is None:
-        expected = b"[]" * (len(brackets) // 2)
-        if len(_BRACKET_PAIRS) < 4096:
-            _BRACKET_PAIRS[len(brackets)] = expected
-    if b"\\" in body or brackets != expected:
-        return None
-    pieces = body.translate(_CLOSE_AS_OPEN).split(b"[")
-    idents = list(map(bytes.strip, pieces[0:-1:2]))
-    joined = b"".join(idents)
-    if not (joined.isalpha() and joined.isupper()) or b"" in idents:
-        return None  # junk, lower case, or a property with several values
-    props = dict(zip(idents, pieces[1::2]))
-    if len(props) != len(idents) or (len(joined) > 64 and max(map(len, idents)) > 64):
-        return None
+    boundary = match.end()
+    pieces = data[pos:boundary].translate(_CLOSE_AS_OPEN).split(b"[")
+    props = dict(zip(map(bytes.strip, pieces[0:-1:2]), pieces[1::2]))
+    if len(props) != len(pieces) >> 1:
+        return None  # an ident given twice: sgfmill merges the values (the general way)
     return props, boundary
 
 
@@ -184,6 +184,23 @@ def from_lists(props: dict[str, list[bytes]]) -> RawRoot:
         ident.encode("ascii"): values[0] if len(values) == 1 else list(values)
         for ident, values in props.items()
     }
+
+
+def scan_single(data: bytes) -> RawRoot | None:
+    """The root of the usual record, else ``None`` (then :func:`scan_fast` decides).
+
+    The usual record: one game, a simple root (see :func:`_simple_root`), then a
+    plain move list (see :func:`_plain_moves`) and nothing after the game's ``)``
+    but whitespace. When it returns a root, :func:`scan_fast` returns ``[root]``.
+    """
+    start = _START.search(data)
+    if start is None:
+        return None
+    simple = _simple_root(data, start.end())
+    if simple is None:
+        return None
+    root, boundary = simple
+    return root if _plain_moves(data[boundary:]) else None
 
 
 def scan_fast(data: bytes) -> list[RawRoot] | None:

@@ -34,7 +34,14 @@ from sgfmill import sgf_properties
 
 from sodos_plugin.readers.sgf.scan import RawRoot
 
-__all__ = ["TEXT_PROPERTIES", "GameInfo", "RecordError", "decode_root", "encoding_name"]
+__all__ = [
+    "TEXT_PROPERTIES",
+    "GameInfo",
+    "RecordError",
+    "decode_plain",
+    "decode_root",
+    "encoding_name",
+]
 
 #: Game-info properties read as SimpleText (PB/PW players, BR/WR ranks, RE result,
 #: RO round, EV event, DT date, GN game name — OGS writes the round there).
@@ -198,6 +205,34 @@ def decode_root(
     # Komi plays no part in standings: kept as text, not interpreted.
     komi = None if km is None else km.decode("ascii", "replace").strip()
     return GameInfo(text, handicap, komi, encoding, notes)
+
+
+def decode_plain(raw: RawRoot) -> tuple[tuple[str | None, ...], int | None] | None:
+    """``(text, handicap)`` as :func:`decode_root` gives them, for the plain root; else None.
+
+    Plain: every value is one value (as :func:`~.scan.scan_single` gives), ``CA``
+    absent or ``UTF-8``, ``SZ`` absent or 19, ``HA`` absent or one digit, and the
+    values read are UTF-8 with no backslash or line break (so each is its own
+    SimpleText). Then the encoding is UTF-8 by each rule of :func:`decode_root`
+    (declared, BOM, or detected) and nothing is noted. Anything else, errors
+    included, is left to :func:`decode_root`.
+    """
+    sz = raw.get(b"SZ")
+    ca = raw.get(b"CA")
+    ha = raw.get(b"HA")
+    if (sz is not None and sz != b"19") or (ca is not None and ca != b"UTF-8"):
+        return None
+    if ha is not None and not (len(ha) == 1 and ha.isdigit()):  # type: ignore[union-attr]
+        return None
+    found = list(map(raw.get, _KEYS))
+    joined = b"".join(filter(None, found))  # type: ignore[arg-type]
+    if len(joined.translate(None, _SPECIAL)) != len(joined):
+        return None
+    try:
+        text = tuple([None if v is None else v.decode() for v in found])  # type: ignore[union-attr]
+    except UnicodeDecodeError:
+        return None
+    return text, None if ha is None else int(ha)
 
 
 def _first_undecodable(found: list[bytes | None], ctx: _Context) -> str:
