@@ -28,7 +28,7 @@ Rules:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sodos_hookspecs import FileReport
@@ -128,9 +128,10 @@ def assemble(
     bye_name = options.bye_name
 
     def who(name_: str) -> str:
-        return alias.get(name_, name_) if alias else name_
+        return alias.get(name_, name_)
 
     # Keyed by round, then by name: no tuple per seat (peak memory at 100 000 records).
+    # Records are stored under the names after the aliases.
     games: dict[int, dict[str, Record]] = {}  # round → black → record (one game a round)
     seats: dict[int, dict[str, Record]] = {}  # round → player → record of the player's game
     byes: dict[tuple[int, str], str] = {}
@@ -139,23 +140,23 @@ def assemble(
     order = 0
     for position in usable:
         outcome = outcomes[position]
-        kinds = []
+        ingested = False
+        others: list[tuple[str, str]] = []  # (status, reason) of records not ingested
         for record in outcome.records:
-            if event is not None and record.event not in (None, event):
-                kinds.append(("excluded", f"event {record.event!r}, not {event!r}"))
-                continue
-            if record.event is None and event is not None:
+            source, black, white, _, _, result, _, r, _, record_event, _, handicap, notes = record
+            if event is not None and record_event != event:
+                if record_event is not None:
+                    others.append(("excluded", f"event {record_event!r}, not {event!r}"))
+                    continue
                 no_event += 1
-            r = record.round
-            assert r is not None
-            black, white = record.black, record.white
-            if alias:
+            if alias and (black in alias or white in alias):
                 black, white = who(black), who(white)
-            if black == white:
-                raise InputError(
-                    f"round {r}: PB and PW are both {black!r} after the aliases",
-                    source=record.source,
-                )
+                if black == white:
+                    raise InputError(
+                        f"round {r}: PB and PW are both {black!r} after the aliases",
+                        source=source,
+                    )
+                record = record._replace(black=black, white=white)  # kept under its new names
             round_seats = seats.get(r)
             if round_seats is None:
                 round_seats = seats[r] = {}
@@ -166,33 +167,32 @@ def assemble(
                 if seat is not None:
                     raise InputError(
                         f"round {r}: {player!r} has the bye here and a game in {seat.source}",
-                        source=record.source,
+                        source=source,
                     )
                 if (r, player) in byes:
-                    kinds.append(("duplicate", f"the same bye as {byes[(r, player)]}"))
+                    others.append(("duplicate", f"the same bye as {byes[(r, player)]}"))
                     continue
-                byes[(r, player)] = record.source
+                byes[(r, player)] = source
                 order += 1
                 _seen(first_seen, player, r, order)
-                kinds.append(_INGESTED)
+                ingested = True
                 continue
             round_games = games[r]
             known = round_games.get(black)
-            if known is not None and who(known.white) == white:
+            if known is not None and known.white == white:
                 same = (
-                    known.result.result is record.result.result
-                    and known.result.by_default == record.result.by_default
-                    and known.handicap == record.handicap
+                    known.result.result is result.result
+                    and known.result.by_default == result.by_default
+                    and known.handicap == handicap
                 )
                 if not same:
                     raise InputError(
                         f"round {r}: {black} (B) vs {white} (W) has two different results: "
                         f"RE[{known.result_text}] HA[{known.handicap}] in {known.source} and "
-                        f"RE[{record.result_text}] HA[{record.handicap}] in {record.source}"
+                        f"RE[{record.result_text}] HA[{handicap}] in {source}"
                     )
-                kinds.append(("duplicate", f"same game as {known.source}"))
+                others.append(("duplicate", f"same game as {known.source}"))
                 continue
-            source = record.source
             for player in (black, white):
                 seat = round_seats.get(player)
                 if seat is not None:
@@ -210,16 +210,16 @@ def assemble(
                 if seen is None or r < seen[0]:
                     first_seen[player] = (r, order)
             round_games[black] = record
-            if record.notes:
-                warnings.extend(f"{source}: {note}" for note in record.notes)
-            kinds.append(_INGESTED)
-        if _INGESTED in kinds:
+            if notes:
+                warnings.extend(f"{source}: {note}" for note in notes)
+            ingested = True
+        if ingested:
             report = FileReport(outcome.source, "ingested")
-        elif kinds and all(k == "duplicate" for k, _ in kinds):
-            report = FileReport(outcome.source, "duplicate", kinds[0][1])
+        elif others and all(k == "duplicate" for k, _ in others):
+            report = FileReport(outcome.source, "duplicate", others[0][1])
         else:
-            kind = "excluded" if kinds else "rejected"
-            reason = "; ".join(sorted({why for _, why in kinds})) or "no games"
+            kind = "excluded" if others else "rejected"
+            reason = "; ".join(sorted({why for _, why in others})) or "no games"
             report = FileReport(outcome.source, kind, reason)
         status[position] = report
 
@@ -247,7 +247,7 @@ def assemble(
     # Players: by first appearance (round, then input order).
     names = sorted(first_seen, key=lambda n: first_seen[n][:2])
     index = {n: i for i, n in enumerate(names)}
-    ranks, rank_warnings = _player_ranks(seats, who)
+    ranks, rank_warnings = _player_ranks(seats)
     players = []
     for player in names:
         warnings.extend(rank_warnings.get(player, ()))
@@ -264,7 +264,7 @@ def assemble(
             )
         rounds = options.rounds
     game_list = [
-        Game(r, index[who(rec.black)], index[who(rec.white)], *_outcome(rec))
+        Game(r, index[rec.black], index[rec.white], *_outcome(rec))
         for r in sorted(games)
         for rec in sorted(games[r].values(), key=_by_source)
     ]
@@ -307,51 +307,57 @@ def _seen(first_seen: dict[str, tuple[int, int]], player: str, r: int, order: in
 
 
 def _player_ranks(
-    seats: Mapping[int, Mapping[str, Record]], who: Callable[[str], str]
+    seats: Mapping[int, Mapping[str, Record]],
 ) -> tuple[dict[str, int | None], dict[str, list[str]]]:
     """Each player's rank from the first round's record, and warnings by player (issue 4).
 
     Appearances are read in round order, then input order (``seats`` keeps it); the
     first with a rank text decides; a later different rank is a warning.
     """
-
-    def appearances() -> Iterator[tuple[int, str, Record, str | None]]:
-        for r in sorted(seats):
-            for player, record in seats[r].items():
-                black = who(record.black) == player
-                yield r, player, record, record.black_rank if black else record.white_rank
-
     first: dict[str, tuple[int, str, str]] = {}  # name → (round, file, rank text)
-    seen: set[str] = set()
-    for r, player, record, text in appearances():
-        seen.add(player)
-        if text and player not in first and text.strip():
-            first[player] = (r, record.source, text)
-    ranks: dict[str, int | None] = {}
+    ranks: dict[str, int | None] = {}  # parsed when first needed
     notes: dict[str, list[str]] = {}
-    for player in seen:
-        if player not in first:
-            notes[player] = [f"{player}: no rank in BR/WR of any record (rank unknown)"]
     parsed: dict[str, int] = {}  # one parse per distinct rank text
-    for player, (_, source, text) in first.items():
-        try:
-            if text not in parsed:
-                parsed[text] = parse_rank(text)
-            ranks[player] = parsed[text]
-        except ValueError as error:
-            notes[player] = [f"{source}: {player}: {error}; rank unknown"]
-    for r, player, record, text in appearances():
-        if not text or player not in ranks or text == first[player][2] or not text.strip():
-            continue  # no rank, unparsable first rank, or the same text (the usual case)
-        try:
-            other = parse_rank(text)
-        except ValueError:
-            other = None
-        rank = ranks[player]
-        if other != rank:
-            r0, source0, _ = first[player]
-            notes.setdefault(player, []).append(
-                f"{player}: rank {text.strip()!r} in round {r} ({record.source}) differs from "
-                f"{_rank_text(rank)} in round {r0} ({source0}); the first round's rank is used"
-            )
+
+    def rank_of(player: str) -> int | None:
+        if player not in ranks:
+            _, source, text = first[player]
+            try:
+                if text not in parsed:
+                    parsed[text] = parse_rank(text)
+                ranks[player] = parsed[text]
+            except ValueError as error:
+                ranks[player] = None
+                notes[player] = [f"{source}: {player}: {error}; rank unknown"]
+        return ranks[player]
+
+    for r in sorted(seats):
+        for player, record in seats[r].items():
+            text = record.black_rank if record.black == player else record.white_rank
+            if not text:
+                continue
+            known = first.get(player)
+            if known is None:
+                if text.strip():
+                    first[player] = (r, record.source, text)
+                continue
+            if text == known[2] or not text.strip():
+                continue  # the same text (the usual case: no parse needed), or blank
+            rank = rank_of(player)
+            if rank is None and player in notes:
+                continue  # the first rank is not a rank: said once, nothing to compare
+            try:
+                other = parse_rank(text)
+            except ValueError:
+                other = None
+            if other != rank:
+                notes.setdefault(player, []).append(
+                    f"{player}: rank {text.strip()!r} in round {r} ({record.source}) differs "
+                    f"from {_rank_text(rank)} in round {known[0]} ({known[1]}); "
+                    "the first round's rank is used"
+                )
+    for player in first:
+        rank_of(player)
+    for player in set().union(*seats.values()) - first.keys():
+        notes[player] = [f"{player}: no rank in BR/WR of any record (rank unknown)"]
     return ranks, notes
