@@ -95,7 +95,7 @@ def sgfmill_baseline(paths: list[Path]) -> None:
 
 def ingest_only(folder: Path) -> list:
     units, _, _ = collect([folder], Limits())
-    return ingest_units(units, jobs=1, fallback="ISO-8859-1", limit=Limits().max_file_bytes)
+    return ingest_units(units, jobs=1, fallback="ISO-8859-1", limits=Limits())
 
 
 def best(repeat: int, function, *args) -> tuple[float, object]:

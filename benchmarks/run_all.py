@@ -189,7 +189,7 @@ def sgfmill_parse(paths: list[Path]) -> int:
 def ingest_records(folder: Path) -> list:
     """(b) of ingest.py: walk the folder, read, scan and interpret every record."""
     units, _, _ = collect([folder], Limits())
-    return ingest_units(units, jobs=1, fallback="ISO-8859-1", limit=Limits().max_file_bytes)
+    return ingest_units(units, jobs=1, fallback="ISO-8859-1", limits=Limits())
 
 
 def bench_ingest(records: int, moves: int, repeat: int, jobs: int) -> list[dict]:

@@ -138,9 +138,59 @@ def test_deeply_nested_variations(tmp_path, with_result_in_root):
     (folder / "deep.sgf").write_bytes(data)
     done = cli("standings", str(folder), "--jobs", "1", "--format", "json", cwd=tmp_path)
     err = clean(done)
-    if with_result_in_root:
-        assert done.returncode == 0, err
-        assert set(players(done)) == {"Alice", "Bob"}
+    # sgfmill's full parse would hold its 500 000 tokens: over the default bound, said
+    assert done.returncode == 2 and "max_parse_tokens" in err, err
+    (tmp_path / "sodos.toml").write_text('[plugin."builtin.sgf"]\nmax_parse_tokens = 600000\n')
+    done = cli("standings", str(folder), "--jobs", "1", "--format", "json", cwd=tmp_path)
+    err = clean(done)
+    assert done.returncode == 0, err  # a raised bound: parsed within the memory limit
+    assert set(players(done)) == {"Alice", "Bob"}
+    if not with_result_in_root:
+        assert "RE found in node 100002" in err
+
+
+def tiny_games(count: int) -> bytes:
+    return b"".join(b"(;RO[1]RE[B+R]PB[a%d]BR[1k]PW[b%d]WR[1k])" % (i, i) for i in range(count))
+
+
+@pytest.mark.parametrize("variation", [False, True])
+def test_a_collection_of_too_many_games_is_rejected_and_the_bound_is_configurable(
+    tmp_path, variation
+):
+    folder = good_folder(tmp_path / "games")
+    many = tiny_games(10_001)
+    if variation:  # the fast scan declines it: sgfmill's full parse, then the count
+        many = many.replace(b"WR[1k])", b"WR[1k](;B[aa])(;B[bb]))", 1)
+    (folder / "many.sgf").write_bytes(many)
+    host = Host(config_file=False, entry_points=False)
+    result = host.read([folder], skip_bad=True, jobs=1)
+    (report,) = [f for f in result.files if f.path.endswith("many.sgf")]
+    assert report.status == "rejected"
+    assert report.reason == "more than 10000 games in one file (max_games_per_file)"
+    assert len(result.tournament.players) == 4
+    raised = Host(
+        {"plugin": {"builtin.sgf": {"max_games_per_file": 20_000}}},
+        config_file=False,
+        entry_points=False,
+    )
+    assert len(raised.read([folder], jobs=1).tournament.games) == 2 + 10_001
+
+
+@pytest.mark.parametrize("variation", [False, True])
+def test_sixteen_mebibytes_of_tiny_games_is_refused_in_bounded_memory(tmp_path, variation):
+    """16 MiB (the file limit) of 37-byte games: 450 000 records, or 3 million tokens
+    for sgfmill's parser when one game has a variation; both over a bound, refused fast."""
+    data = tiny_games(450_000)
+    if variation:
+        data = b"(;RO[1]RE[B+R]PB[x]PW[y](;B[aa])(;B[bb]))" + data
+    data = data[: 16 << 20]
+    folder = good_folder(tmp_path / "games")
+    (folder / "huge.sgf").write_bytes(data)
+    done = cli("standings", str(folder), "--skip-bad", "--format", "json", cwd=tmp_path)
+    err = clean(done)
+    assert done.returncode == 0, err
+    assert "huge.sgf" in err and ("max_games_per_file" in err or "max_parse_tokens" in err)
+    assert len(players(done)) == 4
 
 
 def test_binary_garbage_and_empty_files(tmp_path):

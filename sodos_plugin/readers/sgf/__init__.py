@@ -32,12 +32,11 @@ from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.readers.sgf.assemble import assemble
-from sodos_plugin.readers.sgf.options import SECTION, parse_options
+from sodos_plugin.readers.sgf.options import LIMIT_KEYS, SECTION, parse_options
 from sodos_plugin.readers.sgf.walk import collect, ingest_units, is_archive, is_record
 from sodos_plugin.settings import load_file, resolve
 
 NAME = "sgf"
-LIMIT_KEYS = ("max_file_bytes", "max_archive_members", "max_archive_bytes")
 PLUGIN = "builtin.sgf"
 
 
@@ -94,7 +93,7 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
         units,
         jobs=opts.jobs,
         fallback=opts.fallback_encoding,
-        limit=opts.limits.max_file_bytes,
+        limits=opts.limits,
     )
     name = paths[0].name if len(paths) == 1 else ", ".join(p.name for p in paths)
     tournament, files, warnings = assemble(

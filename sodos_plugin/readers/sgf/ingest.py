@@ -25,13 +25,35 @@ from sgfmill import sgf_grammar
 
 from sodos_plugin.model import Result
 from sodos_plugin.readers.sgf.results import ParsedResult, parse_result
-from sodos_plugin.readers.sgf.scan import RawRoot, from_lists, scan_fast, scan_single
+from sodos_plugin.readers.sgf.scan import (
+    RawRoot,
+    TooManyGames,
+    from_lists,
+    scan_fast,
+    scan_single,
+)
 from sodos_plugin.readers.sgf.values import GameInfo, RecordError, decode_plain, decode_root
 
-__all__ = ["FileOutcome", "Record", "ingest_bytes", "ingest_file", "round_number"]
+__all__ = [
+    "MAX_GAMES",
+    "MAX_PARSE_TOKENS",
+    "FileOutcome",
+    "Record",
+    "ingest_bytes",
+    "ingest_file",
+    "parse_tokens",
+    "round_number",
+]
 
 GAME_INFO = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "GN", "HA", "KM")
 MAX_FILE_BYTES = 16 << 20
+#: Games in one file: each costs memory however few bytes it takes (config key
+#: ``max_games_per_file``).
+MAX_GAMES = 10_000
+#: sgfmill's full parse holds every token in memory (~175 bytes each, measured):
+#: 500 000 tokens is ~90 MB; a 300-move game with variations has a few thousand
+#: (config key ``max_parse_tokens``).
+MAX_PARSE_TOKENS = 500_000
 _BOM8 = b"\xef\xbb\xbf"
 _UTF16_FIRST = (b"\xff", b"\xfe", b"\x00")
 _FIRST_INT = re.compile(r"\d{1,6}")
@@ -186,13 +208,27 @@ def info_fields(info: GameInfo) -> tuple[tuple[str | None, ...], int | None, tup
     return info.text, info.handicap, info.notes
 
 
+def parse_tokens(data: bytes) -> int:
+    """An upper bound of the tokens sgfmill's parser makes of ``data`` (ident and value
+    per ``[``, one per ``;``, ``(`` and ``)``), counted at C speed before parsing."""
+    return 2 * data.count(b"[") + data.count(b";") + data.count(b"(") + data.count(b")")
+
+
 def ingest_bytes(
-    data: bytes, source: str, fallback: str = "ISO-8859-1", *, fast_path: bool = True
+    data: bytes,
+    source: str,
+    fallback: str = "ISO-8859-1",
+    *,
+    fast_path: bool = True,
+    max_games: int = MAX_GAMES,
+    max_tokens: int = MAX_PARSE_TOKENS,
 ) -> FileOutcome:
     """Records of every game in ``data``; ``error`` instead when the file is unusable.
 
     ``fast_path=False`` always uses sgfmill's full parse (the differential tests'
-    oracle); the answer is the same either way.
+    oracle); the answer is the same either way. A file of more than ``max_games``
+    games, or one that needs the full parse of more than ``max_tokens`` tokens
+    (:func:`parse_tokens`), is rejected before its records are built.
     """
     forced = None
     if data[:1] in _UTF16_FIRST or data[1:2] == b"\x00":
@@ -209,7 +245,10 @@ def ingest_bytes(
             except RecordError as error:
                 return FileOutcome(source, (), str(error), True)
     bom = data[:3] == _BOM8
-    roots = scan_fast(data) if fast_path else None
+    try:
+        roots = scan_fast(data, max_games) if fast_path else None
+    except TooManyGames as error:
+        return FileOutcome(source, error=str(error), fast=True)
     if roots is not None and len(roots) == 1 and b"RE" in roots[0]:  # one game, RE in its root
         try:
             info = decode_root(roots[0], forced=forced, bom=bom, fallback=fallback)
@@ -220,10 +259,24 @@ def ingest_bytes(
     if fast:
         infos = [(root, "") for root in roots]
     else:
+        tokens = parse_tokens(data)
+        if tokens > max_tokens:
+            return FileOutcome(
+                source,
+                error=f"needs a full parse (variations or unusual syntax) of up to {tokens} "
+                f"tokens, above the limit of {max_tokens} (max_parse_tokens)",
+                fast=False,
+            )
         try:
             trees = sgf_grammar.parse_sgf_collection(data)
         except ValueError as error:
             return FileOutcome(source, error=_parse_reason(str(error)), fast=False)
+        if len(trees) > max_games:
+            return FileOutcome(
+                source,
+                error=f"more than {max_games} games in one file (max_games_per_file)",
+                fast=False,
+            )
         infos = [_main_line_info(tree) for tree in trees]
     several = len(infos) > 1
     records = []
@@ -280,7 +333,11 @@ def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
 
 
 def ingest_file(
-    path: str, fallback: str = "ISO-8859-1", limit: int = MAX_FILE_BYTES
+    path: str,
+    fallback: str = "ISO-8859-1",
+    limit: int = MAX_FILE_BYTES,
+    max_games: int = MAX_GAMES,
+    max_tokens: int = MAX_PARSE_TOKENS,
 ) -> FileOutcome:
     """:func:`ingest_bytes` on a file read within ``limit`` bytes."""
     try:
@@ -289,4 +346,4 @@ def ingest_file(
         return FileOutcome(path, error=f"cannot read: {error.strerror}", fast=False)
     except ValueError as error:
         return FileOutcome(path, error=str(error), fast=False)
-    return ingest_bytes(data, path, fallback)
+    return ingest_bytes(data, path, fallback, max_games=max_games, max_tokens=max_tokens)

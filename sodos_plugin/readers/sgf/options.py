@@ -18,6 +18,9 @@ Keys (all optional):
     codec for records without ``CA`` that are not UTF-8 (default ``ISO-8859-1``).
 ``max_file_bytes``, ``max_archive_members``, ``max_archive_bytes``
     limits on what is read (16 MiB per record, 100 000 members, 1 GiB per archive).
+``max_games_per_file``, ``max_parse_tokens``
+    limits on what one file may cost in memory: 10 000 games, and 500 000 tokens for
+    a record that needs sgfmill's full parse (variations, unusual syntax).
 
 Run options the host adds: ``skip_bad`` (the CLI decides what to do with rejected
 files) and ``jobs`` (worker processes; default: the number of cores).
@@ -33,7 +36,7 @@ from typing import Any
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.readers.sgf.walk import Limits
 
-__all__ = ["KEYS", "SECTION", "SgfOptions", "parse_options"]
+__all__ = ["KEYS", "LIMIT_KEYS", "SECTION", "SgfOptions", "parse_options"]
 
 SECTION = '[plugin."builtin.sgf"]'
 KEYS = (
@@ -46,7 +49,10 @@ KEYS = (
     "max_file_bytes",
     "max_archive_members",
     "max_archive_bytes",
+    "max_games_per_file",
+    "max_parse_tokens",
 )
+LIMIT_KEYS = KEYS[-5:]  # the bounds: set by the user, never by a records folder
 RUN_KEYS = ("skip_bad", "jobs")
 MAX_ROUNDS = 99
 
@@ -127,7 +133,7 @@ def parse_options(options: Mapping[str, Any], source: str = SECTION) -> SgfOptio
             raise _fail("fallback_encoding", f"{name!r} is not a text encoding", source)
         values["fallback_encoding"] = name
     limits = {}
-    for key in ("max_file_bytes", "max_archive_members", "max_archive_bytes"):
+    for key in LIMIT_KEYS:
         if options.get(key) is not None:
             limits[key] = _positive(options[key], key, source)
     jobs = options.get("jobs")

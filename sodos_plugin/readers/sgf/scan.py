@@ -41,6 +41,7 @@ __all__ = [
     "scan_full",
     "scan_roots",
     "scan_single",
+    "TooManyGames",
 ]
 
 RawRoot = dict[bytes, "bytes | list[bytes]"]
@@ -203,8 +204,16 @@ def scan_single(data: bytes) -> RawRoot | None:
     return root if _plain_moves(data[boundary:]) else None
 
 
-def scan_fast(data: bytes) -> list[RawRoot] | None:
-    """Root property maps of all games, or ``None`` when the fast scan cannot decide."""
+class TooManyGames(ValueError):
+    """A collection holds more games than allowed (raised as soon as the bound is passed)."""
+
+
+def scan_fast(data: bytes, max_games: int | None = None) -> list[RawRoot] | None:
+    """Root property maps of all games, or ``None`` when the fast scan cannot decide.
+
+    :raises TooManyGames: more than ``max_games`` games (memory grows with the games:
+        16 MiB of tiny games is 400 000 records).
+    """
     roots: list[RawRoot] = []
     start = _START.search(data)
     if start is None:
@@ -221,6 +230,8 @@ def scan_fast(data: bytes) -> list[RawRoot] | None:
             boundary = match.end()
             root = _general_root(data[pos:boundary])
         roots.append(root)
+        if max_games is not None and len(roots) > max_games:
+            raise TooManyGames(f"more than {max_games} games in one file (max_games_per_file)")
         if len(roots) == 1 and _plain_moves(data[boundary:]):
             return roots  # one game, nothing after its ")" but whitespace
         tail = _TAIL.match(data, boundary)

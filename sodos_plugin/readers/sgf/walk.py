@@ -34,6 +34,8 @@ from sodos_hookspecs import FileReport
 
 from sodos_plugin.readers.sgf.ingest import (
     MAX_FILE_BYTES,
+    MAX_GAMES,
+    MAX_PARSE_TOKENS,
     SHARED,
     FileOutcome,
     ingest_bytes,
@@ -56,6 +58,8 @@ class Limits:
     max_file_bytes: int = MAX_FILE_BYTES
     max_archive_members: int = 100_000
     max_archive_bytes: int = 1 << 30
+    max_games_per_file: int = MAX_GAMES
+    max_parse_tokens: int = MAX_PARSE_TOKENS
 
 
 class Unit(NamedTuple):
@@ -199,16 +203,17 @@ def collect(
     return units, reports, settings
 
 
-def _ingest_one(unit: str | Unit, fallback: str, limit: int) -> FileOutcome:
-    if unit.__class__ is str:
-        return ingest_file(unit, fallback, limit)
+def _ingest_one(unit: str | Unit, fallback: str, limits: Limits) -> FileOutcome:
+    games, tokens = limits.max_games_per_file, limits.max_parse_tokens
+    if isinstance(unit, str):
+        return ingest_file(unit, fallback, limits.max_file_bytes, games, tokens)
     if unit.data is None:
-        return ingest_file(unit.source, fallback, limit)
-    return ingest_bytes(unit.data, unit.source, fallback)
+        return ingest_file(unit.source, fallback, limits.max_file_bytes, games, tokens)
+    return ingest_bytes(unit.data, unit.source, fallback, max_games=games, max_tokens=tokens)
 
 
-def _ingest_chunk(units: list[str | Unit], fallback: str, limit: int) -> list[FileOutcome]:
-    return [_ingest_one(unit, fallback, limit) for unit in units]
+def _ingest_chunk(units: list[str | Unit], fallback: str, limits: Limits) -> list[FileOutcome]:
+    return [_ingest_one(unit, fallback, limits) for unit in units]
 
 
 class _Progress:
@@ -234,7 +239,7 @@ class _Progress:
 
 
 def ingest_units(
-    units: Sequence[str | Unit], *, jobs: int | None, fallback: str, limit: int
+    units: Sequence[str | Unit], *, jobs: int | None, fallback: str, limits: Limits
 ) -> list[FileOutcome]:
     """One outcome per unit, in unit order; ``jobs`` > 1 uses worker processes."""
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
@@ -243,18 +248,23 @@ def ingest_units(
     try:
         if workers <= 1 or len(units) < PARALLEL_MIN_UNITS:
             append = outcomes.append
+            size, games, tokens = (
+                limits.max_file_bytes,
+                limits.max_games_per_file,
+                limits.max_parse_tokens,
+            )
             for i, unit in enumerate(units, 1):
-                if unit.__class__ is str:
-                    append(ingest_file(unit, fallback, limit))
+                if unit.__class__ is str:  # the usual unit, without a call in between
+                    append(ingest_file(unit, fallback, size, games, tokens))  # type: ignore[arg-type]
                 else:
-                    append(_ingest_one(unit, fallback, limit))
+                    append(_ingest_one(unit, fallback, limits))
                 if not i & 255:
                     progress.update(i)
         else:
             chunks = [list(units[i : i + CHUNK]) for i in range(0, len(units), CHUNK)]
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 for batch in pool.map(
-                    _ingest_chunk, chunks, [fallback] * len(chunks), [limit] * len(chunks)
+                    _ingest_chunk, chunks, [fallback] * len(chunks), [limits] * len(chunks)
                 ):
                     outcomes.extend(batch)
                     progress.update(len(outcomes))
