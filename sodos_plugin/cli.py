@@ -159,13 +159,20 @@ def check_options(host: Host, args: argparse.Namespace) -> None:
 
 
 def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
-    rejected = [f for f in read_result.files if f.status == "rejected"]
-    for report in rejected:
-        stream.write(f"rejected: {report.path}: {report.reason}\n")
-    for warning in read_result.warnings:
-        stream.write(f"warning: {warning}\n")
+    """Every file not ingested, with its reason (nothing silent); stop on rejected files.
+
+    The reader's warnings are printed with the standings' own (once, see
+    :func:`cmd_standings`), or here when the run stops.
+    """
+    rejected = 0
+    for report in read_result.files:
+        if report.status in ("rejected", "duplicate", "excluded"):
+            stream.write(f"{report.status}: {report.path}: {report.reason}\n")
+            rejected += report.status == "rejected"
     if rejected and not skip_bad:
-        raise SodosError(f"{len(rejected)} input file(s) rejected (use --skip-bad to continue)")
+        for warning in read_result.warnings:
+            stream.write(f"warning: {warning}\n")
+        raise SodosError(f"{rejected} input file(s) rejected (use --skip-bad to continue)")
 
 
 @contextlib.contextmanager
@@ -205,7 +212,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     standings = read_and_rank(host, args)
     with output(args.output) as stream:
         host.write(standings, args.format, stream)
-    if args.format != "table" or args.output is not None:
+    if args.format != "table" or args.output is not None:  # else the table ends with them
         for warning in standings.warnings:
             sys.stderr.write(f"warning: {warning}\n")
     return EXIT_OK

@@ -511,3 +511,25 @@ def test_faulty_records_of_another_event_are_only_excluded(tmp_path: Path) -> No
     assert got["b.sgf"] == ("excluded", "event 'Open', not 'Cup'")
     got = status(read([root], {"jobs": 1}))  # no event chosen: the fault is reported
     assert got["b.sgf"][0] == "rejected"
+
+
+@pytest.mark.parametrize("fmt", ["table", "json"])
+def test_cli_lists_files_not_ingested_and_prints_each_warning_once(tmp_path, capsys, fmt) -> None:
+    root = folder(
+        tmp_path,
+        {
+            "a.sgf": rec("Ann", "Bob"),
+            "copy.sgf": rec("Ann", "Bob"),
+            "c.sgf": rec("Cid", "Dan", re="?"),
+            "notes.txt": b"not a record",
+        },
+    )
+    args = ["standings", str(root), "--no-entry-points", "--system", "swiss", "--jobs", "1"]
+    assert main([*args, "--format", fmt]) == 0
+    out, err = capsys.readouterr()
+    assert f"duplicate: {root / 'copy.sgf'}: same game as {root / 'a.sgf'}" in err
+    assert f"excluded: {root / 'notes.txt'}: not an SGF record" in err
+    warning = f"warning: {root / 'c.sgf'}: RE[?]: result unknown"
+    # the table shows the warnings under it; other formats leave them to stderr
+    assert (out + err).count(warning) == 1
+    assert warning in (out if fmt == "table" else err)
