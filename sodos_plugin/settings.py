@@ -62,6 +62,8 @@ def _shown(value: Any) -> str:
 def _as_points(value: Any) -> Fraction:
     """A score in points: 1, 0.5, "1/2", "½". Floats must be exact halves/quarters.
 
+    Never negative: a bye or an absence gives points or none.
+
     Bounded (|points| <= MAX_POINTS, denominator <= MAX_DENOMINATOR), so that no
     value (``"1e999999999"``, ``inf``) can make the exact arithmetic huge or fail.
     """
@@ -90,8 +92,10 @@ def _as_points(value: Any) -> Fraction:
             raise TypeError(expected)
     else:
         raise TypeError(expected)
-    if exact is None or abs(exact) > MAX_POINTS:
-        raise TypeError(f"points must be between -{MAX_POINTS} and {MAX_POINTS}")
+    if exact is not None and exact < 0:  # no rule (EGF, OpenGotha) takes points away
+        raise TypeError("points cannot be negative")
+    if exact is None or exact > MAX_POINTS:
+        raise TypeError(f"points must be between 0 and {MAX_POINTS}")
     if exact.denominator > MAX_DENOMINATOR:
         raise TypeError(f"not an exact fraction of a point (denominator > {MAX_DENOMINATOR})")
     return exact

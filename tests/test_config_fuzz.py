@@ -124,7 +124,7 @@ def test_resolve_random_mappings(layers):
         assert result.system in ("swiss", "mcmahon")
         assert result.criteria
         for points in (result.bye_nbw, result.bye_mms, result.absent_nbw, result.absent_mms):
-            assert points.denominator <= 1024
+            assert points.denominator <= 1024 and points >= 0
 
 
 OVERRIDE_TEXT = st.one_of(

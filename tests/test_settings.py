@@ -155,6 +155,8 @@ def test_unknown_key_names_key_and_file(tmp_path):
         ('[scoring]\nround_down = "yes please"', "scoring.round_down"),
         ('[scoring]\nbye = "lots"', "scoring.bye"),
         ("[scoring]\nbye = 0.3", "scoring.bye"),  # not an exact half/quarter
+        ("[scoring]\nabsent_nbw = -1", "scoring.absent_nbw"),  # points are never negative
+        ('[scoring]\nabsent_mms = "-1/2"', "scoring.absent_mms"),
         ('[mcmahon]\nbar = "99x"', "mcmahon.bar"),
         ("[handicap]\nsos_correction = 2", "handicap.sos_correction"),
     ],
