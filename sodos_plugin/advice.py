@@ -1,8 +1,9 @@
-"""The seed's advice as warnings — never silent, never fatal (REFERENCE.md §2).
+"""The seed's advice as warnings — never silent, never fatal (REFERENCE.md §2, §3).
 
 Sensei's Library, "SODOS": its use as the *first* tiebreak in Swiss events is
 controversial; several organisations advise against SODOS in McMahon events; SODOMS
 "definitely should not be used when negative initial McMahon scores are used".
+OpenGotha warns about mixing W (wins) and M (McMahon score) criteria (REFERENCE.md §3).
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ from collections.abc import Callable, Sequence
 
 SODOS_FAMILY = {"SODOS", "SODOSW", "SODOSM", "SODOMS"}
 ON_MMS = {"SODOSM", "SODOMS"}
+#: The built-in criteria by the score they read; generic names (SOS, SOSOS ...) take
+#: the system's: W in a Swiss, M in a McMahon.
+ON_WINS = {"NBW", "SOSW", "SOSW-1", "SOSW-2", "SOSOSW", "SODOSW", "CUSSW"}
+ON_MCMAHON = {"MMS", "SOSM", "SOSM-1", "SOSM-2", "SOSOSM", "SODOSM", "SODOMS", "CUSSM"}
 
 
 def advice(
@@ -33,6 +38,13 @@ def advice(
                 f"{', '.join(used)} in a McMahon: several organisations advise against "
                 "SODOS/SODOMS in McMahon events (Sensei's Library, SODOS)"
             )
+    wins = [c for c, n in zip(criteria, names) if n in ON_WINS]
+    mcmahon = [c for c, n in zip(criteria, names) if n in ON_MCMAHON]
+    if wins and mcmahon:
+        warnings.append(
+            f"{', '.join(wins)} (on wins) mixed with {', '.join(mcmahon)} (on McMahon scores): "
+            "OpenGotha warns against mixing W and M criteria"
+        )
     on_mms = [
         c for c, n in zip(criteria, names) if n in ON_MMS or (n == "SODOS" and system == "mcmahon")
     ]

@@ -121,6 +121,14 @@ def test_sodos_in_a_mcmahon_warns():
     assert advice("mcmahon", ["MMS", "SOS", "SOSOS"], lambda: [-1]) == []
 
 
+def test_mixing_w_and_m_criteria_warns():
+    (warning,) = advice("swiss", ["NBW", "SOSM", "SOSOSW"])
+    assert warning.startswith("NBW, SOSOSW (on wins) mixed with SOSM (on McMahon scores)")
+    assert advice("mcmahon", ["MMS", "SOSM", "SOSOSM"]) == []
+    assert advice("mcmahon", ["MMS", "SOS", "SOSOS", "CUSS"]) == []  # generic: the system's form
+    assert advice("swiss", ["NBW", "SOSW-1", "EXT", "DC"]) == []  # EXT, DC: neither form
+
+
 def test_sodoms_with_negative_start_mms_warns():
     negative = [w for w in advice("swiss", ["NBW", "SODOMS"], lambda: [4, -2]) if "negative" in w]
     assert len(negative) == 1
