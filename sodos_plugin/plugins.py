@@ -246,6 +246,12 @@ class PluginHost:
         criteria = self._collect("sodos_criteria", Criterion, lambda c: c.name)
         readers = self._collect("sodos_readers", Reader, lambda r: r.name)
         writers = self._collect("sodos_writers", Writer, lambda w: w.name)
+        # A plugin that failed in any hook contributes nothing, not the part that came
+        # before its failure (a half-working plugin would be a silent choice).
+        failed = {name for name, info in self.infos.items() if info.failed}
+        criteria = [item for item in criteria if item[0] not in failed]
+        readers = [item for item in readers if item[0] not in failed]
+        writers = [item for item in writers if item[0] not in failed]
         # built-ins first, so that third-party criteria replace them
         criteria.sort(key=lambda item: not self.infos[item[0]].builtin)
         claimed: dict[str, list[str]] = {}

@@ -106,6 +106,18 @@ def test_configure_rejection_names_plugin_and_key(monkeypatch):
     assert not ok.registry.failures and "F-CONF" in ok.registry.criteria
 
 
+def test_a_plugin_failing_in_a_later_hook_contributes_nothing(monkeypatch):
+    monkeypatch.syspath_prepend(str(FAULTS))
+    host = Host({"plugins": ["sodos_fault_later_hook"]}, config_file=False, entry_points=False)
+    error = failure(host, "sodos_fault_later_hook")
+    assert error.hook == "sodos_readers" and "readers hook exploded" in str(error)
+    # its SODOS replacement was collected before the failure: dropped, the built-in stays
+    assert host.registry.criterion_owner["SODOS"] == "builtin.sodos"
+    assert host.registry.plugins["sodos_fault_later_hook"].criteria == []
+    standings = host.standings(seed(), system="swiss", criteria=["NBW", "SODOS"])
+    assert values(standings, "SODOS") == SEED_SODOS
+
+
 def test_failures_are_exactly_the_faulty_plugins(faulty):
     failed = {f.plugin for f in faulty.registry.failures}
     assert failed == {
