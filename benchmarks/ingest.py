@@ -34,7 +34,7 @@ from pathlib import Path
 from sgfmill import sgf
 
 from sodos_plugin.readers.sgf import read as sgf_read
-from sodos_plugin.readers.sgf.walk import Limits, collect, ingest_units
+from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, collect, ingest_units
 
 INFO = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "HA", "KM")
 
@@ -130,11 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     same = serial.tournament == parallel.tournament and serial.files == parallel.files
     rejected = [f for f in serial.files if f.status != "ingested"]
     rejected += [o for o in outcomes if o.error is not None]
+    serial_note = " (1 process: too few)" if n < PARALLEL_MIN_UNITS else ""
     rows = [
         ("(a) sgfmill from_bytes + root properties", t_a),
         ("(b) sodos SGF ingest, 1 process", t_b),
         ("(b+) sodos SGF reader incl. assembly, 1 proc.", t_bb),
-        (f"(c) sodos SGF reader, --jobs {args.jobs}", t_c),
+        (f"(c) sodos SGF reader, --jobs {args.jobs}{serial_note}", t_c),
         ("(d) read the files only", t_d),
     ]
     for label, seconds in rows:

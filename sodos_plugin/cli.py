@@ -93,7 +93,12 @@ def build_parser() -> Parser:
             action="store_true",
             help="continue when some input files are rejected (still listed)",
         )
-        p.add_argument("--jobs", type=int, default=None, help="parallel ingest processes")
+        p.add_argument(
+            "--jobs",
+            type=int,
+            default=None,
+            help="ingest processes for 4 000+ SGF files (default: cores)",
+        )
 
     standings = sub.add_parser("standings", help="print standings")
     common(standings)

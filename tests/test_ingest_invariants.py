@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from sodos_plugin import Game, Host, Player, Result, Tournament
 from sodos_plugin.ranks import format_rank
+from sodos_plugin.readers.sgf import walk
 
 PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 RE_TEXT = {
@@ -150,8 +151,10 @@ def test_packaging_check_is_not_vacuous(engine, tmp_path):
     assert a != b
 
 
-def test_serial_and_parallel_ingest_are_identical(engine, tmp_path):
-    # enough records for the reader to start worker processes (walk.PARALLEL_MIN_UNITS)
+def test_serial_and_parallel_ingest_are_identical(engine, tmp_path, monkeypatch):
+    # workers from 100 records on, in tasks of 32: several tasks per worker
+    monkeypatch.setattr(walk, "PARALLEL_MIN_UNITS", 100)
+    monkeypatch.setattr(walk, "MIN_CHUNK", 32)
     data = records(11, 200, 8)
     assert len(data) > 300
     names = [f"r/{i:04d}.sgf" for i in range(len(data))]

@@ -429,7 +429,17 @@ def test_claims(tmp_path: Path) -> None:
 # -- parallel, progress, CLI ------------------------------------------------------------
 
 
-def test_parallel_ingest_is_identical_to_serial(tmp_path: Path) -> None:
+def test_parallel_ingest_is_identical_to_serial(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(walk_module, "PARALLEL_MIN_UNITS", 100)
+    monkeypatch.setattr(walk_module, "MIN_CHUNK", 16)
+    pools = []
+
+    class CountedPool(walk_module.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            pools.append(kwargs.get("max_workers"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(walk_module, "ProcessPoolExecutor", CountedPool)
     files = {}
     for r in range(1, 4):
         for board in range(100):
@@ -441,6 +451,13 @@ def test_parallel_ingest_is_identical_to_serial(tmp_path: Path) -> None:
     parallel = read([root], {"jobs": 2})
     assert serial == parallel
     assert len(serial.tournament.games) == 300
+    assert pools == [2]  # the parallel run did use workers; the serial one did not
+
+
+def test_tasks_are_a_few_per_worker_within_bounds() -> None:
+    assert walk_module.chunk_size(100_000, 2) == walk_module.MAX_CHUNK
+    assert walk_module.chunk_size(8_000, 2) == 1000
+    assert walk_module.chunk_size(300, 8) == walk_module.MIN_CHUNK
 
 
 class FakeTerminal(io.StringIO):
@@ -533,3 +550,25 @@ def test_cli_lists_files_not_ingested_and_prints_each_warning_once(tmp_path, cap
     # the table shows the warnings under it; other formats leave them to stderr
     assert (out + err).count(warning) == 1
     assert warning in (out if fmt == "table" else err)
+
+
+def test_the_garbage_collector_is_paused_for_a_step_and_restored_as_it_was() -> None:
+    import gc
+
+    assert gc.isenabled()
+    with walk_module.paused_gc():
+        assert not gc.isenabled()
+        with walk_module.paused_gc():  # nested: the outer step keeps it paused
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()  # a host that runs without it keeps it off
+    try:
+        with walk_module.paused_gc():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(KeyError), walk_module.paused_gc():
+        raise KeyError("a failure inside the step")
+    assert gc.isenabled()

@@ -164,7 +164,7 @@ def test_parallel_account_is_identical(monkeypatch) -> None:
     from sodos_plugin.readers.sgf import walk
 
     monkeypatch.setattr(walk, "PARALLEL_MIN_UNITS", 1)  # use workers even for 38 files
-    monkeypatch.setattr(walk, "CHUNK", 5)
+    monkeypatch.setattr(walk, "MIN_CHUNK", 5)
     folder = shared_path("sgf")
     options = {"event": "11th Computer Olympiad"}
     serial = read([folder], {**options, "jobs": 1})

@@ -33,7 +33,13 @@ from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.readers.sgf.assemble import assemble
 from sodos_plugin.readers.sgf.options import LIMIT_KEYS, SECTION, parse_options
-from sodos_plugin.readers.sgf.walk import collect, ingest_units, is_archive, is_record
+from sodos_plugin.readers.sgf.walk import (
+    collect,
+    ingest_units,
+    is_archive,
+    is_record,
+    paused_gc,
+)
 from sodos_plugin.settings import load_file, resolve
 
 NAME = "sgf"
@@ -96,9 +102,14 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
         limits=opts.limits,
     )
     name = paths[0].name if len(paths) == 1 else ", ".join(p.name for p in paths)
-    tournament, files, warnings = assemble(
-        outcomes, opts, settings=settings, name=name.rstrip("/") or str(paths[0]), reports=reports
-    )
+    with paused_gc():
+        tournament, files, warnings = assemble(
+            outcomes,
+            opts,
+            settings=settings,
+            name=name.rstrip("/") or str(paths[0]),
+            reports=reports,
+        )
     files.extend(FileReport(str(p), "settings", "tournament settings") for p in settings_files)
     return ReadResult(tournament, files=files, warnings=warnings)
 
