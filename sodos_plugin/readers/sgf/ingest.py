@@ -41,6 +41,7 @@ __all__ = [
     "Record",
     "ingest_bytes",
     "ingest_file",
+    "clear_shared",
     "parse_tokens",
     "round_number",
 ]
@@ -60,7 +61,15 @@ _FIRST_INT = re.compile(r"\d{1,6}")
 #: One object per distinct string for the values that repeat across a folder (names,
 #: ranks, results, events, dates), so many records share their strings (peak memory);
 #: emptied by the caller when a folder is done.
-SHARED: dict[str, str] = {}
+SHARED: dict[str | None, str | None] = {}
+#: ``RO`` text → (round, "RO[text]"), shared the same way.
+_ROUNDS: dict[str | None, tuple[int | None, str | None]] = {}
+
+
+def clear_shared() -> None:
+    """Forget the shared strings (a folder is done)."""
+    SHARED.clear()
+    _ROUNDS.clear()
 
 
 _NO_RE = ParsedResult(Result.UNKNOWN, how="unknown", note="no RE: result unknown")
@@ -171,21 +180,24 @@ def _record(
     parsed = _NO_RE if result_text is None else parse_result(result_text)
     if extra or parsed.note:
         notes = (*notes, *(n for n in (extra, parsed.note) if n))
-    rnd, round_text = round_number(ro, gn)
-    if round_text is not None:
+    known = _ROUNDS.get(ro) if gn is None else None  # the round text repeats too
+    if known is None:
+        rnd, round_text = round_number(ro, gn)
         round_text = share(round_text, round_text)
-    if br is not None:
-        br = share(br, br)
-    if wr is not None:
-        wr = share(wr, wr)
-    if result_text is not None:
-        result_text = share(result_text, result_text)
-    if date is not None:
-        date = share(date, date)
+        if gn is None and len(_ROUNDS) < 4096:
+            _ROUNDS[ro] = rnd, round_text
+    else:
+        rnd, round_text = known
+    # None shares as None
+    br, wr, result_text, date = (
+        share(br, br),
+        share(wr, wr),
+        share(result_text, result_text),
+        share(date, date),
+    )
     if event is not None:
         event = event.strip() or None
-        if event is not None:
-            event = share(event, event)
+        event = share(event, event)
     return Record(
         source,
         black,

@@ -38,8 +38,8 @@ from sodos_plugin.readers.sgf.ingest import (
     MAX_FILE_BYTES,
     MAX_GAMES,
     MAX_PARSE_TOKENS,
-    SHARED,
     FileOutcome,
+    clear_shared,
     ingest_bytes,
     ingest_file,
 )
@@ -303,5 +303,5 @@ def ingest_units(
         progress.update(len(outcomes))
     finally:
         progress.close()
-        SHARED.clear()
+        clear_shared()
     return outcomes
