@@ -112,6 +112,7 @@ def build_parser() -> Parser:
     common(explain)
     explain.add_argument("player", help="player name (or a unique part of it)")
     reading(explain)
+    explain.add_argument("--format", choices=["table", "json"], default="table")
 
     plugins = sub.add_parser("plugins", help="list plugins and what they provide")
     common(plugins)
@@ -224,12 +225,19 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from sodos_plugin.explain import explain_player, render
+    from sodos_plugin.explain import as_dict, explain_player, render
 
     host = make_host(args)
     check_options(host, args)
     standings = read_and_rank(host, args)
-    sys.stdout.write(render(explain_player(standings, args.player)))
+    explanation = explain_player(standings, args.player)
+    if args.format == "json":
+        json.dump(
+            as_dict(explanation, standings.warnings), sys.stdout, ensure_ascii=False, indent=1
+        )
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render(explanation))
     for warning in standings.warnings:
         sys.stderr.write(f"warning: {warning}\n")
     return EXIT_OK

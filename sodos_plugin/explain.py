@@ -20,11 +20,12 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 from sodos_plugin.errors import InputError
 from sodos_plugin.model import Game, Result, Tournament
 from sodos_plugin.scores import BYE, NOT_ASSIGNED, PAIRED, Pairings
-from sodos_plugin.standings import Standings, rank_text
+from sodos_plugin.standings import Standings, json_number, rank_text
 from sodos_plugin.writers.numbers import format_value
 
 #: Result of a game from one player's point of view: (as Black, as White).
@@ -224,6 +225,51 @@ def explain_player(standings: Standings, player_name: str | int) -> Explanation:
 
 
 # -- rendering ----------------------------------------------------------------------------
+
+
+def as_dict(explanation: Explanation, warnings: Sequence[str] = ()) -> dict[str, Any]:
+    """The explanation for programs: the standings' JSON conventions (numbers as JSON
+    numbers, ``json_number``), every round of every criterion with its parts."""
+    e = explanation
+
+    def game(line: RoundLine) -> dict[str, Any]:
+        return {
+            "round": line.round,
+            "situation": line.situation,
+            "opponent": line.opponent_name if line.paired else None,
+            "colour": line.colour or None,
+            "handicap": line.handicap,
+            "by_default": line.by_default,
+        }
+
+    def criterion(c: CriterionLines) -> dict[str, Any]:
+        rounds = []
+        for line in c.rounds:
+            row: dict[str, Any] = {"round": line.round}
+            if c.kind == "sum":
+                row["adds"] = json_number(line.contribution or Fraction(0))
+                row["cut"] = line.dropped
+            row["details"] = {k: json_number(v) for k, v in line.details.items()}
+            rounds.append(row)
+        return {
+            "name": c.name,
+            "description": c.description,
+            "rule": c.source,
+            "value": json_number(c.value),
+            "kind": c.kind,
+            "drop_lowest": c.drop_lowest,
+            "rounds": rounds,
+        }
+
+    return {
+        "tournament": {"name": e.tournament, "rounds": e.round, "system": e.system},
+        "player": {"name": e.name, "rank": e.rank, "country": e.country, "club": e.club},
+        "place": e.place,
+        "tied": e.tied,
+        "games": [game(line) for line in e.games],
+        "criteria": [criterion(c) for c in e.criteria],
+        "warnings": list(warnings),
+    }
 
 
 def _game_text(line: RoundLine) -> list[str]:

@@ -6,6 +6,7 @@ by-default games and cuts; the conformance files are checked once a reader claim
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin import Game, Host, InputError, Player, Result, Tournament
-from sodos_plugin.explain import explain_player, render
+from sodos_plugin.explain import as_dict, explain_player, render
 from sodos_plugin.writers.numbers import format_value
 
 ALL = [
@@ -113,6 +114,43 @@ def test_seed_sodos_round_by_round(host):
     sodos = a.criteria[2]
     assert [r.contribution for r in sodos.rounds] == [4, 3, 1, 0, 3, 0]
     assert "sum: 4 + 3 + 1 + 0 + 3 + 0 = 11" in render(a)
+
+
+def test_json_form_is_the_same_explanation(host, tmp_path, capsys):
+    from sodos_plugin.cli import main
+    from sodos_plugin.writers.h9_writer import write as write_h9
+
+    standings = host.standings(mixed(), system="mcmahon", criteria=["MMS", "SOSM-1", "SODOSM"])
+    data = as_dict(explain_player(standings, "E"), ["a warning"])
+    assert (
+        data["player"]["name"] == "E"
+        and data["place"] == standings.places[standings.order.index(4)]
+    )
+    assert [g["situation"] for g in data["games"]] == ["bye", "loss", "loss"]
+    assert data["games"][1] == {
+        "round": 2,
+        "situation": "loss",
+        "opponent": "D",
+        "colour": "W",
+        "handicap": 3,
+        "by_default": True,
+    }
+    sos = data["criteria"][1]
+    assert sos["name"] == "SOSM-1" and sos["drop_lowest"] == 1
+    assert [r["cut"] for r in sos["rounds"]] == [True, False, False]
+    kept = sum(Fraction(r["adds"]) for r in sos["rounds"] if not r["cut"])
+    assert kept == sos["value"] == standings.value("SOSM-1", 4)
+    assert sos["rounds"][0]["details"] == {"virtual opponent": 29}
+    assert "adds" not in data["criteria"][0]["rounds"][0]  # MMS is a total
+    assert data["warnings"] == ["a warning"]
+    # the command: the same dict, as JSON
+    path = tmp_path / "mixed.h9"
+    with path.open("w", encoding="utf-8") as stream:
+        write_h9(standings, stream)
+    args = ["explain", "E", str(path), "--format", "json", "--no-entry-points"]
+    assert main([*args, "--criteria", "MMS,SOSM-1,SODOSM"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["criteria"] == data["criteria"] and printed["games"] == data["games"]
 
 
 def test_unknown_and_ambiguous_player(host):
