@@ -102,15 +102,6 @@ def test_absent_nbw_and_bye_mms_settings():
     assert s.nbw[2][3] == 4 and s.nbw[2][2] == 2 and s.mms[2][2] == 60
 
 
-@pytest.mark.parametrize("round_down", [True, False])
-def test_negative_absent_points_floor_towards_minus_infinity(round_down):
-    _, s = scores({"scoring": {"absent_nbw": -0.5, "round_down": round_down}})
-    # D absent r1: −½ → ⌊−½⌋ = −1 with round down (floor, not truncation towards 0)
-    assert s.nbw[0][3] == (-2 if round_down else -1)
-    # B absent r3: 3/2 + ⌊−½⌋ = ½, or 3/2 − ½ = 1
-    assert s.nbw[2][1] == (1 if round_down else 2)
-
-
 def test_doubled_multiplies_everything():
     _, s = scores({"scoring": {"doubled": True}})
     assert list(s.nbw[-1]) == [6, 6, 4, 4]
