@@ -9,7 +9,7 @@ Rows (each the best of ``--repeat`` runs unless said otherwise):
 * **tiebreak-core**: a fully played Swiss (2 000 × 11), our NBW/SOSW/SODOSW
   against tiebreak-core's points/Buchholz/Sonneborn-Berger (FIDE 2026 ruleset);
   values checked equal first (:mod:`vs_tiebreak_core`). Target: ≥ 10× faster.
-* **ingest**: a folder of SGF records (default 5 000 records of 250 moves, written
+* **ingest**: a folder of SGF records (default 10 000 records of 250 moves, written
   by sgfmill), against sgfmill's full parse + reading the root's game information
   (single process) and against just reading the files. Ours: the ingester in one
   process (files → game records: ingest.py's (b), the like-for-like of sgfmill's
@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     steps = [
         ("compute", lambda: bench_compute(5_000 if q else 100_000, 10, args.repeat)),
         ("tiebreak-core", lambda: bench_tiebreak_core(200 if q else 2000, 11, args.repeat)),
-        ("ingest", lambda: bench_ingest(300 if q else 5000, 250, args.repeat, args.jobs)),
+        ("ingest", lambda: bench_ingest(300 if q else 10_000, 250, args.repeat, args.jobs)),
         ("memory", lambda: bench_memory(2_000 if q else 100_000, 250)),
     ]
     for name, step in steps:

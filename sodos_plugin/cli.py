@@ -97,7 +97,7 @@ def build_parser() -> Parser:
             "--jobs",
             type=int,
             default=None,
-            help="ingest processes for 4 000+ SGF files (default: cores)",
+            help="ingest processes for 10 000+ SGF files (default: cores)",
         )
 
     standings = sub.add_parser("standings", help="print standings")

@@ -48,10 +48,10 @@ __all__ = ["Limits", "Unit", "collect", "ingest_units", "is_archive", "is_record
 
 SETTINGS_FILE = "sodos.toml"
 EXCLUDED = "excluded"
-#: Below this many units one process is faster than starting workers: measured on 2
-#: cores (benchmarks/README.md), workers cost more than they save below ~3 000 records
-#: and gain 1.2-1.35x from 5 000.
-PARALLEL_MIN_UNITS = 4000
+#: Below this many units one process is as fast as workers: measured on 2 cores (whole
+#: reader, benchmarks/README.md), break-even at 5 000-8 000 records, 1.12-1.18x from
+#: 10 000 to 100 000 (the parent still assembles alone).
+PARALLEL_MIN_UNITS = 10_000
 #: Units per task are bounded: each task costs a round trip (small tasks lose the gain),
 #: a task is the progress step (huge ones stall it).
 MIN_CHUNK, MAX_CHUNK = 256, 4096
