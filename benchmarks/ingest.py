@@ -18,7 +18,9 @@ Each is the best of ``--repeat`` runs (page cache warm). Prints records/s and
 the ratios; the target is (b) ≥ 30 × (a). Also checks that (b+) and (c) give
 the same tournament.
 
-Usage: ``python benchmarks/ingest.py [--records 2000] [--moves 250] [--jobs N]``
+Usage: ``python benchmarks/ingest.py [--records 2000] [--moves 250] [--jobs N]
+[--min-parallel N]`` (``--min-parallel 0`` makes (c) use workers at any size, to find
+where they start to pay).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from pathlib import Path
 from sgfmill import sgf
 
 from sodos_plugin.readers.sgf import read as sgf_read
+from sodos_plugin.readers.sgf import walk
 from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, collect, ingest_units
 
 INFO = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "HA", "KM")
@@ -114,7 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=250)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--min-parallel",
+        type=int,
+        default=PARALLEL_MIN_UNITS,
+        help="files from which (c) starts workers (the reader's threshold by default)",
+    )
     args = parser.parse_args(argv)
+    walk.PARALLEL_MIN_UNITS = args.min_parallel
     with tempfile.TemporaryDirectory(prefix="sodos-ingest-") as tmp:
         folder = Path(tmp)
         paths = generate(folder, args.records, args.moves)
@@ -130,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     same = serial.tournament == parallel.tournament and serial.files == parallel.files
     rejected = [f for f in serial.files if f.status != "ingested"]
     rejected += [o for o in outcomes if o.error is not None]
-    serial_note = " (1 process: too few)" if n < PARALLEL_MIN_UNITS else ""
+    serial_note = " (1 process: too few)" if n < args.min_parallel else ""
     rows = [
         ("(a) sgfmill from_bytes + root properties", t_a),
         ("(b) sodos SGF ingest, 1 process", t_b),
