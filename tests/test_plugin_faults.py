@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from builders import B, tournament, values
+from builders import SEED_SCHEDULE, seed_games, tournament, values
 
 from sodos_plugin import Host, PluginError
 
@@ -33,20 +33,11 @@ ALL_FAULTY = [
 ]
 
 # The seed of test_seed.py: hand-checked values (REFERENCE.md §2).
-SCHEDULE = [
-    [("A", "B"), ("C", "D")],
-    [("A", "C"), ("B", "D")],
-    [("A", "D"), ("B", "C")],
-    [("B", "A"), ("C", "D")],
-    [("A", "C"), ("B", "D")],
-    [("D", "A"), ("C", "B")],
-]
 SEED_SODOS = {"A": 11, "B": 9, "C": 6, "D": 4}
 
 
 def seed():
-    games = [(r + 1, w, loser, B) for r, pairs in enumerate(SCHEDULE) for w, loser in pairs]
-    return tournament("ABCD", 6, games)
+    return tournament("ABCD", 6, seed_games())
 
 
 @pytest.fixture
@@ -228,7 +219,7 @@ def write_tiny(directory: Path) -> Path:
     names = list("ABCD")
     games = [
         [r + 1, names.index(w), names.index(loser), "B+"]
-        for r, pairs in enumerate(SCHEDULE)
+        for r, pairs in enumerate(SEED_SCHEDULE)
         for w, loser in pairs
     ]
     path = directory / "seed.tiny.json"
