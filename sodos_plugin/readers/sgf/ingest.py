@@ -259,8 +259,8 @@ def ingest_bytes(
     bom = data[:3] == _BOM8
     try:
         roots = scan_fast(data, max_games) if fast_path else None
-    except TooManyGames as error:
-        return FileOutcome(source, error=str(error), fast=True)
+    except TooManyGames:
+        return FileOutcome(source, error=_too_many_games(max_games), fast=True)
     if roots is not None and len(roots) == 1 and b"RE" in roots[0]:  # one game, RE in its root
         try:
             info = decode_root(roots[0], forced=forced, bom=bom, fallback=fallback)
@@ -286,7 +286,7 @@ def ingest_bytes(
         if len(trees) > max_games:
             return FileOutcome(
                 source,
-                error=f"more than {max_games} games in one file (max_games_per_file)",
+                error=_too_many_games(max_games),
                 fast=False,
             )
         infos = [_main_line_info(tree) for tree in trees]
@@ -301,6 +301,10 @@ def ingest_bytes(
             prefix = f"game {number}: " if several else ""
             return FileOutcome(source, error=prefix + str(error), fast=fast)
     return FileOutcome(source, tuple(records), fast=fast)
+
+
+def _too_many_games(max_games: int) -> str:
+    return f"more than {max_games} games in one file (max_games_per_file)"
 
 
 def _parse_reason(message: str) -> str:

@@ -39,6 +39,14 @@ from sodos_plugin.readers.sgf.walk import Limits
 __all__ = ["KEYS", "LIMIT_KEYS", "SECTION", "SgfOptions", "parse_options"]
 
 SECTION = '[plugin."builtin.sgf"]'
+#: The bounds: set by the user, never by a records folder.
+LIMIT_KEYS = (
+    "max_file_bytes",
+    "max_archive_members",
+    "max_archive_bytes",
+    "max_games_per_file",
+    "max_parse_tokens",
+)
 KEYS = (
     "event",
     "aliases",
@@ -46,13 +54,8 @@ KEYS = (
     "byes",
     "rounds",
     "fallback_encoding",
-    "max_file_bytes",
-    "max_archive_members",
-    "max_archive_bytes",
-    "max_games_per_file",
-    "max_parse_tokens",
+    *LIMIT_KEYS,
 )
-LIMIT_KEYS = KEYS[-5:]  # the bounds: set by the user, never by a records folder
 RUN_KEYS = ("skip_bad", "jobs")
 MAX_ROUNDS = 99
 

@@ -231,7 +231,7 @@ def scan_fast(data: bytes, max_games: int | None = None) -> list[RawRoot] | None
             root = _general_root(data[pos:boundary])
         roots.append(root)
         if max_games is not None and len(roots) > max_games:
-            raise TooManyGames(f"more than {max_games} games in one file (max_games_per_file)")
+            raise TooManyGames(max_games)
         if len(roots) == 1 and _plain_moves(data[boundary:]):
             return roots  # one game, nothing after its ")" but whitespace
         tail = _TAIL.match(data, boundary)
