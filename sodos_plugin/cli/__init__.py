@@ -1,0 +1,77 @@
+"""The ``sodos`` command: a thin face over :class:`~sodos_plugin.host.Host`.
+
+It parses options, calls the host API, formats, and turns errors into one line on
+stderr with exit status 2 (``--debug`` shows the traceback).
+
+Each command is its own module here with ``HELP``, ``add_arguments(parser)`` and
+``run(args) -> exit status``; :data:`COMMANDS` lists them in ``--help`` order. A
+command module imports what only it needs inside ``run``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+
+from sodos_plugin import __version__
+from sodos_plugin.cli._common import EXIT_ERROR, EXIT_OK, Parser
+from sodos_plugin.errors import SodosError
+
+#: command name -> module under sodos_plugin.cli
+COMMANDS: dict[str, str] = {
+    "standings": "standings",
+    "explain": "explain",
+    "plugins": "plugins",
+    "check": "check",
+}
+
+
+def _command(name: str):
+    return importlib.import_module(f"sodos_plugin.cli.{COMMANDS[name]}")
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="sodos", description="Go tournament standings and tiebreaks.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    parser.add_argument("--version", action="version", version=f"sodos {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for name in COMMANDS:
+        module = _command(name)
+        module.add_arguments(sub.add_parser(name, help=module.HELP))
+    return parser
+
+
+def broken_pipe() -> int:
+    """`sodos standings ... | head`: the reader went away; that is not an error."""
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv or bool(os.environ.get("SODOS_DEBUG"))
+    try:
+        args = build_parser().parse_args(argv)
+        return _command(args.command).run(args)
+    except SodosError as error:
+        if isinstance(error.__cause__, BrokenPipeError):
+            return broken_pipe()
+        if debug:
+            traceback.print_exc()
+        sys.stderr.write(f"sodos: error: {error}\n")
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return broken_pipe()
+    except KeyboardInterrupt:
+        sys.stderr.write("sodos: interrupted\n")
+        return 130
+    except Exception as error:  # a bug: still one line unless --debug
+        if debug:
+            traceback.print_exc()
+        sys.stderr.write(f"sodos: internal error: {type(error).__name__}: {error} (use --debug)\n")
+        return EXIT_ERROR

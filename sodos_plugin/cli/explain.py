@@ -1,0 +1,44 @@
+"""``sodos explain PLAYER PATH...``: one player's criteria, round by round."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from sodos_plugin.cli._common import (
+    EXIT_OK,
+    check_options,
+    common,
+    make_host,
+    read_and_rank,
+    reading,
+)
+
+HELP = "one player's criteria round by round"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    common(p)
+    p.add_argument("player", help="player name (or a unique part of it)")
+    reading(p)
+    p.add_argument("--format", choices=["table", "json"], default="table")
+
+
+def run(args: argparse.Namespace) -> int:
+    from sodos_plugin.explain import as_dict, explain_player, render
+
+    host = make_host(args)
+    check_options(host, args)
+    standings = read_and_rank(host, args)
+    explanation = explain_player(standings, args.player)
+    if args.format == "json":
+        json.dump(
+            as_dict(explanation, standings.warnings), sys.stdout, ensure_ascii=False, indent=1
+        )
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render(explanation))
+    for warning in standings.warnings:
+        sys.stderr.write(f"warning: {warning}\n")
+    return EXIT_OK
