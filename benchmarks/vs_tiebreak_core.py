@@ -5,7 +5,7 @@ generated; tiebreak-core computes Buchholz (FIDE C.07 §8.1) and Sonneborn-Berge
 (§9.1) with ``rank_standings_strict(..., ruleset="fide-2026")``, we compute NBW,
 SOSW and SODOSW with ``Host.standings``. In a fully played event without draws,
 Buchholz is exactly SOSW (sum of the opponents' scores) and Sonneborn-Berger is
-exactly SODOSW (sum of the scores of the opponents one beat), REFERENCE.md §1; the
+exactly SODOSW (sum of the scores of the opponents one beat), docs/rules.md §2; the
 script checks every player's values are equal, then prints the time ratio. Both are
 timed in this one run (best of ``--repeat``), from their own input models.
 

@@ -99,7 +99,7 @@ class Criterion:
     :param description: one line for ``sodos plugins`` and the docs.
     :param compute: ``compute(ctx) -> Breakdown`` where ``ctx`` is a
         ``sodos_plugin.context.Context`` (tournament, settings, round, scores).
-    :param source: where the rule is written (REFERENCE.md section, EGF/OpenGotha rule).
+    :param source: where the rule is written (the docs/rules.md section, EGF/OpenGotha rule).
     :param higher_is_better: ``False`` for criteria where a smaller value ranks first.
     :param uses_ties: ``True`` for criteria decided inside groups of players tied on
         the criteria listed before them (DC, SDC); ``ctx.preceding`` then holds each

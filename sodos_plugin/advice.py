@@ -1,9 +1,9 @@
-"""The seed's advice as warnings — never silent, never fatal (REFERENCE.md §2, §3).
+"""The seed's advice as warnings — never silent, never fatal (docs/rules.md §2).
 
 Sensei's Library, "SODOS": its use as the *first* tiebreak in Swiss events is
 controversial; several organisations advise against SODOS in McMahon events; SODOMS
 "definitely should not be used when negative initial McMahon scores are used".
-OpenGotha warns about mixing W (wins) and M (McMahon score) criteria (REFERENCE.md §3).
+OpenGotha warns about mixing W (wins) and M (McMahon score) criteria (docs/rules.md §2).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The tournament model: frozen data that readers produce and nothing mutates.
 
 Players are referred to by their index in :attr:`Tournament.players`; rounds are
-numbered from 1. Round participation (REFERENCE.md §1) is derived, never stored
+numbered from 1. Round participation (docs/rules.md §1) is derived, never stored
 twice: a player with a game in round r is *paired*; otherwise a player listed in
 ``byes`` for r has the *bye*; otherwise one listed in ``absences`` is *absent*;
 otherwise the player is *not assigned*.
@@ -31,7 +31,7 @@ class Result(Enum):
 
 
 class Participation(Enum):
-    """A player's situation in one round (REFERENCE.md §1)."""
+    """A player's situation in one round (docs/rules.md §1)."""
 
     PAIRED = "paired"
     BYE = "bye"
@@ -44,7 +44,7 @@ class Player:
     """A registered player.
 
     :param rank: OpenGotha rank integer (see :mod:`sodos_plugin.ranks`), ``None`` if unknown.
-    :param smms_correction: manual start-McMahon-score correction (REFERENCE.md §1).
+    :param smms_correction: manual start-McMahon-score correction (docs/rules.md §1).
     :param start_score: an explicit start score, overriding the rank-based one; used by
         readers whose format stores the start score but not the rules (EGD h9).
     """

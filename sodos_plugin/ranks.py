@@ -1,4 +1,4 @@
-"""Go ranks as integers, the way OpenGotha counts them (REFERENCE.md §1).
+"""Go ranks as integers, the way OpenGotha counts them (docs/rules.md §1).
 
 ``30k`` → −30, ``1k`` → −1, ``1d`` → 0, ``9d`` → 8. Professional ranks count from
 ``1p`` = 7d (the EGF rating scale places 1p at about 7d), capped at 9d, because

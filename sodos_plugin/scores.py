@@ -1,11 +1,11 @@
-"""Scores: each player's NBW and MMS after every round, in one place (REFERENCE.md §3).
+"""Scores: each player's NBW and MMS after every round, in one place (docs/rules.md §1).
 
 Criteria read these tables; they never recompute scores. The tables are tuples:
 every criterion (of any plugin) shares them, so none can change what another reads.
 Everything is an integer numerator over :attr:`Scores.unit` (2 by default, so a
 jigo's half point is exact; larger when config gives bye or absence values in quarters).
 
-Rules (OpenGotha, verified on real files — REFERENCE.md §3):
+Rules (OpenGotha, verified on real files — docs/rules.md §1):
 
 * a game gives 1 for a win (by default or not), ½ for a jigo, 1 each for both-win,
   0 for a loss, both-lose or an unknown result;
@@ -16,7 +16,7 @@ Rules (OpenGotha, verified on real files — REFERENCE.md §3):
 * start MMS: ``clamp(rank, floor, bar) − zero + correction`` (zero rank 30k by default),
   or the player's explicit ``start_score`` when the reader had one;
 * ``scoring.doubled`` multiplies every score by 2 (win 2, jigo 1, bye 2, start MMS
-  doubled), as some events print them (REFERENCE.md §4); tiebreaks follow.
+  doubled), as some events print them (docs/rules.md §1); tiebreaks follow.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class Pairings:
 
     ``opponent[r][p]`` is the opponent's index or −1; ``half_points[r][p]`` the game
     points in halves (2 win, 1 jigo, 0 otherwise); ``handicap[r][p]`` is +h when p was
-    White and −h when Black (the M-form SOS correction, REFERENCE.md §3);
+    White and −h when Black (the M-form SOS correction, docs/rules.md §2);
     ``played[r][p]`` is False for unplayed rounds *and* by-default games;
     ``state[r][p]`` is PAIRED, BYE, ABSENT or NOT_ASSIGNED; ``unpaired[r]`` lists the
     players without a game in round r.
@@ -217,7 +217,7 @@ class Scores:
 
     @property
     def start_mms(self) -> Row:
-        """Start McMahon score of every player over :attr:`unit` (REFERENCE.md §1)."""
+        """Start McMahon score of every player over :attr:`unit` (docs/rules.md §1)."""
         if self._start is None:
             starts = start_scores(self._tournament, self._settings, self.unit)
             self._start = tuple(s * self.scale for s in starts)

@@ -2,7 +2,7 @@
 
 Layers, lowest precedence first (a later layer overrides an earlier one key by key):
 
-1. built-in defaults (the EGF/OpenGotha defaults of REFERENCE.md §3);
+1. built-in defaults (the EGF/OpenGotha defaults of docs/rules.md §1);
 2. the settings a tournament file carries itself (OpenGotha XML parameters, h9 header);
 3. the config file: ``sodos.toml``, or the ``[tool.sodos]`` table of a ``pyproject.toml``;
 4. the mapping a host passes in;
@@ -35,7 +35,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 SYSTEMS = ("mcmahon", "swiss")
-#: Conventions for rounds without an opponent (REFERENCE.md §3-4); see sodos_plugin.conventions.
+#: Conventions for rounds without an opponent (docs/rules.md §4); see sodos_plugin.conventions.
 VIRTUAL_OPPONENTS = ("egf", "half-point", "self", "dummy", "aga")
 MAX_CONFIG_BYTES = 1 << 20
 #: Scores in config are small exact fractions: at most this many points, this denominator.
@@ -192,7 +192,7 @@ OPEN_TABLES = ("plugin", "prefer")
 
 
 def presets(system: str) -> tuple[str, ...]:
-    """Default criteria of a system (REFERENCE.md §3, OpenGotha presets)."""
+    """Default criteria of a system (docs/rules.md §2, OpenGotha presets)."""
     return ("MMS", "SOSM", "SOSOSM") if system == "mcmahon" else ("NBW", "SOSW", "SOSOSW")
 
 

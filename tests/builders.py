@@ -50,7 +50,7 @@ def values(standings, criterion: str) -> dict[str, object]:
     }
 
 
-# The seed (REFERENCE.md §2): A beat B, C, C, D; B beat A, C, D, D; C beat B, D, D; D beat A.
+# The seed (docs/rules.md §2): A beat B, C, C, D; B beat A, C, D, D; C beat B, D, D; D beat A.
 # Each pair is (winner, loser); the winner plays Black.
 SEED_SCHEDULE = [
     [("A", "B"), ("C", "D")],

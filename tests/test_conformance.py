@@ -150,7 +150,7 @@ def test_comparison_reports_a_wrong_value(capsys):
 def test_mpj2022_bye_adds_zero_to_sos_in_swiss(capsys):
     """mpj2022 (Swiss, 7 byes): SOS reproduced only because a bye adds 0 (EGF default).
 
-    Stalinski Viktor had the bye in round 1: with the "self" convention (REFERENCE.md §4)
+    Stalinski Viktor had the bye in round 1: with the "self" convention (docs/rules.md §4)
     his SOS would grow by his own score minus the bye point and miss the printed 26.
     """
     path = shared_path(*GO, "h9_mpj2022_opengotha_sodos.txt")
@@ -163,7 +163,7 @@ def test_mpj2022_bye_adds_zero_to_sos_in_swiss(capsys):
 
 
 # EGD files from the WAGC archive (tests/data/egd, see each file's first line) whose
-# printed values need a named non-default convention (REFERENCE.md §4).
+# printed values need a named non-default convention (docs/rules.md §4).
 EGD = Path(__file__).parent / "data" / "egd"
 ARCHIVE = [
     # WAGC 2015 (OpenGotha 3.38, McMahon): byes add own score minus the bye point.

@@ -1,4 +1,4 @@
-"""Conventions for rounds without an opponent (REFERENCE.md §3-4), each on a hand-computed case.
+"""Conventions for rounds without an opponent (docs/rules.md §4), each on a hand-computed case.
 
 The case: A (1d), B (1k), C (2k), two rounds.
 Round 1: A (Black) beats B; C has the bye. Round 2: C (White) beats B by default; A absent.
@@ -112,7 +112,7 @@ def test_every_named_convention_is_registered():
 
 
 def test_sos_correction_off_breaks_juvisy(capsys):
-    """REFERENCE.md §3: without the handicap correction only 3/19 Juvisy SOS match."""
+    """docs/rules.md §2: without the handicap correction only 3/19 Juvisy SOS match."""
     from test_conformance import GO, compare, standings_json
 
     from sodos_plugin.readers import h9

@@ -1,7 +1,7 @@
-"""Hand-computed values of every built-in criterion (REFERENCE.md §1-3).
+"""Hand-computed values of every built-in criterion (docs/rules.md §1-§3).
 
 One small tournament exercises every situation; each expected value is computed by
-hand in the comment beside it, with exactly the rules of REFERENCE.md §3:
+hand in the comment beside it, with exactly the rules of docs/rules.md §1-§2:
 
     players (rank → start MMS with bar 2d, floor 5k, zero 30k: clamp(rank) + 30)
       A 3d → 2d → 31    B 1d → 30    C 1k → 29    D 5k → 25    E 10k → 5k → 25

@@ -5,8 +5,8 @@ they are packaged, and a round trip through h9 changes nothing.
   tar.gz, or splitting the folder between loose files and an archive, give identical
   standings; serial and parallel ingest give the identical tournament and file account.
 * h9: standings written as h9 and read back give the same values for every criterion
-  of the file (REFERENCE.md §6: h9 keeps results, colours, handicaps, byes and ½-point
-  absences; by-default games are not representable, so none are generated).
+  of the file (EGD h9 format, docs/rules.md §11: h9 keeps results, colours, handicaps,
+  byes and ½-point absences; by-default games are not representable, so none are generated).
 """
 
 from __future__ import annotations

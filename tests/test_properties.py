@@ -1,4 +1,4 @@
-"""Hypothesis properties of the SOS family (REFERENCE.md §3, EGF convention, defaults).
+"""Hypothesis properties of the SOS family (docs/rules.md §2, §4, EGF convention, defaults).
 
 Relabelling players and causality (values after round R ignore later rounds) are in
 ``test_invariants.py`` for every criterion and convention. Here, the sum rules:

@@ -1,4 +1,4 @@
-"""Pairings and Scores tables (sodos_plugin/scores.py, REFERENCE.md §3), by hand.
+"""Pairings and Scores tables (sodos_plugin/scores.py, docs/rules.md §1), by hand.
 
 Tournament (ranks 1d: start MMS 30 with zero 30k):
     round 1: A(B) – B(W) jigo, handicap 2, C bye, D absent

@@ -1,4 +1,4 @@
-"""The seed example (REFERENCE.md §2, Sensei's Library "SODOS")."""
+"""The seed example (docs/rules.md §2, Sensei's Library "SODOS")."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 standings.py: players equal on *every* criterion share a place and are marked tied;
 inside a tie they are listed by rank (strongest first; unknown rank last), then name
-(case-insensitive), then input order. advice.py: the seed's warnings (REFERENCE.md §2).
+(case-insensitive), then input order. advice.py: the seed's warnings (docs/rules.md §2).
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def test_standings_value_and_rows():
     assert all(r.tied and r.place == 1 for r in rows)
 
 
-# -- advice (REFERENCE.md §2) ----------------------------------------------------------
+# -- advice (docs/rules.md §2) ----------------------------------------------------------
 
 
 def test_sodos_first_tiebreak_in_a_swiss_warns():

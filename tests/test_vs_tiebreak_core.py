@@ -2,7 +2,7 @@
 
 In a fully played Swiss without draws or byes, Buchholz (FIDE C.07 §8.1) is the sum
 of the opponents' scores = SOSW, and Sonneborn-Berger (§9.1) the sum of the scores
-of the opponents beaten = SODOSW (REFERENCE.md §1). The tournament is the benchmark's
+of the opponents beaten = SODOSW (docs/rules.md §2). The tournament is the benchmark's
 generator (benchmarks/vs_tiebreak_core.py) at a small size; no timing here.
 """
 

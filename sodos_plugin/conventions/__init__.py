@@ -10,7 +10,7 @@ three questions and never branch on its name:
 * :meth:`Convention.sodos_virtual`: what such a round adds to SODOS (normally nothing).
 
 All numbers are over ``ctx.scores.unit``. Register a new convention with
-:func:`register`; each one cites its rule (REFERENCE.md §3-4).
+:func:`register`; each one cites its rule (docs/rules.md §4).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class Convention:
-    """The EGF/OpenGotha default (REFERENCE.md §3, EGF Tournament System Rules).
+    """The EGF/OpenGotha default (docs/rules.md §4, EGF Tournament System Rules).
 
     "To a player's SOS, SOS-1 or SOS-2 in a round without an opponent or with the
     opponent Bye, in a McMahon his own start McMahon score is added and in a Swiss
@@ -71,5 +71,5 @@ def get(name: str) -> Convention:
         ) from None
 
 
-# The other named conventions of REFERENCE.md §3-4 register themselves on import.
+# The other named conventions of docs/rules.md §4 register themselves on import.
 from sodos_plugin.conventions import aga, dummy, half_point, self_opponent  # noqa: E402, F401

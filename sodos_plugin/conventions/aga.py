@@ -1,4 +1,4 @@
-"""The AGA phantom (REFERENCE.md §4; AGA tournament regulations).
+"""The AGA phantom (docs/rules.md §4; AGA tournament regulations).
 
 A round without an opponent is a game against a phantom who started at the
 player's start score (start MMS in the M form, 0 in the W form) and won half his

@@ -1,4 +1,4 @@
-"""Byes as games against a dummy "bye" player (REFERENCE.md §4; WAGC 2018/2019, KPMC 2013).
+"""Byes as games against a dummy "bye" player (docs/rules.md §4; WAGC 2018/2019, KPMC 2013).
 
 The pairing bye is a game against a dummy who scores 0: the bye round adds 0 to
 SOS (both forms), and to SOSOS the dummy's SOS — the sum of the final scores of

@@ -1,6 +1,6 @@
 """OpenGotha's "virtual SOS" (``genCountNotPlayedGamesAsHalfPoint``, OpenGotha ≥ 3.45).
 
-REFERENCE.md §3: as an *opponent*, a player's score is recomputed with ½ point for
+docs/rules.md §4: as an *opponent*, a player's score is recomputed with ½ point for
 every round whose game was not played over the board — absent, bye, not assigned,
 unknown result or a by-default result — instead of the points really scored
 (bye and absence values and round-down do not apply to this virtual score). In the

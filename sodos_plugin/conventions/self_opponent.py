@@ -1,4 +1,4 @@
-"""Virtual opponent = the player himself (REFERENCE.md §4; WAGC 2015, KPMC 2009).
+"""Virtual opponent = the player himself (docs/rules.md §4; WAGC 2015, KPMC 2009).
 
 A round without an opponent adds to SOS the player's own final score *minus what
 that round gave him* (the bye point for a bye; a round-down may make an absence

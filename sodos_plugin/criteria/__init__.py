@@ -3,7 +3,7 @@ exactly as a third-party distribution would, and is registered under the plugin 
 ``builtin.<module>`` (block one with ``disable = ["builtin.sodos"]``).
 
 Forms: ``SOSW``/``SOSM`` (and SOSOS, SODOS, SOS-1, SOS-2, CUSS) are the W (NBW) and
-M (MMS) forms of REFERENCE.md §1; the bare name (``SOS``) is its own criterion that
+M (MMS) forms of docs/rules.md §1; the bare name (``SOS``) is its own criterion that
 takes the system's form (W in a Swiss, M in a McMahon); ``SODOMS`` is SODOSM.
 """
 

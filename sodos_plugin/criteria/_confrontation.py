@@ -1,4 +1,4 @@
-"""Groups and game matrix shared by DC and SDC (REFERENCE.md §3; OpenGotha
+"""Groups and game matrix shared by DC and SDC (docs/rules.md §3; OpenGotha
 Tournament.fillDirScoringInfo / defineAPairMatrix / defineDirForExAequoGroup).
 
 A *group* is a set of at least two players equal on every criterion listed before

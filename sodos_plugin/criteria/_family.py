@@ -1,6 +1,6 @@
 """Shared tables of the SOS family, computed once per context (DESIGN: one place per rule).
 
-:func:`opponent_values` is REFERENCE.md §3's per-round SOS contribution: the
+:func:`opponent_values` is docs/rules.md §2's per-round SOS contribution: the
 opponent's score after round R (+h as White / −h as Black in the M form when
 ``handicap.sos_correction`` is on), or the convention's virtual-opponent value for a
 round without a game. SOS, SOS-1, SOS-2, SODOS and SOSOS are all built on it.

@@ -1,4 +1,4 @@
-"""CUSS — cumulative sum of scores (REFERENCE.md §3; OpenGotha CUSSW/CUSSM).
+"""CUSS — cumulative sum of scores (docs/rules.md §2; OpenGotha CUSSW/CUSSM).
 
 Σ over rounds 1..R of the player's own score after that round: early wins count
 more than late ones. The EGF does not recommend it.
@@ -11,7 +11,7 @@ from sodos_hookspecs import Breakdown, Criterion, hookimpl
 from sodos_plugin.context import Context
 from sodos_plugin.criteria import _family
 
-SOURCE = "REFERENCE.md §3 (OpenGotha CUSSW/CUSSM)"
+SOURCE = "docs/rules.md §2 (OpenGotha CUSSW/CUSSM)"
 
 
 def compute(ctx: Context, form: str) -> Breakdown:

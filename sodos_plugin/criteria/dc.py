@@ -1,4 +1,4 @@
-"""DC — direct confrontation (REFERENCE.md §3; OpenGotha DC, Matthieu Walraet's algorithm).
+"""DC — direct confrontation (docs/rules.md §3; OpenGotha DC, Matthieu Walraet's algorithm).
 
 Inside each group of players tied on the criteria before it (see
 :mod:`sodos_plugin.criteria._confrontation`):
@@ -30,7 +30,7 @@ from sodos_plugin.criteria._confrontation import (
     pair_results,
 )
 
-SOURCE = "REFERENCE.md §3 (OpenGotha Tournament.defineDirForExAequoGroup, mw.go.confrontation)"
+SOURCE = "docs/rules.md §3 (OpenGotha Tournament.defineDirForExAequoGroup, mw.go.confrontation)"
 
 
 def secondary_columns(ctx: Context) -> list[list[int]]:

@@ -1,4 +1,4 @@
-"""EXR — exploits achieved (REFERENCE.md §3; OpenGotha EXR, "exploits réussis").
+"""EXR — exploits achieved (docs/rules.md §3; OpenGotha EXR, "exploits réussis").
 
 EXT counted over games won only (by default and both-win included).
 """
@@ -9,7 +9,7 @@ from sodos_hookspecs import Criterion, hookimpl
 
 from sodos_plugin.criteria._exploits import exploits
 
-SOURCE = "REFERENCE.md §3 (OpenGotha Tournament.fillBaseScoringInfo, EXR)"
+SOURCE = "docs/rules.md §3 (OpenGotha Tournament.fillBaseScoringInfo, EXR)"
 
 
 @hookimpl

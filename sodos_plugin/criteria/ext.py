@@ -1,4 +1,4 @@
-"""EXT — exploits attempted (REFERENCE.md §3; OpenGotha EXT, "exploits tentés").
+"""EXT — exploits attempted (docs/rules.md §3; OpenGotha EXT, "exploits tentés").
 
 Σ over games of the opponent's NBW × the exploit weight of the handicap actually
 given against the rank difference (see :mod:`sodos_plugin.criteria._exploits`).
@@ -10,7 +10,7 @@ from sodos_hookspecs import Criterion, hookimpl
 
 from sodos_plugin.criteria._exploits import exploits
 
-SOURCE = "REFERENCE.md §3 (OpenGotha Tournament.fillBaseScoringInfo, EXT)"
+SOURCE = "docs/rules.md §3 (OpenGotha Tournament.fillBaseScoringInfo, EXT)"
 
 
 @hookimpl

@@ -1,4 +1,4 @@
-"""MMS — McMahon score (REFERENCE.md §1, §3; OpenGotha MMS).
+"""MMS — McMahon score (docs/rules.md §1; OpenGotha MMS).
 
 Start MMS ``clamp(rank, floor, bar) − zero + correction`` plus NBW-style game points,
 plus ``scoring.bye_mms`` per bye and ``scoring.absent_mms`` per absent round
@@ -12,7 +12,7 @@ from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
 from sodos_plugin.context import Context
 
-SOURCE = "REFERENCE.md §1, §3 (OpenGotha MMS); EGF Tournament System Rules"
+SOURCE = "docs/rules.md §1 (OpenGotha MMS); EGF Tournament System Rules"
 
 
 def compute(ctx: Context) -> Breakdown:

@@ -1,4 +1,4 @@
-"""NBW — number of wins (REFERENCE.md §1, §3; OpenGotha NBW).
+"""NBW — number of wins (docs/rules.md §1; OpenGotha NBW).
 
 Win 1 (by default or not), jigo ½, both-win 1, both-lose/unknown 0; a bye adds
 ``scoring.bye``, an absent round ``scoring.absent_nbw``, with ``scoring.round_down``
@@ -11,7 +11,7 @@ from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
 from sodos_plugin.context import Context
 
-SOURCE = "REFERENCE.md §3 (OpenGotha NBW); EGF Tournament System Rules"
+SOURCE = "docs/rules.md §1 (OpenGotha NBW); EGF Tournament System Rules"
 
 
 def compute(ctx: Context) -> Breakdown:

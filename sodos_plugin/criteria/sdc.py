@@ -1,4 +1,4 @@
-"""SDC — simplified direct confrontation (REFERENCE.md §3; OpenGotha SDC).
+"""SDC — simplified direct confrontation (docs/rules.md §3; OpenGotha SDC).
 
 Inside each group of players tied on the criteria before it (see
 :mod:`sodos_plugin.criteria._confrontation`): if every two of them met and their
@@ -13,7 +13,7 @@ from sodos_hookspecs import Breakdown, Criterion, hookimpl
 from sodos_plugin.context import Context
 from sodos_plugin.criteria._confrontation import groups, pair_results
 
-SOURCE = "REFERENCE.md §3 (OpenGotha Tournament.defineDirForExAequoGroup, SDC)"
+SOURCE = "docs/rules.md §3 (OpenGotha Tournament.defineDirForExAequoGroup, SDC)"
 
 
 def compute(ctx: Context) -> Breakdown:

@@ -1,4 +1,4 @@
-"""SODOMS — SODOS on McMahon scores, i.e. SODOSM in every system (REFERENCE.md §1-2).
+"""SODOMS — SODOS on McMahon scores, i.e. SODOSM in every system (docs/rules.md §2).
 
 Sensei's Library: "If SODOS is used in McMahon tournaments, it is sometimes called
 SODOMS"; it must not be used with negative start McMahon scores (a warning says so).
@@ -10,7 +10,7 @@ from sodos_hookspecs import Criterion, hookimpl
 
 from sodos_plugin.criteria import sodos
 
-SOURCE = "REFERENCE.md §1-2 (Sensei's Library SODOS: SODOMS = SODOSM)"
+SOURCE = "docs/rules.md §2 (Sensei's Library SODOS: SODOMS = SODOSM)"
 
 
 @hookimpl

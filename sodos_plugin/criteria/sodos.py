@@ -1,4 +1,4 @@
-"""SODOS — sum of defeated opponents' scores (REFERENCE.md §2-3; OpenGotha SODOSW/SODOSM).
+"""SODOS — sum of defeated opponents' scores (docs/rules.md §2; OpenGotha SODOSW/SODOSM).
 
 Per round: the opponent value used by SOS (score after round R, with the M-form
 handicap correction) times 1 for a win (by default included, both-win included),
@@ -16,7 +16,7 @@ from sodos_plugin import conventions
 from sodos_plugin.context import Context
 from sodos_plugin.criteria import _family
 
-SOURCE = "REFERENCE.md §2-3 (Sensei's Library SODOS; OpenGotha SODOSW/SODOSM, verified)"
+SOURCE = "docs/rules.md §2 (Sensei's Library SODOS; OpenGotha SODOSW/SODOSM, verified)"
 
 
 def compute(ctx: Context, form: str) -> Breakdown:

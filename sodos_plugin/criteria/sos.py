@@ -1,4 +1,4 @@
-"""SOS — sum of opponents' scores (REFERENCE.md §3; EGF rules; OpenGotha SOSW/SOSM).
+"""SOS — sum of opponents' scores (docs/rules.md §2; EGF rules; OpenGotha SOSW/SOSM).
 
 Per round: the opponent's score after round R (NBW in the W form, MMS in the M form);
 in the M form with ``handicap.sos_correction``, + h when I was White and − h when I
@@ -12,7 +12,7 @@ from sodos_hookspecs import Criterion, hookimpl
 
 from sodos_plugin.criteria import _family
 
-SOURCE = "REFERENCE.md §3 (OpenGotha SOSW/SOSM, verified); EGF Tournament System Rules"
+SOURCE = "docs/rules.md §2 (OpenGotha SOSW/SOSM, verified); EGF Tournament System Rules"
 
 
 @hookimpl

@@ -1,4 +1,4 @@
-"""SOS-1 — SOS without the lowest per-round value (REFERENCE.md §3; EGF rules).
+"""SOS-1 — SOS without the lowest per-round value (docs/rules.md §2; EGF rules).
 
 The dropped value may be a virtual-opponent value. With one round played the value
 is 0 (the only round is dropped), as in OpenGotha.
@@ -10,7 +10,7 @@ from sodos_hookspecs import Criterion, hookimpl
 
 from sodos_plugin.criteria import _family
 
-SOURCE = "REFERENCE.md §3 (OpenGotha SOSWM1/SOSMM1); EGF Tournament System Rules"
+SOURCE = "docs/rules.md §2 (OpenGotha SOSWM1/SOSMM1); EGF Tournament System Rules"
 
 
 @hookimpl

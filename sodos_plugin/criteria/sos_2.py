@@ -1,4 +1,4 @@
-"""SOS-2 — SOS without the two lowest per-round values (REFERENCE.md §3; EGF rules)."""
+"""SOS-2 — SOS without the two lowest per-round values (docs/rules.md §2; EGF rules)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from sodos_hookspecs import Criterion, hookimpl
 
 from sodos_plugin.criteria import _family
 
-SOURCE = "REFERENCE.md §3 (OpenGotha SOSWM2/SOSMM2); EGF Tournament System Rules"
+SOURCE = "docs/rules.md §2 (OpenGotha SOSWM2/SOSMM2); EGF Tournament System Rules"
 
 
 @hookimpl

@@ -1,4 +1,4 @@
-"""SOSOS — sum of opponents' SOS (REFERENCE.md §3; OpenGotha SOSOSW/SOSOSM).
+"""SOSOS — sum of opponents' SOS (docs/rules.md §2; OpenGotha SOSOSW/SOSOSM).
 
 Per round with a game: the opponent's SOS (same form, after round R). A round
 without a game adds the virtual opponent's SOS of the configured convention
@@ -13,7 +13,7 @@ from sodos_plugin import conventions
 from sodos_plugin.context import Context
 from sodos_plugin.criteria import _family
 
-SOURCE = "REFERENCE.md §3 (OpenGotha SOSOSW/SOSOSM, verified)"
+SOURCE = "docs/rules.md §2 (OpenGotha SOSOSW/SOSOSM, verified)"
 
 
 def compute(ctx: Context, form: str) -> Breakdown:

@@ -1,4 +1,4 @@
-"""EGD h9/h10 results reader (REFERENCE.md §6).
+"""EGD h9/h10 results reader (EGD h9 format, docs/rules.md §11).
 
 Contract: ``read([path])`` returns a Tournament rebuilt from the **round tokens**; the
 printed criterion columns are kept aside (:attr:`H9Row.printed`, for conformance

@@ -1,4 +1,4 @@
-"""OpenGotha tournament XML reader (REFERENCE.md §6, OpenGotha 3.x ``tournament.dtd``).
+"""OpenGotha tournament XML reader (docs/rules.md §6, OpenGotha 3.x ``tournament.dtd``).
 
 Contract: ``read([path])`` returns a :class:`~sodos_plugin.model.Tournament` whose
 ``settings`` carry the file's own parameters, so that standings computed with no

@@ -1,4 +1,4 @@
-"""EGD h9 output (``builtin.h9_writer``, REFERENCE.md §6), from any tournament read.
+"""EGD h9 output (``builtin.h9_writer``; the format: docs/rules.md §11), from any tournament.
 
 Layout, as OpenGotha exports it:
 

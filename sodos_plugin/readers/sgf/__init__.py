@@ -11,7 +11,7 @@ Layers, each its own module (sgfmill's layering as model):
   C-speed check of the rest; else sgfmill's full parse);
 * :mod:`.values` — raw values → decoded strings with sgfmill's value functions and
   the encoding rules (CA, BOM, UTF-8 detection, UTF-16);
-* :mod:`.results` — the ``RE`` value space (REFERENCE.md §6);
+* :mod:`.results` — the ``RE`` value space (docs/rules.md §9);
 * :mod:`.ingest` — one file → records or a rejection reason;
 * :mod:`.walk` — paths, directories, archives, parallel ingest (``--jobs``);
 * :mod:`.assemble` — records → Tournament, with the account of every file.

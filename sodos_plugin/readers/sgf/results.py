@@ -1,11 +1,11 @@
-"""Interpret an SGF ``RE`` value (REFERENCE.md §6, SGF FF[4] ``RE``).
+"""Interpret an SGF ``RE`` value (docs/rules.md §9, SGF FF[4] ``RE``).
 
 Contract: :func:`parse_result` maps any text to a :class:`ParsedResult`; it never
 raises. The value space handled, case and space tolerant:
 
 * ``B+R``/``B+Resign``, ``B+T``/``B+Time``: played wins (resignation, time);
 * ``B+F``/``B+Forfeit`` (also ``Default``, ``Def``): a win *by default*
-  (:attr:`ParsedResult.by_default`), scored like a played win (REFERENCE.md §3);
+  (:attr:`ParsedResult.by_default`), scored like a played win (docs/rules.md §1);
 * ``B+<score>`` (``W+34.50``, ``B+ 3.5``): a played win by that margin;
 * bare ``B+``: a played win, reason not given;
 * ``B+Illegal``, ``B+Offline``, ``B+Disconnect`` ...: a win for a reason we know

@@ -1,4 +1,4 @@
-"""Decode the game-information values of a root node (SGF FF[4], REFERENCE.md §6).
+"""Decode the game-information values of a root node (SGF FF[4], docs/rules.md §9).
 
 Contract: :func:`decode_root` turns a raw root property map (see :mod:`.scan`)
 into a :class:`GameInfo` of decoded strings, or raises :class:`RecordError` whose
