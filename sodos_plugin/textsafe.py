@@ -1,0 +1,120 @@
+"""Text from strangers, made safe to show: escaped controls, display widths, cuts.
+
+Names, results, file and archive member names come from files strangers wrote. Shown
+raw, an ESC starts a terminal sequence (colours, cursor moves, a rewritten title), a CR
+or LF forges a line (``rejected: ...`` where there was none), a bidi override reverses
+what follows. Every terminal, CSV and error output passes such text through
+:func:`printable`; writers that align columns measure with :func:`display_width` and
+cut with :func:`fit`.
+
+Contract:
+
+* :func:`printable` escapes, visibly, every character of the Unicode categories
+  Cc (C0 controls, DEL, C1 controls), Cf (format: bidi embeddings, overrides,
+  isolates and marks, zero-width space, soft hyphen, BOM, tags ...), Cs (lone
+  surrogates, as undecodable bytes leave them) and Zl/Zp (line and paragraph
+  separators). Kept as they are: ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER
+  (spelling in Persian and Indic names, emoji sequences), every space of category Zs
+  (no-break, ideographic), letters, marks, symbols, private-use characters. The escapes
+  are Python's: ``\\t`` ``\\n`` ``\\r``, ``\\x1b``, ``\\u202e``, ``\\U000e0001``. A
+  backslash is kept: a name spelled with a backslash reads the same as an escape, but
+  can neither move the cursor nor start a line.
+* :func:`display_width` counts terminal columns: East Asian Wide and Fullwidth
+  characters 2, combining marks, enclosing marks, format characters and controls 0,
+  every other character 1 (East Asian Ambiguous characters count 1, as most
+  terminals outside CJK locales show them).
+* :func:`fit` cuts text to a display width, ending with ``…`` when cut; it never
+  splits a character from its combining marks.
+
+Fast paths: text whose characters are all printable (``str.isprintable``, C speed)
+is returned as it is; ASCII text is measured by its length.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["ELLIPSIS", "display_width", "fit", "pad", "printable"]
+
+ELLIPSIS = "…"
+
+#: Categories escaped by :func:`printable` (see the module docstring).
+ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+#: Format characters that are part of how names are spelled: kept.
+KEPT = frozenset({"\u200c", "\u200d"})
+_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc", "Cs", "Zl", "Zp"})
+
+
+def _escape(char: str) -> str:
+    short = _SHORT.get(char)
+    if short is not None:
+        return short
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control, format and line-separator character escaped.
+
+    >>> printable("Ann\\x1b[2J\\nrejected: x")
+    'Ann\\\\x1b[2J\\\\nrejected: x'
+    """
+    if text.isprintable():  # the usual name: nothing to escape
+        return text
+    category = unicodedata.category
+    return "".join(
+        _escape(char) if char not in KEPT and category(char) in ESCAPED_CATEGORIES else char
+        for char in text
+    )
+
+
+def _char_width(char: str) -> int:
+    if unicodedata.category(char) in _ZERO_WIDTH_CATEGORIES:
+        return 0
+    # Hangul medial vowels and final consonants join the syllable before them.
+    if "\u1160" <= char <= "\u11ff" or "\ud7b0" <= char <= "\ud7ff":
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes (wide 2, combining 0, others 1)."""
+    if text.isascii() and text.isprintable():
+        return len(text)
+    return sum(map(_char_width, text))
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` columns, ``…`` marking the cut.
+
+    >>> fit("Schmidt Jonas", 8)
+    'Schmidt…'
+    """
+    if display_width(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    room = width - display_width(ELLIPSIS)
+    used = 0
+    end = len(text)
+    for index, char in enumerate(text):
+        w = _char_width(char)
+        if used + w > room:
+            end = index
+            break
+        used += w
+    # marks after the last character kept have width 0: they stay with it
+    return text[:end] + ELLIPSIS
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` columns (``str.ljust`` by display width)."""
+    gap = width - display_width(text)
+    if gap <= 0:
+        return text
+    return " " * gap + text if right else text + " " * gap
