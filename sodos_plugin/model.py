@@ -12,9 +12,11 @@ readers report problems in terms of their files before building the model.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
@@ -47,15 +49,35 @@ class Player:
     :param smms_correction: manual start-McMahon-score correction (docs/rules.md §1).
     :param start_score: an explicit start score, overriding the rank-based one; used by
         readers whose format stores the start score but not the rules (EGD h9).
+    :param rating: the player's rating as the source gives it, ``None`` if unknown: an
+        ``int`` when the source prints an integer (OpenGotha XML), else a ``float`` holding
+        the printed decimal exactly as ``repr`` shows it (GoR ``2674.564``, OGS
+        ``1465.2197``); :func:`rating_value` gives the exact value for sorting.
     """
 
     name: str
     rank: int | None = None
-    rating: int | None = None
+    rating: int | float | None = None
     club: str = ""
     country: str = ""
     smms_correction: int = 0
     start_score: Any = None  # int | Fraction | None; Any keeps the slot type simple
+
+
+def rating_value(rating: int | float) -> Fraction:
+    """A rating as an exact fraction: an ``int`` as it is, a ``float`` as its shortest
+    decimal (``2674.564`` → 2674564/1000), which is the number the source printed.
+
+    ``Fraction(2674.564)`` would be the binary approximation (a 52-bit denominator);
+    the shortest decimal that reads back to the same float is what was written.
+    """
+    if isinstance(rating, bool) or not isinstance(rating, (int, float)):
+        raise TypeError(f"a rating is an int or a float, got {rating!r}")
+    if isinstance(rating, int):
+        return Fraction(rating)
+    if not math.isfinite(rating):
+        raise ValueError(f"a rating must be finite, got {rating!r}")
+    return Fraction(repr(rating))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +102,8 @@ class Tournament:
     :param settings: config entries the file itself carries (system, MM bar...), applied
         below the user's config (see :mod:`sodos_plugin.settings`).
     :param source: where it was read from, for messages.
+    :param date: the first day of the event as ISO ``YYYY-MM-DD`` (``""`` when unknown);
+        game histories (ratings) order tournaments by it.
     """
 
     name: str
@@ -90,6 +114,7 @@ class Tournament:
     absences: frozenset[tuple[int, int]] = frozenset()
     settings: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""
+    date: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
