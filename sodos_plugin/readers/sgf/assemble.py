@@ -12,7 +12,13 @@ the records contradict each other (issue 4, "Tournament assembly"):
 
 Rules:
 
-* players are identified by name, exact after trimming, after the ``aliases`` map;
+* players are identified by name after the ``aliases`` map, by
+  :func:`~sodos_plugin.identity.identity_key` (docs/rules.md §8): spellings that differ
+  only by Unicode normalisation, case or spaces are one player, shown as first met,
+  with a warning naming both spellings and files; ``aliases``, ``bye_name`` and
+  ``byes`` match names the same way; PB and PW of one name reject the file;
+* names that are merely close (edit distance 1-2) and never play in one round are a
+  warning naming both and their files (:func:`~sodos_plugin.identity.close_names`);
 * the rank comes from ``BR``/``WR`` of the player's first round (the earliest
   round, then input order); a different rank later is a warning; a rank that is
   not a Go rank (``NR``, Elo ``1680*``) gives rank ``None`` and a warning;
@@ -20,7 +26,10 @@ Rules:
   with neither is rejected (unless it belongs to another event than the chosen one:
   then the file is only *excluded*);
 * the same game twice (same round, players, colours, result, handicap) is counted
-  once; the later file is reported as a duplicate of the first;
+  once; the later file is reported as a duplicate of the first (a game of a collection
+  file gets its own report, ``file.sgf#2``, as a loose file would); a duplicate whose
+  ``BR``/``WR`` differ is a warning (the first file's rank is used);
+* two players with the bye in one round is an error naming both;
 * a player without a game in a round is absent, unless the bye is marked: a record
   against ``bye_name`` or an entry of ``byes``;
 * an unknown or void result keeps the pairing, is not scored, and is a warning.
@@ -34,6 +43,7 @@ from typing import Any
 from sodos_hookspecs import FileReport
 
 from sodos_plugin.errors import InputError
+from sodos_plugin.identity import close_names, identity_key
 from sodos_plugin.model import Game, Player, Result, Tournament
 from sodos_plugin.ranks import format_rank, parse_rank
 from sodos_plugin.readers.sgf.ingest import FileOutcome, Record
@@ -83,6 +93,71 @@ def _choose_event(records: Iterable[Record], options: SgfOptions) -> str | None:
     return next(iter(first_file), None)
 
 
+class _Names:
+    """Record names → player names: ``aliases``, then identity (docs/rules.md §8).
+
+    A player is shown with the first spelling met (input order); every other spelling
+    of the same key is remembered with its first file, for the warning.
+    """
+
+    def __init__(self, aliases: Mapping[str, str]):
+        self.alias = {identity_key(old): new for old, new in aliases.items()}
+        self.resolved: dict[str, str] = {}  # record spelling → player name
+        self.keys: dict[str, str] = {}  # record spelling → key, aliases applied
+        self.display: dict[str, str] = {}  # key → player name
+        self.first: dict[str, str] = {}  # key → file where the player name was met
+        self.merged: list[tuple[str, str, str, str]] = []  # (shown, other, its file, file)
+
+    def key(self, raw: str) -> str:
+        found = self.keys.get(raw)
+        if found is None:
+            found = identity_key(raw)
+            target = self.alias.get(found)
+            if target is not None:
+                found = identity_key(target)
+            self.keys[raw] = found
+        return found
+
+    def plain_key(self, raw: str) -> str:
+        """The key without the aliases (a record's own PB and PW)."""
+        return identity_key(raw) if self.alias else self.key(raw)
+
+    def name(self, raw: str, source: str) -> str:
+        """The player name of a record spelling met in ``source`` (registers it)."""
+        shown = self.resolved.get(raw)
+        if shown is not None:
+            return shown
+        key = self.key(raw)
+        spelled = self.alias.get(identity_key(raw), raw) if self.alias else raw
+        shown = self.display.get(key)
+        if shown is None:
+            shown = self.display[key] = spelled
+            self.first[key] = source
+        elif shown != spelled:
+            self.merged.append((shown, spelled, self.first[key], source))
+        self.resolved[raw] = shown
+        return shown
+
+    def lookup(self, raw: str) -> str:
+        """The player name for a configured name (``byes``), registering nothing."""
+        key = self.key(raw)
+        return self.display.get(key, self.alias.get(identity_key(raw), raw))
+
+    def warnings(self) -> list[str]:
+        said: set[tuple[str, str]] = set()
+        found = []
+        for shown, other, first, source in self.merged:
+            if (shown, other) in said:
+                continue
+            said.add((shown, other))
+            found.append(
+                f"{shown!r} ({first}) and {other!r} ({source}) are one player: the same "
+                f"name but for Unicode form, case or spaces (docs/rules.md §8); "
+                f"merged as {shown!r}"
+            )
+        return found
+
+
 def assemble(
     outcomes: Sequence[FileOutcome],
     options: SgfOptions,
@@ -94,8 +169,11 @@ def assemble(
     """Build the tournament; see the module documentation for the rules."""
     # One report per outcome, by position (no dict keyed by 100 000 file names).
     status: list[FileReport | None] = [None] * len(outcomes)
+    extra: list[FileReport] = []  # games of collection files not ingested
     warnings: list[str] = []
     usable: list[int] = []
+    names = _Names(options.aliases)
+    key = names.plain_key
     for position, outcome in enumerate(outcomes):
         if outcome.error is not None:
             status[position] = FileReport(outcome.source, "rejected", outcome.error)
@@ -112,6 +190,15 @@ def assemble(
             if record.round is None or not 1 <= record.round <= MAX_ROUNDS:
                 problem = record, _check_record(record)
                 break
+            if key(record.black) == key(record.white):
+                problem = (
+                    record,
+                    (
+                        f"PB {record.black!r} and PW {record.white!r} are the same player "
+                        "(docs/rules.md §8)"
+                    ),
+                )
+                break
         if problem is not None:
             record, reason = problem
             where = (
@@ -124,45 +211,56 @@ def assemble(
         usable.append(position)
 
     event = _choose_event((r for p in usable for r in outcomes[p].records), options)
-    alias = options.aliases
-    bye_name = options.bye_name
-
-    def who(name_: str) -> str:
-        return alias.get(name_, name_)
+    bye_key = identity_key(options.bye_name) if options.bye_name is not None else None
+    resolved = names.resolved
+    player_name = names.name
 
     # Keyed by round, then by name: no tuple per seat (peak memory at 100 000 records).
-    # Records are stored under the names after the aliases.
+    # Records are stored under the player names (aliases and identity applied).
     games: dict[int, dict[str, Record]] = {}  # round → black → record (one game a round)
     seats: dict[int, dict[str, Record]] = {}  # round → player → record of the player's game
     byes: dict[tuple[int, str], str] = {}
+    bye_of_round: dict[int, tuple[str, str]] = {}  # round → (player, where)
     first_seen: dict[str, tuple[int, int]] = {}  # name → (first round, input order)
     no_event = 0
     order = 0
+
+    def one_bye(r: int, player: str, where: str) -> None:
+        known = bye_of_round.setdefault(r, (player, where))
+        if known[0] != player:
+            raise InputError(
+                f"round {r}: two players have the bye: {known[0]!r} ({known[1]}) "
+                f"and {player!r} ({where})"
+            )
+
     for position in usable:
         outcome = outcomes[position]
         ingested = False
-        others: list[tuple[str, str]] = []  # (status, reason) of records not ingested
+        several = len(outcome.records) > 1
+        others: list[tuple[str, str, str]] = []  # (status, reason, game) not ingested
         for record in outcome.records:
             source, black, white, _, _, result, _, r, _, record_event, _, handicap, notes = record
             if event is not None and record_event != event:
                 if record_event is not None:
-                    others.append(("excluded", f"event {record_event!r}, not {event!r}"))
+                    others.append(("excluded", f"event {record_event!r}, not {event!r}", source))
                     continue
                 no_event += 1
-            if alias and (black in alias or white in alias):
-                black, white = who(black), who(white)
-                if black == white:
+            b = resolved.get(black) or player_name(black, source)
+            w = resolved.get(white) or player_name(white, source)
+            if b != black or w != white:
+                if b == w:
                     raise InputError(
-                        f"round {r}: PB and PW are both {black!r} after the aliases",
+                        f"round {r}: PB and PW are both {b!r} after the aliases",
                         source=source,
                     )
+                black, white = b, w
                 record = record._replace(black=black, white=white)  # kept under its new names
             round_seats = seats.get(r)
             if round_seats is None:
                 round_seats = seats[r] = {}
                 games[r] = {}
-            if bye_name is not None and bye_name in (black, white):
-                player = white if black == bye_name else black
+            if bye_key is not None and bye_key in (names.key(black), names.key(white)):
+                player = white if names.key(black) == bye_key else black
                 seat = round_seats.get(player)
                 if seat is not None:
                     raise InputError(
@@ -170,8 +268,9 @@ def assemble(
                         source=source,
                     )
                 if (r, player) in byes:
-                    others.append(("duplicate", f"the same bye as {byes[(r, player)]}"))
+                    others.append(("duplicate", f"the same bye as {byes[(r, player)]}", source))
                     continue
+                one_bye(r, player, source)
                 byes[(r, player)] = source
                 order += 1
                 _seen(first_seen, player, r, order)
@@ -191,7 +290,8 @@ def assemble(
                         f"RE[{known.result_text}] HA[{known.handicap}] in {known.source} and "
                         f"RE[{record.result_text}] HA[{handicap}] in {source}"
                     )
-                others.append(("duplicate", f"same game as {known.source}"))
+                warnings.extend(_rank_changes(known, record))
+                others.append(("duplicate", f"same game as {known.source}", source))
                 continue
             for player in (black, white):
                 seat = round_seats.get(player)
@@ -215,19 +315,21 @@ def assemble(
             ingested = True
         if ingested:
             report = FileReport(outcome.source, "ingested")
-        elif others and all(k == "duplicate" for k, _ in others):
+            if several:  # each game not ingested is reported as a loose file would be
+                extra.extend(FileReport(game, kind, why) for kind, why, game in others)
+        elif others and all(k == "duplicate" for k, _, _ in others):
             report = FileReport(outcome.source, "duplicate", others[0][1])
         else:
             kind = "excluded" if others else "rejected"
-            reason = "; ".join(sorted({why for _, why in others})) or "no games"
+            reason = "; ".join(sorted({why for _, why, _ in others})) or "no games"
             report = FileReport(outcome.source, kind, reason)
         status[position] = report
 
     if no_event:
         warnings.append(f"{no_event} record(s) have no EV; counted in event {event!r}")
-    for r, names in sorted(options.byes.items()):
-        for raw_name in names:
-            player = who(raw_name)
+    for r, configured in sorted(options.byes.items()):
+        for raw_name in configured:
+            player = names.lookup(raw_name)
             seat = seats.get(r, {}).get(player)
             if seat is not None:
                 raise InputError(
@@ -241,15 +343,19 @@ def assemble(
                     f"{SECTION} byes.{r}: {player!r} is in no record; "
                     "added as a player who only had byes"
                 )
+            if (r, player) not in byes:
+                one_bye(r, player, f"{SECTION} byes")
             byes.setdefault((r, player), f"{SECTION} byes")
             _seen(first_seen, player, r, 10**9)
+    warnings.extend(names.warnings())
+    warnings.extend(_close_name_warnings(list(first_seen), seats, byes))
 
     # Players: by first appearance (round, then input order).
-    names = sorted(first_seen, key=lambda n: first_seen[n][:2])
-    index = {n: i for i, n in enumerate(names)}
+    ordered = sorted(first_seen, key=lambda n: first_seen[n][:2])
+    index = {n: i for i, n in enumerate(ordered)}
     ranks, rank_warnings = _player_ranks(seats)
     players = []
-    for player in names:
+    for player in ordered:
         warnings.extend(rank_warnings.get(player, ()))
         players.append(Player(player, ranks.get(player)))
 
@@ -289,7 +395,77 @@ def assemble(
         raise InputError(str(error)) from None
     files = list(reports)
     files.extend(status)  # type: ignore[arg-type]  # every position was filled above
+    files.extend(extra)
     return tournament, files, warnings
+
+
+def _rank_changes(known: Record, record: Record) -> list[str]:
+    """A duplicate record's ranks that differ from the first record's (a warning each)."""
+    found = []
+    for ident, player, first, again in (
+        ("BR", known.black, known.black_rank, record.black_rank),
+        ("WR", known.white, known.white_rank, record.white_rank),
+    ):
+        a, b = (first or "").strip(), (again or "").strip()
+        if a == b:
+            continue
+        try:
+            if a and b and parse_rank(a) == parse_rank(b):
+                continue  # one rank written two ways ("3k", "3 kyu")
+        except ValueError:
+            pass
+        found.append(
+            f"{record.source}: the same game as {known.source} but {ident}[{b}] for "
+            f"{player!r} where it has {ident}[{a}]; the first file's rank is used"
+        )
+    return found
+
+
+def _rounds_text(rounds: Sequence[int]) -> str:
+    return f"round {rounds[0]}" if len(rounds) == 1 else f"rounds {', '.join(map(str, rounds))}"
+
+
+def _close_name_warnings(
+    players: Sequence[str],
+    seats: Mapping[int, Mapping[str, Record]],
+    byes: Mapping[tuple[int, str], str],
+) -> list[str]:
+    """Close names that never play in one round, each with its rounds and first file."""
+    count: dict[str, int] = dict.fromkeys(players, 0)
+    for round_seats in seats.values():
+        for player in round_seats:
+            count[player] += 1
+    for _, player in byes:
+        count[player] += 1
+    every = len({r for r, s in seats.items() if s} | {r for r, _ in byes})
+    fewest = min(count.values(), default=0)
+    # a pair never in one round has counts summing to at most every round: most
+    # players (all rounds played) cannot be in a pair, so only the others are compared
+    candidates = [p for p in players if count[p] <= every - fewest]
+    if len(candidates) < 2:
+        return []
+    wanted = set(candidates)
+    rounds: dict[str, set[int]] = {p: set() for p in candidates}
+    where: dict[str, str] = {}
+    for r in sorted(seats):
+        for player, record in seats[r].items():
+            if player in wanted:
+                rounds[player].add(r)
+                where.setdefault(player, record.source)
+    for (r, player), source in sorted(byes.items()):
+        if player in wanted:
+            rounds[player].add(r)
+            where.setdefault(player, source)
+    pairs = close_names(candidates, rounds=rounds)
+    found = [
+        f"close names {a!r} ({_rounds_text(sorted(rounds[a]))}, {where[a]}) and {b!r} "
+        f"({_rounds_text(sorted(rounds[b]))}, {where[b]}) never play in one round: one "
+        "player spelt two ways? If so, join them with aliases (docs/rules.md §8)"
+        for a, b in pairs
+    ]
+    if not pairs.complete:
+        found.append(f"close names: more pairs than the {len(pairs)} listed (search bounded)")
+    return found
 
 
 def _by_source(record: Record) -> str:
