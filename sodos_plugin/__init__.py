@@ -5,7 +5,7 @@ The host API is :class:`~sodos_plugin.host.Host`; the plugin contract is the
 """
 
 from sodos_plugin.context import Context
-from sodos_plugin.errors import ConfigError, InputError, PluginError, SodosError
+from sodos_plugin.errors import ConfigError, InputError, PluginError, SodosError, StrictError
 from sodos_plugin.host import Host
 from sodos_plugin.model import Game, Participation, Player, Result, Tournament
 from sodos_plugin.settings import Settings
@@ -26,5 +26,6 @@ __all__ = [
     "Settings",
     "SodosError",
     "Standings",
+    "StrictError",
     "Tournament",
 ]

@@ -35,3 +35,15 @@ class PluginError(SodosError):
         self.plugin = plugin
         self.hook = hook
         super().__init__(f"plugin {plugin!r} failed in {hook}: {message}")
+
+
+class StrictError(InputError):
+    """Warnings under ``strict`` (``--strict``, config ``strict = true``): each an error.
+
+    :attr:`warnings` holds every warning; the message names the count and lists them.
+    """
+
+    def __init__(self, warnings: list[str]):
+        self.warnings = list(warnings)
+        listed = "".join(f"\n  {warning}" for warning in self.warnings)
+        super().__init__(f"{len(self.warnings)} warning(s), errors under --strict:{listed}")

@@ -25,9 +25,10 @@ from sodos_hookspecs import Breakdown, Criterion, FileReport, ReadResult
 
 from sodos_plugin.advice import advice
 from sodos_plugin.context import Context
-from sodos_plugin.errors import ConfigError, InputError, PluginError
+from sodos_plugin.errors import ConfigError, InputError, PluginError, StrictError
 from sodos_plugin.model import Tournament
 from sodos_plugin.plugins import PluginHost, Registry
+from sodos_plugin.roster import Roster, load_roster
 from sodos_plugin.settings import (
     Settings,
     find_config,
@@ -40,6 +41,14 @@ from sodos_plugin.standings import Standings, order_players
 HEAD_BYTES = 4096
 
 
+def _roster_beside(data: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """A config file's relative ``roster`` path is taken from the file's folder."""
+    roster = data.get("roster")
+    if isinstance(roster, str) and roster.strip() and not Path(roster).is_absolute():
+        data = {**data, "roster": str(folder / roster.strip())}
+    return data
+
+
 class Host:
     """One configured instance of the tool.
 
@@ -48,6 +57,10 @@ class Host:
         ``pyproject.toml`` with ``[tool.sodos]`` in ``cwd``; ``False`` reads none.
     :param overrides: ``key=value`` strings (the CLI's ``-o``), highest precedence.
     :param entry_points: load third-party plugins from the ``sodos`` entry points.
+    :param strict: every warning is an error (:class:`~sodos_plugin.errors.StrictError`,
+        config ``strict``); ``None`` leaves it to the config.
+    :param roster: a players file (config ``roster``, docs/rules.md §8): every name read
+        must be in it.
     """
 
     def __init__(
@@ -58,18 +71,25 @@ class Host:
         overrides: Sequence[str] = (),
         entry_points: bool = True,
         cwd: Path | None = None,
+        strict: bool | None = None,
+        roster: Path | str | None = None,
     ):
         layers: list[tuple[str, Mapping[str, Any]]] = []
         if config_file is None:
             config_file = find_config(cwd or Path.cwd())
         if config_file:
             path = Path(config_file)
-            layers.append((str(path), load_file(path)))
+            layers.append((str(path), _roster_beside(load_file(path), path.parent)))
         if config:
             layers.append(("host config", config))
         for text in overrides:
             layers.append((f"-o {text}", parse_override(text)))
+        if strict is not None:
+            layers.append(("--strict", {"strict": strict}))
+        if roster is not None:
+            layers.append(("--roster", {"roster": str(roster)}))
         self.layers = layers
+        self._roster: Roster | None = None
         self.settings = resolve(layers)
         self.plugin_host = PluginHost(self.settings, entry_points=entry_points)
 
@@ -116,11 +136,18 @@ class Host:
     # -- reading ----------------------------------------------------------------------
 
     def read(
-        self, paths: Sequence[Path | str], *, skip_bad: bool = False, jobs: int | None = None
+        self,
+        paths: Sequence[Path | str],
+        *,
+        skip_bad: bool = False,
+        jobs: int | None = None,
+        _reading_roster: bool = False,
     ) -> ReadResult:
         """Read input files with the reader plugin that claims them.
 
-        All paths must be claimed by one reader (one tournament per run).
+        All paths must be claimed by one reader (one tournament per run). With a
+        roster, every player's name must be in it; under ``strict`` any warning of the
+        reader raises :class:`~sodos_plugin.errors.StrictError`.
         """
         if not paths:
             raise InputError("no input files given")
@@ -160,7 +187,26 @@ class Host:
             ) from error
         if not isinstance(result, ReadResult):
             raise PluginError(plugin_name, f"read ({reader.name})", "did not return a ReadResult")
+        if not _reading_roster:  # a roster file is only read for its names
+            if self.roster is not None:
+                self.roster.check(result.tournament)
+            self.enforce_strict(result.warnings)
         return result
+
+    @property
+    def roster(self) -> Roster | None:
+        """The roster of config ``roster`` / ``--roster``, read once (None: no roster)."""
+        if self._roster is None and self.settings.roster is not None:
+            self._roster = load_roster(
+                self.settings.roster,
+                lambda path: self.read([path], _reading_roster=True).tournament,
+            )
+        return self._roster
+
+    def enforce_strict(self, warnings: Sequence[str]) -> None:
+        """Under ``strict``, any warning is an error listing them all (:class:`StrictError`)."""
+        if self.settings.strict and warnings:
+            raise StrictError(list(dict.fromkeys(warnings)))
 
     def _reader_for(self, path: Path, head: bytes):
         for reader, plugin_name in self.registry.readers:
@@ -224,6 +270,7 @@ class Host:
             warnings=all_warnings,
             files=files,
         )
+        self.enforce_strict(all_warnings)
         for name, column in zip(settings.criteria, columns):
             result._numerators[name] = column
         return result

@@ -186,6 +186,10 @@ SCHEMA: dict[str, Key] = {
     "scoring.doubled": Key(
         _as_bool, False, "every score doubled (win 2, jigo 1, bye 2...), as some events print"
     ),
+    "strict": Key(_as_bool, False, "every warning is an error: exit 2, each listed (--strict)"),
+    "roster": Key(
+        _as_str, None, "players file (CSV or tournament): a record name not in it is an error"
+    ),
 }
 
 OPEN_TABLES = ("plugin", "prefer")
@@ -216,6 +220,8 @@ class Settings:
     sos_correction: bool = True
     handicap_reduction: int | None = None
     doubled: bool = False
+    strict: bool = False
+    roster: str | None = None
     prefer: Mapping[str, str] = field(default_factory=dict)
     plugin_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     origins: Mapping[str, str] = field(default_factory=dict)
@@ -403,6 +409,8 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
         sos_correction=get("handicap.sos_correction"),
         handicap_reduction=get("handicap.reduction"),
         doubled=get("scoring.doubled"),
+        strict=get("strict"),
+        roster=get("roster") or None,
         prefer=prefer,
         plugin_sections=sections,
         origins=origins,

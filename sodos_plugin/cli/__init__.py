@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from sodos_plugin import __version__
 from sodos_plugin.cli._common import EXIT_ERROR, EXIT_OK, Parser
-from sodos_plugin.errors import SodosError
+from sodos_plugin.errors import SodosError, StrictError
 
 #: command name -> module under sodos_plugin.cli
 COMMANDS: dict[str, str] = {
@@ -58,6 +58,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return _command(args.command).run(args)
+    except StrictError as error:  # every warning listed, each as the error it now is
+        from sodos_plugin.textsafe import printable
+
+        for warning in error.warnings:
+            sys.stderr.write(f"error: {printable(warning)}\n")
+        count = len(error.warnings)
+        sys.stderr.write(f"sodos: error: {count} warning(s), errors under --strict\n")
+        return EXIT_ERROR
     except SodosError as error:
         if isinstance(error.__cause__, BrokenPipeError):
             return broken_pipe()

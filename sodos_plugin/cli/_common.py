@@ -72,6 +72,22 @@ def common(p: argparse.ArgumentParser) -> None:
         help="do not load third-party plugins from entry points",
     )
     p.add_argument("--debug", action="store_true", help="show tracebacks")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        default=None,
+        help="every warning is an error: exit 2 listing them (config: strict = true)",
+    )
+
+
+def roster_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--roster",
+        type=Path,
+        metavar="FILE",
+        help="players file (CSV with a name column, or a tournament file): "
+        "a name not in it is an error (config: roster)",
+    )
 
 
 def selecting(p: argparse.ArgumentParser) -> None:
@@ -82,6 +98,7 @@ def selecting(p: argparse.ArgumentParser) -> None:
 def reading(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     selecting(p)
+    roster_option(p)
     p.add_argument("--round", type=int, help="standings after this round (default: last)")
     p.add_argument(
         "--skip-bad",
@@ -103,6 +120,8 @@ def make_host(args: argparse.Namespace) -> Host:
         config_file=args.config,
         overrides=args.overrides,
         entry_points=not args.no_entry_points,
+        strict=getattr(args, "strict", None) or None,
+        roster=getattr(args, "roster", None),
     )
 
 

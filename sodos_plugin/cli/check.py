@@ -12,6 +12,7 @@ from sodos_plugin.cli._common import (
     common,
     criteria_option,
     make_host,
+    roster_option,
     selecting,
 )
 from sodos_plugin.errors import SodosError
@@ -29,46 +30,64 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="optional tournament files: check with their own settings and start scores",
     )
-    p.add_argument("--strict", action="store_true", help="advice warnings also fail (1)")
+    roster_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Exit 0 when config and criteria are valid, 1 otherwise (or on advice with --strict)."""
+    """Exit 0 when config, criteria and inputs are valid; 1 when any is not: an error, a
+    rejected input file, or (``--strict``) a warning. Every problem is listed."""
     from sodos_plugin.advice import advice
-    from sodos_plugin.errors import ConfigError, PluginError
+    from sodos_plugin.errors import StrictError
 
     if args.config is not None and not args.config.is_file():
         raise SodosError("cannot read config: no such file", source=str(args.config))
     errors: list[str] = []
     warnings: list[str] = []
+    files: list[str] = []
+    rejected = 0
+    settings, chosen = None, []
     try:
         host = make_host(args)
         errors += [str(f) for f in host.registry.failures]
         names = criteria_option(args)
         if args.paths:
-            read = host.read(args.paths)
-            standings = host.standings(read.tournament, criteria=names, system=args.system)
+            read = host.read(args.paths, skip_bad=True)
+            for report in read.files:
+                if report.status in ("rejected", "duplicate", "excluded"):
+                    files.append(f"{report.status}: {report.path}: {report.reason}")
+                    rejected += report.status == "rejected"
+            standings = host.standings(
+                read.tournament, criteria=names, system=args.system, warnings=read.warnings
+            )
             settings = standings.settings
             chosen = [standings.definitions[c] for c in standings.criteria]
             warnings += [w for w in standings.warnings if w not in errors]
         else:
+            _ = host.roster  # read now: a bad roster fails the check
             settings = host.settings_for(None, criteria=names, system=args.system)
             chosen = host.resolve_criteria(settings.criteria)
             warnings += advice(settings.system, [c.name for c in chosen])
+            host.enforce_strict(warnings)
         seen: set[str] = set()
         for criterion in chosen:
             if criterion.name in seen:
                 errors.append(f"criterion {criterion.name} is listed twice")
             seen.add(criterion.name)
-    except (ConfigError, PluginError) as error:
+    except StrictError as error:  # --strict: the warnings are the errors
+        errors += error.warnings
+        settings, chosen = None, []
+    except SodosError as error:
         errors.append(str(error))
         settings, chosen = None, []
+    for line in files:
+        sys.stdout.write(f"{line}\n")
     for problem in errors:
         sys.stdout.write(f"error: {problem}\n")
     for warning in warnings:
         sys.stdout.write(f"warning: {warning}\n")
-    if settings is not None and not errors:
+    if rejected:
+        sys.stdout.write(f"error: {rejected} input file(s) rejected\n")
+    if settings is not None and not errors and not rejected:
         names_text = ", ".join(c.name for c in chosen)
         sys.stdout.write(f"ok: system {settings.system}; criteria {names_text}\n")
-    failed = bool(errors) or (args.strict and bool(warnings))
-    return EXIT_FAILED_CHECK if failed else EXIT_OK
+    return EXIT_FAILED_CHECK if errors or rejected else EXIT_OK
