@@ -26,6 +26,7 @@ from sodos_hookspecs import Breakdown, Criterion, FileReport, ReadResult
 from sodos_plugin.advice import advice
 from sodos_plugin.context import Context
 from sodos_plugin.errors import ConfigError, InputError, PluginError, StrictError
+from sodos_plugin.inputfiles import FileRefused, read_head
 from sodos_plugin.model import Tournament
 from sodos_plugin.plugins import PluginHost, Registry
 from sodos_plugin.roster import Roster, load_roster
@@ -158,12 +159,11 @@ class Host:
             if not path.exists():
                 raise InputError("no such file or directory", source=str(path))
             head = b""
-            if path.is_file():
+            if not path.is_dir():  # a folder is claimed by its name; else the file's head
                 try:
-                    with path.open("rb") as handle:
-                        head = handle.read(HEAD_BYTES)
-                except OSError as error:
-                    raise InputError(f"cannot read: {error.strerror}", source=str(path)) from None
+                    head = read_head(path, HEAD_BYTES)
+                except FileRefused as error:
+                    raise InputError(str(error), source=str(path)) from None
             reader = self._reader_for(path, head)
             if chosen is not None and reader[0].name != chosen[0].name:
                 raise InputError(

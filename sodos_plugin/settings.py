@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from sodos_plugin.errors import ConfigError
+from sodos_plugin.inputfiles import FileRefused, TooLarge, read_regular
 from sodos_plugin.ranks import parse_rank
 
 if sys.version_info >= (3, 11):
@@ -278,12 +279,14 @@ def _tool_sodos(data: Mapping[str, Any]) -> Any:
 
 def load_file(path: Path) -> dict[str, Any]:
     """Read a TOML config file; from a ``pyproject.toml`` take ``[tool.sodos]``."""
-    try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"config file larger than {MAX_CONFIG_BYTES} bytes", source=str(path))
-        data = _toml(path.read_bytes().decode("utf-8"))
-    except OSError as error:
-        raise ConfigError(f"cannot read config: {error.strerror}", source=str(path)) from None
+    try:  # a regular file only, bounded (sodos_plugin.inputfiles)
+        data = _toml(read_regular(path, MAX_CONFIG_BYTES).decode("utf-8"))
+    except TooLarge:
+        raise ConfigError(
+            f"config file larger than {MAX_CONFIG_BYTES} bytes", source=str(path)
+        ) from None
+    except FileRefused as error:
+        raise ConfigError(f"cannot read config: {error}", source=str(path)) from None
     except UnicodeDecodeError:
         raise ConfigError("config is not UTF-8 text", source=str(path)) from None
     except ValueError as error:
@@ -302,11 +305,9 @@ def find_config(directory: Path) -> Path | None:
         return candidate
     pyproject = directory / "pyproject.toml"
     if pyproject.is_file():
-        try:
-            if pyproject.stat().st_size > MAX_CONFIG_BYTES:
-                return None
-            data = _toml(pyproject.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
+        try:  # FileRefused (too large, not regular) is a ValueError
+            data = _toml(read_regular(pyproject, MAX_CONFIG_BYTES).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
             return None
         tool = data.get("tool", {})
         if isinstance(tool, Mapping) and "sodos" in tool:

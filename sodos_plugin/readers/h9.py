@@ -37,7 +37,9 @@ Colours: a game whose tokens give no colour (``12+``) is stored with the earlier
 as Black; colour matters only for a handicap, which such tokens cannot carry.
 
 Encodings: UTF-8 when the bytes decode as UTF-8 (a BOM is skipped), else ISO-8859-15.
-Size is bounded by the ``max_bytes`` option (default 16 MiB).
+Only a regular file is read, within the ``max_bytes`` option (default 16 MiB; see
+:mod:`sodos_plugin.inputfiles`). Handicaps are 0..9 as in the other readers; opponents
+are row numbers of up to 7 digits (files of 10 000+ players).
 """
 
 from __future__ import annotations
@@ -53,8 +55,10 @@ from typing import Any
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin.errors import InputError
+from sodos_plugin.inputfiles import FileRefused, read_regular
 from sodos_plugin.model import Game, Player, Result, Tournament
 from sodos_plugin.ranks import parse_rank
+from sodos_plugin.textsafe import fit
 
 NAME = "h9"
 MAX_BYTES = 16 << 20
@@ -81,17 +85,23 @@ COLUMNS: dict[str, str] = {
     "SCORE": "NBW",
 }
 
-_PROPERTY = re.compile(r"([A-Z]{2})\[([^\]]*)\]")
 # "; Pl Name Rk Co Club ..." (OpenGotha), ";Pl Name Rank Cou Club ...", ";# Pl rank Cntry club".
 _COLUMN_LINE = re.compile(r"^;\W*Pl\b.*?\bclub\b(.*)$", re.IGNORECASE)
-_ROUND = re.compile(r"^(\d{1,4})([-+=?])(?:([/!])([wbWB?])?(\d{1,2})?)?$")
-_VALUE = re.compile(r"^(-?)(\d*)(?:([½¼¾œŒŸ])|\.(\d{1,4}))?$")
+#: Opponents are row numbers of up to 7 digits; a handicap has one or two digits,
+#: so that 12 is refused as outside 0..9 rather than read as another token.
+_ROUND = re.compile(r"^([0-9]{1,7})([-+=?])(?:([/!])([wbWB?])?([0-9]{1,2})?)?$")
+#: Printed values are small: 12 digits at most (a longer run of digits is no value).
+_VALUE = re.compile(r"^(-?)(\d{0,12})(?:([½¼¾œŒŸ])|\.(\d{1,4}))?$")
 #: Fraction glyphs; ISO-8859-15 decodes bytes 0xBD/0xBC/0xBE (½ ¼ ¾ in Latin-1) as œ Œ Ÿ.
 _GLYPHS = {"½": Fraction(1, 2), "œ": Fraction(1, 2), "¼": Fraction(1, 4), "Œ": Fraction(1, 4)}
 _GLYPHS.update({"¾": Fraction(3, 4), "Ÿ": Fraction(3, 4)})
 _RANK = re.compile(r"^\d{1,2}[kdpKDP]$")
 _ROUND_LABEL = re.compile(r"^(?:\d{1,2}|\d{1,2}(?:st|nd|rd|th)|r\d{1,2}d?)$", re.IGNORECASE)
-_HA = re.compile(r"^\s*h\s*(\d+)\s*$", re.IGNORECASE)
+_HA = re.compile(r"^\s*h\s*([0-9]{1,3})\s*$", re.IGNORECASE)
+MAX_HANDICAP = 9
+#: Value columns in the column line: real files print a handful.
+MAX_COLUMNS = 100
+_WORD = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -136,25 +146,78 @@ def split_columns(text: str) -> list[str]:
     """``"MMS  SOSSOSOS Rank"`` → ``["MMS", "SOS", "SOSOS", "?Rank"]``.
 
     Each word is split into known names if it can be, preferring longer names
-    first; the search is memoised by position, so it is linear in the word length.
+    first. The search is memoised by position and keeps, per position, only the
+    first name of a split (the rest is read back by following the ends), so time and
+    memory are linear in the length of the line. The split stops past
+    :data:`MAX_COLUMNS` columns (the caller refuses such a header).
     """
-    names = sorted(COLUMNS, key=len, reverse=True)
     found: list[str] = []
-    for word in text.split():
-        upper = word.upper()
-        # split_at[i]: a split of upper[i:] into names, or None.
-        split_at: list[list[str] | None] = [None] * len(upper) + [[]]
-        for i in range(len(upper) - 1, -1, -1):
-            for name in names:
-                rest = split_at[i + len(name)] if upper.startswith(name, i) else None
-                if rest is not None:
-                    split_at[i] = [name, *rest]
-                    break
-        parts = split_at[0]
+    for match in _WORD.finditer(text):
+        if len(found) > MAX_COLUMNS:
+            break
+        word = match.group()
+        parts = _split_word(word.upper())
         if parts is None and _ROUND_LABEL.match(word):
             continue  # a round label over the round tokens ("1", "2nd"), not a value column
         found.extend(parts if parts is not None else [f"?{word}"])
     return found
+
+
+#: Names by first letter, longest first.
+_NAMES_BY_LETTER: dict[str, list[str]] = {}
+for _name in sorted(COLUMNS, key=len, reverse=True):
+    _NAMES_BY_LETTER.setdefault(_name[0], []).append(_name)
+#: A word longer than this is not a run of criterion names (16 names of at most 6
+#: letters): it is an ignored column without trying to split it.
+MAX_COLUMN_WORD = 200
+
+
+def _split_word(upper: str) -> list[str] | None:
+    """``"SOSSOSOS"`` → ``["SOS", "SOSOS"]``; None when the word is not made of names."""
+    n = len(upper)
+    if n > MAX_COLUMN_WORD:
+        return None
+    # first[i]: the first name of a split of upper[i:] into names, or None (first[n]: "").
+    first: list[str | None] = [None] * n + [""]
+    for i in range(n - 1, -1, -1):
+        for name in _NAMES_BY_LETTER.get(upper[i], ()):
+            if upper.startswith(name, i) and first[i + len(name)] is not None:
+                first[i] = name
+                break
+    if first[0] is None:
+        return None
+    parts: list[str] = []
+    i = 0
+    while i < n:
+        name = first[i]
+        assert name  # every position reached from 0 has a split
+        parts.append(name)
+        i += len(name)
+    return parts
+
+
+def properties(line: str) -> list[tuple[str, str]]:
+    """``KEY[value]`` pairs of a header line, in one pass (linear in the line).
+
+    A key is two ASCII capitals; a value runs to the first ``]``. (A regular
+    expression such as ``[A-Z]{2}\\[[^\\]]*\\]`` rescans the rest of the line from every
+    ``XX[`` that has no closing bracket: quadratic on ``EV[EV[EV[...``.)
+    """
+    found: list[tuple[str, str]] = []
+    start = 0
+    while True:
+        bracket = line.find("[", start + 2)
+        if bracket < 0:
+            return found
+        key = line[bracket - 2 : bracket]
+        if not ("A" <= key[0] <= "Z" and "A" <= key[1] <= "Z"):
+            start = bracket - 1  # the next "[" may close a key that starts here
+            continue
+        close = line.find("]", bracket + 1)
+        if close < 0:
+            return found  # no "]" after this one, so none after any later "["
+        found.append((key, line[bracket + 1 : close]))
+        start = close + 1
 
 
 def decode(data: bytes) -> str:
@@ -205,14 +268,20 @@ def scan(text: str, source: str) -> H9File:
             match = _COLUMN_LINE.match(line.strip())
             if match:
                 result.columns = split_columns(match.group(1))
+                if len(result.columns) > MAX_COLUMNS:
+                    raise InputError(
+                        f"more than {MAX_COLUMNS} value columns in the column line",
+                        source=source,
+                        where=f"line {number}",
+                    )
                 have_columns = True
-                unknown = [c[1:] for c in result.columns if c.startswith("?")]
+                unknown = [fit(c[1:], 40) for c in result.columns if c.startswith("?")]
                 if unknown:
                     result.notes.append(
                         f"{source}: ignored column(s) {', '.join(unknown)} (not a criterion)"
                     )
                 continue
-            for key, value in _PROPERTY.findall(line):
+            for key, value in properties(line):
                 result.properties.setdefault(key, value)
             continue
         if not have_columns:
@@ -246,7 +315,13 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
     elif "|" in line:
         tokens = line[: line.index("|")].split()
     place = None
-    if tokens and tokens[0].isdigit():
+    if tokens and tokens[0].isascii() and tokens[0].isdigit():
+        if len(tokens[0]) > 9:
+            raise InputError(
+                f"place {tokens[0][:12]}... has more than 9 digits",
+                source=parsed.source,
+                where=where,
+            )
         place = int(tokens.pop(0))
     rank_at = next((i for i in range(1, len(tokens)) if _RANK.match(tokens[i])), None)
     if rank_at is None:
@@ -398,6 +473,10 @@ def _game(r, p, q, token, other, source, where) -> Game:
             source=source,
             where=where,
         )
+    if token.handicap > MAX_HANDICAP:  # as the SGF and XML readers: HA 0..9
+        raise InputError(
+            f"handicap {token.handicap} outside 0..{MAX_HANDICAP}", source=source, where=where
+        )
     if token.handicap != other.handicap or token.by_default != other.by_default:
         raise InputError(
             "handicap or by-default mark differs from the opponent's token",
@@ -457,16 +536,9 @@ def claims(path: Path, head: bytes) -> bool:
 def read_path(path: Path, max_bytes: int = MAX_BYTES) -> tuple[Tournament, H9File, list[str]]:
     source = str(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise InputError(
-                f"file is {size} bytes, above the limit of {max_bytes} "
-                "(option [plugin.builtin.h9] max_bytes)",
-                source=source,
-            )
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source=source) from None
+        data = read_regular(path, max_bytes, "option [plugin.builtin.h9] max_bytes")
+    except FileRefused as error:
+        raise InputError(str(error), source=source) from None
     parsed = scan(decode(data), source)
     tournament, notes = interpret(parsed)
     return tournament, parsed, notes

@@ -45,6 +45,7 @@ from defusedxml import DefusedXmlException
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin.errors import InputError
+from sodos_plugin.inputfiles import FileRefused, read_regular
 from sodos_plugin.model import Game, Player, Result, Tournament
 from sodos_plugin.ranks import parse_rank
 
@@ -110,17 +111,10 @@ def claims(path: Path, head: bytes) -> bool:
 def scan(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> Element:
     """The root element of the file, parsed safely within ``max_bytes`` and ``max_nodes``."""
     source = str(path)
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise InputError(
-                f"file is {size} bytes, above the limit of {max_bytes} "
-                f"(option [plugin.builtin.opengotha_xml] max_bytes)",
-                source=source,
-            )
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source=source) from None
+    try:  # a regular file only, within max_bytes (sodos_plugin.inputfiles)
+        data = read_regular(path, max_bytes, "option [plugin.builtin.opengotha_xml] max_bytes")
+    except FileRefused as error:
+        raise InputError(str(error), source=source) from None
     # every element has a "<", every attribute a "=": an upper bound, at C speed
     nodes = data.count(b"<") + data.count(b"=")
     if nodes > max_nodes:

@@ -17,12 +17,12 @@ no ``RE``: game information may then sit in a later node of the main line
 
 from __future__ import annotations
 
-import os
 import re
 from typing import NamedTuple
 
 from sgfmill import sgf_grammar
 
+from sodos_plugin.inputfiles import FileRefused, read_regular
 from sodos_plugin.model import Result
 from sodos_plugin.readers.sgf.results import ParsedResult, parse_result
 from sodos_plugin.readers.sgf.scan import (
@@ -317,37 +317,6 @@ def _parse_reason(message: str) -> str:
     return f"not valid SGF: {message}"
 
 
-_READ = 1 << 16
-# O_NONBLOCK: a named pipe or terminal behind a record's name must not block the run
-# (no effect on regular files; a pipe without writer reads as empty).
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
-
-
-def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The whole file, refused (ValueError) above ``limit`` bytes; no buffering layer.
-
-    One ``read`` of 64 KiB takes a usual record whole; a regular file returns
-    fewer bytes than asked only at its end, so a short read is the whole file.
-    """
-    fd = os.open(path, _OPEN_FLAGS)
-    try:
-        data = os.read(fd, _READ)
-        if len(data) < _READ and len(data) <= limit:
-            return data
-        if len(data) > limit:
-            raise ValueError(f"file is above the limit of {limit} bytes (max_file_bytes)")
-        chunks = [data]
-        total = len(data)
-        while chunk := os.read(fd, _READ):
-            total += len(chunk)
-            if total > limit:
-                raise ValueError(f"file is above the limit of {limit} bytes (max_file_bytes)")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
 def ingest_file(
     path: str,
     fallback: str = "ISO-8859-1",
@@ -357,9 +326,7 @@ def ingest_file(
 ) -> FileOutcome:
     """:func:`ingest_bytes` on a file read within ``limit`` bytes."""
     try:
-        data = read_bounded(path, limit)
-    except OSError as error:
-        return FileOutcome(path, error=f"cannot read: {error.strerror}", fast=False)
-    except ValueError as error:
+        data = read_regular(path, limit, "max_file_bytes")
+    except FileRefused as error:
         return FileOutcome(path, error=str(error), fast=False)
     return ingest_bytes(data, path, fallback, max_games=max_games, max_tokens=max_tokens)

@@ -34,6 +34,7 @@ from typing import NamedTuple, TextIO
 
 from sodos_hookspecs import FileReport
 
+from sodos_plugin.inputfiles import open_regular
 from sodos_plugin.readers.sgf.ingest import (
     MAX_FILE_BYTES,
     MAX_GAMES,
@@ -115,7 +116,8 @@ def _archive_members(path: str, limits: Limits) -> Iterator[tuple[str, bytes | N
         return ""
 
     if path.lower().endswith(".zip"):
-        with zipfile.ZipFile(path) as archive:
+        # a regular file only (a pipe named .zip would block): sodos_plugin.inputfiles
+        with open_regular(path) as handle, zipfile.ZipFile(handle) as archive:
             for info in sorted(archive.infolist(), key=lambda i: i.filename):
                 if info.is_dir():
                     continue
@@ -135,7 +137,10 @@ def _archive_members(path: str, limits: Limits) -> Iterator[tuple[str, bytes | N
                 yield label, data, ""
         return
     found = []
-    with tarfile.open(path, mode="r|gz") as archive:  # a stream: nothing is extracted
+    with (
+        open_regular(path) as handle,
+        tarfile.open(fileobj=handle, mode="r|gz") as archive,  # a stream: nothing extracted
+    ):
         for info in archive:
             if info.isdir():
                 continue
@@ -194,7 +199,7 @@ def collect(
     for path in paths:
         if path.is_dir():
             top = path / SETTINGS_FILE
-            if top.is_file():
+            if top.is_file() or (top.exists() and not top.is_dir()):  # a pipe is refused
                 settings.append(top)
             for directory, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))

@@ -1,0 +1,144 @@
+"""Opening input files from strangers: regular files only, read within a size bound.
+
+Every reader (h9, OpenGotha XML, SGF records and archives, folder configs) and
+:meth:`Host.read <sodos_plugin.host.Host.read>` open their files here, so one rule
+holds everywhere:
+
+* **Only regular files.** The file is opened with ``O_NONBLOCK`` (a named pipe with no
+  writer, a terminal or a device opens without waiting) and ``O_NOCTTY``, then the
+  *open descriptor* is checked with ``fstat`` (no window between a check and the open
+  for a swapped link). Anything else — a FIFO, ``/dev/zero``, a socket, a directory —
+  is :class:`NotRegular`, before one byte is read. ``O_NONBLOCK`` has no effect on
+  reading a regular file.
+* **Bounded.** A file larger than the limit is refused from its size, without reading
+  it (a sparse file of terabytes costs nothing), and reading stops one byte past the
+  limit should the file grow while it is read.
+
+Failures are :class:`FileRefused` (a ``ValueError``) whose text is the reason to
+show: ``not a regular file (a named pipe)``, ``file is 17000000 bytes, above the limit
+of 16777216 (option [plugin.builtin.h9] max_bytes)``, ``cannot read: Permission
+denied``.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import BinaryIO
+
+__all__ = ["FileRefused", "NotRegular", "TooLarge", "open_regular", "read_head", "read_regular"]
+
+_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_BINARY", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_CHUNK = 1 << 16
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class FileRefused(ValueError):
+    """A file that is not read; ``str()`` is the reason to show."""
+
+
+class NotRegular(FileRefused):
+    """Not a regular file (pipe, device, socket, directory)."""
+
+
+class TooLarge(FileRefused):
+    """Above the size limit."""
+
+
+def kind(mode: int) -> str:
+    """``"a named pipe"``, ``"a socket"``... for a non-regular ``st_mode``."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def _refuse_mode(mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        raise NotRegular(f"not a regular file ({kind(mode)})")
+
+
+def _open(path: str | Path) -> tuple[int, int]:
+    """``(descriptor, size)`` of a regular file, else :class:`FileRefused`."""
+    try:
+        fd = os.open(path, _FLAGS)
+    except OSError as error:
+        # a socket cannot be opened at all (ENXIO): say what it is, not the errno
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        _refuse_mode(mode)
+        raise FileRefused(f"cannot read: {error.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        _refuse_mode(info.st_mode)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info.st_size
+
+
+def _too_large(size: int | None, limit: int, option: str) -> TooLarge:
+    shown = f"file is {size} bytes, above" if size is not None else "file is above"
+    return TooLarge(f"{shown} the limit of {limit}{f' ({option})' if option else ''}")
+
+
+def read_regular(path: str | Path, limit: int, option: str = "") -> bytes:
+    """The whole content of the regular file ``path``, at most ``limit`` bytes.
+
+    :param option: the setting that raises the limit, named in the reason.
+    :raises FileRefused: not a regular file, above ``limit``, or unreadable.
+    """
+    fd, size = _open(path)
+    try:
+        if size > limit:
+            raise _too_large(size, limit, option)
+        # One read takes the usual file whole: a regular file returns fewer bytes
+        # than asked only at its end.
+        want = size + 1
+        try:
+            data = os.read(fd, want)
+            if len(data) < want:
+                return data
+            chunks = [data]
+            total = len(data)
+            while total <= limit:
+                chunk = os.read(fd, min(_CHUNK, limit + 1 - total))
+                if not chunk:
+                    return b"".join(chunks)
+                chunks.append(chunk)
+                total += len(chunk)
+        except OSError as error:
+            raise FileRefused(f"cannot read: {error.strerror}") from None
+        raise _too_large(None, limit, option)  # it grew while read
+    finally:
+        os.close(fd)
+
+
+def read_head(path: str | Path, size: int) -> bytes:
+    """The first ``size`` bytes of a regular file (for format detection)."""
+    fd, _ = _open(path)
+    try:
+        return os.read(fd, size)
+    except OSError as error:
+        raise FileRefused(f"cannot read: {error.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def open_regular(path: str | Path) -> BinaryIO:
+    """A binary file object on a regular file (archives: zipfile and tarfile read it)."""
+    fd, _ = _open(path)
+    return os.fdopen(fd, "rb")
