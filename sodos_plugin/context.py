@@ -7,6 +7,7 @@ same tables (SOS, SOSOS, SODOS...) compute them once.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -47,6 +48,7 @@ class Context:
         self.preceding: Sequence[tuple] | None = None
         self._memo: dict[Any, Any] = {}
         self._evaluate = evaluate
+        self._form: str | None = None
 
     @property
     def size(self) -> int:
@@ -55,8 +57,18 @@ class Context:
 
     @property
     def form(self) -> str:
-        """``"M"`` in a McMahon, ``"W"`` in a Swiss."""
-        return self.settings.form
+        """``"M"`` in a McMahon, ``"W"`` in a Swiss — or the form a criterion is asked in:
+        a plugin's bare ``SODOS`` standing in for SODOSW sees ``"W"`` (docs/plugins.md)."""
+        return self._form or self.settings.form
+
+    def in_form(self, form: str) -> Context:
+        """This context seen in the W or M form (same tables, a memo of its own)."""
+        if form not in ("W", "M"):
+            raise ValueError(f"form must be 'W' or 'M', got {form!r}")
+        view = copy.copy(self)
+        view._form = form
+        view._memo = {}
+        return view
 
     def memo(self, key: Any, build: Callable[[], T]) -> T:
         """Compute ``build()`` once per context under ``key`` and share the result."""

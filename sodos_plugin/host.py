@@ -28,7 +28,7 @@ from sodos_plugin.context import Context
 from sodos_plugin.errors import ConfigError, InputError, PluginError, StrictError
 from sodos_plugin.inputfiles import FileRefused, read_head
 from sodos_plugin.model import Tournament
-from sodos_plugin.plugins import PluginHost, Registry
+from sodos_plugin.plugins import PluginHost, Provided, Registry
 from sodos_plugin.roster import Roster, load_roster
 from sodos_plugin.settings import (
     Settings,
@@ -62,6 +62,12 @@ class Host:
         config ``strict``); ``None`` leaves it to the config.
     :param roster: a players file (config ``roster``, docs/rules.md §8): every name read
         must be in it.
+    :param plugins: more plugin modules to load: names, or a mapping of name to who
+        named it (the CLI passes ``{"mod": "-p"}``); one that cannot be imported is a
+        :class:`~sodos_plugin.errors.ConfigError` naming the module and the import error.
+    :param disable: more plugin names to block (the CLI's ``-p no:NAME``).
+    :param raise_plugin_errors: ``False`` keeps a module that cannot be imported as a
+        failure in :attr:`registry` instead (``sodos plugins`` lists it).
     """
 
     def __init__(
@@ -74,10 +80,25 @@ class Host:
         cwd: Path | None = None,
         strict: bool | None = None,
         roster: Path | str | None = None,
+        plugins: Mapping[str, str] | Sequence[str] = (),
+        disable: Sequence[str] = (),
+        raise_plugin_errors: bool = True,
     ):
         layers: list[tuple[str, Mapping[str, Any]]] = []
+        #: (path, what happened) for every config file looked at (``sodos config``)
+        self.config_files: list[tuple[str, str]] = []
         if config_file is None:
-            config_file = find_config(cwd or Path.cwd())
+            directory = cwd or Path.cwd()
+            config_file = find_config(directory)
+            if config_file is None:
+                for name in ("sodos.toml", "pyproject.toml"):
+                    candidate = directory / name
+                    state = "has no [tool.sodos] table" if candidate.is_file() else "absent"
+                    self.config_files.append((str(candidate), state))
+            else:
+                self.config_files.append((str(config_file), "read (found in the directory)"))
+        elif config_file:
+            self.config_files.append((str(config_file), "read (--config)"))
         if config_file:
             path = Path(config_file)
             layers.append((str(path), _roster_beside(load_file(path), path.parent)))
@@ -92,7 +113,18 @@ class Host:
         self.layers = layers
         self._roster: Roster | None = None
         self.settings = resolve(layers)
-        self.plugin_host = PluginHost(self.settings, entry_points=entry_points)
+        modules = plugins if isinstance(plugins, Mapping) else dict.fromkeys(plugins, "host")
+        self.plugin_host = PluginHost(
+            self.settings, entry_points=entry_points, modules=modules, blocked=disable
+        )
+        if raise_plugin_errors and self.plugin_host.errors:
+            error = self.plugin_host.errors[0]
+            info = self.registry.plugins[error.plugin]
+            cause = error.__cause__
+            reason = _text(cause) if cause is not None else error.message
+            raise ConfigError(
+                f"plugin module {error.plugin!r} ({info.named_by}) cannot be imported: {reason}"
+            ) from cause
 
     # -- plugins ----------------------------------------------------------------------
 
@@ -106,14 +138,23 @@ class Host:
 
     # -- settings ---------------------------------------------------------------------
 
-    def settings_for(self, tournament: Tournament | None = None, **options: Any) -> Settings:
+    def settings_for(
+        self,
+        tournament: Tournament | None = None,
+        *,
+        files: Sequence[FileReport] = (),
+        **options: Any,
+    ) -> Settings:
         """Settings for one tournament: defaults < the file's own < config < overrides.
 
         ``options`` (e.g. ``system="swiss"``, ``criteria=[...]``) override everything.
+        ``files`` (the reader's account) names the settings files of a records folder,
+        so that ``settings.origins`` says ``sample_sgf/sodos.toml``.
         """
         layers: list[tuple[str, Mapping[str, Any]]] = []
         if tournament is not None and tournament.settings:
-            layers.append((tournament.source or tournament.name, tournament.settings))
+            named = ", ".join(f.path for f in files if f.status == "settings")
+            layers.append((named or tournament.source or tournament.name, tournament.settings))
         layers.extend(self.layers)
         extra = {k: v for k, v in options.items() if v is not None}
         if extra:
@@ -122,17 +163,62 @@ class Host:
 
     def resolve_criteria(self, names: Sequence[str]) -> list[Criterion]:
         """Criteria by name (case-insensitive); an unknown name suggests the close match."""
-        known = self.registry.criteria
-        by_upper = {name.upper(): name for name in known}
+        return [p.item for p in self.resolve("criteria", names)]
+
+    def resolve(self, kind: str, names: Sequence[str]) -> list[Provided]:
+        """What is used under each name (``kind``: ``criteria``, ``writers``...).
+
+        :raises ConfigError: for a name nobody provides (with the close match and any
+            plugin that failed before saying what it provides), a name two plugins
+            provide (conflict), or one whose plugin failed.
+        """
+        registry = self.registry
         found = []
         for name in names:
-            key = by_upper.get(name.strip().upper())
-            if key is None:
-                close = difflib.get_close_matches(name.upper(), list(by_upper), n=1)
-                hint = f" (did you mean {by_upper[close[0]]}?)" if close else ""
-                raise ConfigError(f"unknown criterion {name!r}{hint}", where="criteria")
-            found.append(known[key])
+            provided = registry.lookup(kind, name)
+            if provided is None:
+                raise ConfigError(self._unknown(kind, name), where=kind)
+            found.append(provided)
         return found
+
+    def _unknown(self, kind: str, name: str) -> str:
+        from sodos_plugin.plugins import kind as kind_of
+
+        registry = self.registry
+        k = kind_of(kind)
+        reason = registry.unavailable(kind, name)
+        if reason is not None:
+            return f"{name}: {reason}"
+        known = [p.name for p in registry.items(kind)]
+        by_key = {k.key(n): n for n in known}
+        close = difflib.get_close_matches(k.key(name), list(by_key), n=1)
+        text = f"unknown {k.name} {name!r}"
+        if close:
+            text += f" (did you mean {by_key[close[0]]}?)"
+        suspects = registry.suspects()
+        if suspects:
+            text += "; plugins that failed to load and may provide it: " + "; ".join(
+                f"{i.name!r} ({i.where()}): {i.failed}" for i in suspects
+            )
+        return text
+
+    def providers(self, kind: str, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Who provides each name, as machine output carries it (JSON ``providers``)."""
+        return {p.name: self.describe(p) for p in self.resolve(kind, names)}
+
+    def describe(self, provided: Provided) -> dict[str, Any]:
+        """One provider for machine output: plugin, distribution, what it replaces."""
+        info = self.registry.plugins[provided.plugin]
+        return {
+            "plugin": info.name,
+            "builtin": info.builtin,
+            "origin": info.origin,
+            "distribution": info.distribution,
+            "version": info.version,
+            "module": info.module,
+            "provided_as": provided.provided_as,
+            "replaces": provided.replaces,
+        }
 
     # -- reading ----------------------------------------------------------------------
 
@@ -158,33 +244,25 @@ class Host:
             path = Path(raw)
             if not path.exists():
                 raise InputError("no such file or directory", source=str(path))
-            head = b""
-            if not path.is_dir():  # a folder is claimed by its name; else the file's head
-                try:
-                    head = read_head(path, HEAD_BYTES)
-                except FileRefused as error:
-                    raise InputError(str(error), source=str(path)) from None
-            reader = self._reader_for(path, head)
-            if chosen is not None and reader[0].name != chosen[0].name:
+            reader = self._reader_for(path, _head(path))
+            if chosen is not None and reader.name != chosen.name:
                 raise InputError(
-                    f"is {reader[0].name} but earlier inputs are {chosen[0].name}: "
+                    f"is {reader.name} but earlier inputs are {chosen.name}: "
                     "give the files of one tournament in one format",
                     source=str(path),
                 )
             chosen = reader
             resolved.append(path)
         assert chosen is not None
-        reader, plugin_name = chosen
+        reader, plugin_name = chosen.item, chosen.plugin
         options: dict[str, Any] = dict(self.settings.plugin_sections.get(plugin_name, {}))
         options.update(skip_bad=skip_bad, jobs=jobs)
         try:
             result = reader.read(resolved, options)
-        except (InputError, ConfigError):
+        except (InputError, ConfigError, KeyboardInterrupt):
             raise
-        except Exception as error:
-            raise PluginError(
-                plugin_name, f"read ({reader.name})", f"{type(error).__name__}: {error}"
-            ) from error
+        except BaseException as error:  # SystemExit from a plugin is its failure too
+            raise PluginError(plugin_name, f"read ({reader.name})", _text(error)) from error
         if not isinstance(result, ReadResult):
             raise PluginError(plugin_name, f"read ({reader.name})", "did not return a ReadResult")
         if not _reading_roster:  # a roster file is only read for its names
@@ -208,14 +286,27 @@ class Host:
         if self.settings.strict and warnings:
             raise StrictError(list(dict.fromkeys(warnings)))
 
-    def _reader_for(self, path: Path, head: bytes):
-        for reader, plugin_name in self.registry.readers:
+    def reader_for(self, path: Path | str) -> Provided:
+        """The reader plugin that claims ``path`` (third-party readers are asked first)."""
+        return self._reader_for(Path(path), _head(Path(path)))
+
+    def _reader_for(self, path: Path, head: bytes) -> Provided:
+        registry = self.registry
+        for reader, plugin_name in registry.readers:
             try:
-                if reader.claims(path, head):
-                    return reader, plugin_name
-            except Exception as error:
-                raise PluginError(plugin_name, f"claims ({reader.name})", str(error)) from error
-        formats = ", ".join(r.name for r, _ in self.registry.readers) or "none installed"
+                claimed = reader.claims(path, head)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as error:
+                raise PluginError(plugin_name, f"claims ({reader.name})", _text(error)) from error
+            if claimed:
+                provided = registry.lookup("readers", reader.name)
+                assert provided is not None
+                return provided
+        for conflict in registry.conflicts:
+            if conflict.kind == "readers":
+                raise InputError(f"no reader in use claims this file; {conflict}", source=str(path))
+        formats = ", ".join(r.name for r, _ in registry.readers) or "none installed"
         raise InputError(f"no reader recognises this file (formats: {formats})", source=str(path))
 
     # -- standings --------------------------------------------------------------------
@@ -231,27 +322,29 @@ class Host:
         warnings: Sequence[str] = (),
     ) -> Standings:
         """Ordered standings after round ``round`` (default: the last round)."""
-        settings = self.settings_for(tournament, system=system, criteria=criteria)
+        settings = self.settings_for(tournament, files=files, system=system, criteria=criteria)
         rounds = tournament.rounds if round is None else round
         if not 0 <= rounds <= tournament.rounds:
             raise ConfigError(f"round {rounds} outside 0..{tournament.rounds}", where="--round")
-        definitions = self.resolve_criteria(settings.criteria)
+        provided = self.resolve("criteria", settings.criteria)
+        definitions = [p.item for p in provided]
+        names = tuple(p.name for p in provided)  # as registered: "sosm-1" is SOSM-1
         ctx = Context(tournament, settings, rounds, evaluate=self._evaluate)
         breakdowns: dict[str, Breakdown] = {}
         columns: list[list[int]] = []
-        for name, criterion in zip(settings.criteria, definitions):
-            if criterion.uses_ties:
+        for name, entry in zip(names, provided):
+            if entry.item.uses_ties:
                 ctx.preceding = list(zip(*columns)) if columns else [()] * ctx.size
-            breakdown = self._compute(criterion, ctx)
+            breakdown = self._compute(entry, ctx)
             ctx.preceding = None
             breakdowns[name] = breakdown
             # after round 0 a per-round breakdown has no rows: every value is 0
-            columns.append(self._column(criterion, breakdown, ctx) or [0] * ctx.size)
+            columns.append(self._column(entry, breakdown, ctx) or [0] * ctx.size)
         order, places, tied = order_players(
             tournament, columns, [c.higher_is_better for c in definitions]
         )
         all_warnings = list(warnings)
-        all_warnings += [str(f) for f in self.registry.failures]
+        all_warnings += self.plugin_warnings()
         all_warnings += advice(
             settings.system,
             [c.name for c in definitions],
@@ -261,9 +354,10 @@ class Host:
             tournament=tournament,
             settings=settings,
             round=rounds,
-            criteria=tuple(settings.criteria),
+            criteria=names,
             breakdowns=breakdowns,
-            definitions=dict(zip(settings.criteria, definitions)),
+            definitions=dict(zip(names, definitions)),
+            providers={p.name: self.describe(p) for p in provided},
             order=order,
             places=places,
             tied=tied,
@@ -271,24 +365,39 @@ class Host:
             files=files,
         )
         self.enforce_strict(all_warnings)
-        for name, column in zip(settings.criteria, columns):
+        for name, column in zip(names, columns):
             result._numerators[name] = column
         return result
 
-    def _evaluate(self, name: str, ctx: Context) -> Breakdown:
-        (criterion,) = self.resolve_criteria([name])
-        return self._compute(criterion, ctx)
+    def plugin_warnings(self) -> list[str]:
+        """Failures and plugin-control warnings, each naming the plugin (and what it lost)."""
+        registry = self.registry
+        out = list(registry.warnings)
+        for failure in registry.failures:
+            info = registry.plugins.get(failure.plugin)
+            text = str(failure)
+            if info is not None and info.distribution:
+                text += f" (distribution {info.distribution} {info.version or ''})".rstrip()
+            lost = [n for names in (info.lost.values() if info else ()) for n in names]
+            if lost:
+                text += f"; not used: {', '.join(lost)}"
+            out.append(text)
+        return out
 
-    def _compute(self, criterion: Criterion, ctx: Context) -> Breakdown:
+    def _evaluate(self, name: str, ctx: Context) -> Breakdown:
+        (entry,) = self.resolve("criteria", [name])
+        return self._compute(entry, ctx)
+
+    def _compute(self, entry: Provided, ctx: Context) -> Breakdown:
         """Run one criterion, checking what it returns (plugin faults are reported)."""
-        owner = self.registry.criterion_owner.get(criterion.name, "?")
-        hook = f"compute ({criterion.name})"
+        owner = entry.plugin
+        hook = f"compute ({entry.name})"
         try:
-            breakdown = criterion.compute(ctx)
-        except (InputError, ConfigError):
+            breakdown = entry.item.compute(ctx)
+        except (InputError, ConfigError, KeyboardInterrupt):
             raise
-        except Exception as error:
-            raise PluginError(owner, hook, f"{type(error).__name__}: {error}") from error
+        except BaseException as error:  # SystemExit from a plugin is its failure too
+            raise PluginError(owner, hook, _text(error)) from error
         if not isinstance(breakdown, Breakdown):
             raise PluginError(owner, hook, f"returned {type(breakdown).__name__}, not a Breakdown")
         if type(breakdown.denominator) is not int:
@@ -309,14 +418,14 @@ class Host:
                 )
         return breakdown
 
-    def _column(self, criterion: Criterion, breakdown: Breakdown, ctx: Context) -> list[int]:
+    def _column(self, entry: Provided, breakdown: Breakdown, ctx: Context) -> list[int]:
         """The criterion's numerators, checked to be integers (exact arithmetic).
 
         A float, string or None from a plugin would otherwise fail later in a writer
         or in sorting, blamed on the wrong plugin.
         """
-        owner = self.registry.criterion_owner.get(criterion.name, "?")
-        hook = f"compute ({criterion.name})"
+        owner = entry.plugin
+        hook = f"compute ({entry.name})"
         try:
             column = ctx.numerators(breakdown)
         except TypeError as error:
@@ -332,19 +441,35 @@ class Host:
     # -- writing ----------------------------------------------------------------------
 
     def write(self, standings: Standings, format: str, stream: TextIO) -> None:
-        """Write standings with the writer plugin called ``format``."""
-        entry = self.registry.writers.get(format)
-        if entry is None:
-            known = ", ".join(sorted(self.registry.writers))
-            raise ConfigError(
-                f"unknown output format {format!r} (known: {known})", where="--format"
-            )
-        writer, plugin_name = entry
+        """Write standings with the writer plugin called ``format`` (case-insensitive)."""
+        (entry,) = self._writer(format)
+        writer, plugin_name = entry.item, entry.plugin
         try:
             writer.write(standings, stream)
-        except (InputError, ConfigError):
+        except (InputError, ConfigError, KeyboardInterrupt):
             raise
-        except Exception as error:
-            raise PluginError(
-                plugin_name, f"write ({format})", f"{type(error).__name__}: {error}"
-            ) from error
+        except BaseException as error:  # SystemExit from a plugin is its failure too
+            raise PluginError(plugin_name, f"write ({entry.name})", _text(error)) from error
+
+    def _writer(self, format: str) -> list[Provided]:
+        entry = self.registry.lookup("writers", format)
+        if entry is None:
+            reason = self.registry.unavailable("writers", format)
+            known = ", ".join(sorted(self.registry.writers))
+            message = f"{format}: {reason}" if reason else f"unknown output format {format!r}"
+            raise ConfigError(f"{message} (known: {known})", where="--format")
+        return [entry]
+
+
+def _head(path: Path) -> bytes:
+    """The first bytes of a file, for readers' ``claims`` (a folder is claimed by its name)."""
+    if path.is_dir():
+        return b""
+    try:
+        return read_head(path, HEAD_BYTES)
+    except FileRefused as error:
+        raise InputError(str(error), source=str(path)) from None
+
+
+def _text(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"

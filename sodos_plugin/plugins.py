@@ -1,21 +1,39 @@
-"""The plugin manager: built-ins, entry points, config modules, blocking, replacement.
+"""The plugin manager: built-ins, entry points, named modules, blocking, replacement.
 
-Built-in criteria, readers and writers are modules registered exactly like a
-third-party plugin (under ``builtin.<module>``). Third-party plugins come from the
-entry-point group ``sodos`` and from modules named in config (``plugins = [...]``);
-hosts may also register plugin objects at run time. Any plugin can be blocked by
-name (``disable = [...]``).
+What plugins provide is table-driven: :data:`KINDS` lists each kind of thing (criteria,
+readers, writers...) with the hook that provides it, the type each item must have and
+how its name is compared. Adding a kind (rating systems, say) is one :class:`Kind`
+entry; collection, validation, replacement, conflicts, ``[prefer]``, failures and
+``sodos plugins`` then work for it as for criteria.
 
-Faults never take the host down: a plugin that fails to import, declares unknown
-hooks (pluggy's ``check_pending``) or raises in a hook is unregistered and reported
-by plugin name and hook in :attr:`Registry.failures`; the others keep working.
+Where plugins come from, in registration order: built-in modules (``builtin.<module>``,
+registered exactly like a third party), the entry-point group ``sodos``, modules named
+in config (``plugins = [...]``), modules named by the host or the command line (``-p``,
+``SODOS_PLUGINS``), and objects a host registers at run time. Any plugin can be blocked
+by name (``disable = [...]``, ``-p no:NAME``).
+
+Rules (docs/plugins.md says the same for authors):
+
+* Names are compared case-insensitively (``sosm`` is SOSM). A third-party item with a
+  built-in's name *replaces* it and keeps the built-in's spelling in output.
+* A criterion family's bare name (``SODOS``) also replaces its built-in W and M forms
+  (SODOSW, SODOSM; SODOMS is SODOSM) unless some plugin provides those explicitly; the
+  plugin's ``compute`` then sees ``ctx.form`` = ``"W"`` or ``"M"``.
+* Two third-party plugins providing one name are a *conflict*: the name is unusable
+  (an error naming both when asked for) until ``[prefer] NAME = "plugin"`` chooses.
+* Faults never take the host down: a plugin that fails to import, declares unknown
+  hooks, raises anything but ``KeyboardInterrupt`` in a hook (``SystemExit`` too),
+  returns the wrong type or lists one name twice is unregistered — only that plugin —
+  and reported by plugin name and hook in :attr:`Registry.failures`. Nothing it
+  provided is used. A module the user named that cannot be imported is kept in
+  :attr:`PluginHost.errors`: the host turns it into an error.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
-import importlib.metadata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -27,11 +45,82 @@ from sodos_hookspecs import Criterion, Reader, Writer
 from sodos_plugin.errors import ConfigError, PluginError
 from sodos_plugin.settings import Settings
 
-BUILTIN_PACKAGES = {
-    "sodos_plugin.criteria": "builtin.",
-    "sodos_plugin.readers": "builtin.",
-    "sodos_plugin.writers": "builtin.",
-}
+BUILTIN_PREFIX = "builtin."
+
+
+def criterion_key(name: str) -> str:
+    """Criterion names compare upper-cased: ``sosm-1`` is SOSM-1."""
+    return name.strip().upper()
+
+
+def format_key(name: str) -> str:
+    """Reader and writer names compare lower-cased: ``JSON`` is json."""
+    return name.strip().lower()
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of thing plugins provide.
+
+    :param name: singular, for messages and ``sodos plugins --kind`` (``"criterion"``).
+    :param plural: the key in :attr:`PluginInfo.provides` and :attr:`Registry.provided`.
+    :param hook: the hook that returns a list of items (``"sodos_criteria"``).
+    :param type: the type every item must have.
+    :param key: the name under which items are compared (case rule).
+    :param families: criteria only: a bare name also replaces its W/M forms.
+    """
+
+    name: str
+    plural: str
+    hook: str
+    type: type
+    key: Callable[[str], str]
+    families: bool = False
+
+
+#: Every kind of thing plugins provide. Rating systems etc. are one more entry.
+KINDS: tuple[Kind, ...] = (
+    Kind("criterion", "criteria", "sodos_criteria", Criterion, criterion_key, families=True),
+    Kind("reader", "readers", "sodos_readers", Reader, format_key),
+    Kind("writer", "writers", "sodos_writers", Writer, format_key),
+)
+
+
+def kind(plural_or_name: str) -> Kind:
+    """The :class:`Kind` called ``criteria`` or ``criterion`` (either spelling)."""
+    for k in KINDS:
+        if plural_or_name in (k.plural, k.name):
+            return k
+    known = ", ".join(k.name for k in KINDS)
+    raise ConfigError(f"unknown kind of plugin item {plural_or_name!r} (known: {known})")
+
+
+#: Two names for one built-in criterion: replacing one replaces the other (both M form).
+ALIASES: dict[str, str] = {"SODOMS": "SODOSM", "SODOSM": "SODOMS"}
+
+
+def family_members(key: str, known: Iterable[str]) -> list[tuple[str, str, int]]:
+    """``(name, form, rank)`` of the built-in criteria a name also stands for.
+
+    ``SOS`` → SOSW (W), SOSM (M); ``SOS-1`` → SOSW-1, SOSM-1; ``SODOS`` → SODOSW,
+    SODOSM and SODOMS; ``SODOSM`` → SODOMS (and back). Only names in ``known``. The
+    rank orders claims on one name: another name of the same criterion (1) is closer
+    than a W/M form (2), which is closer than another name of a form (3).
+    """
+    known = set(known)
+    found: list[tuple[str, str, int]] = []
+    alias = ALIASES.get(key)
+    if alias in known:
+        found.append((alias, "M", 1))
+    base, dash, cut = key.partition("-")
+    for form in "WM":
+        name = f"{base}{form}{dash}{cut}"
+        if name in known and name != key:
+            found.append((name, form, 2))
+            alias = ALIASES.get(name)
+            if alias in known and alias != key:
+                found.append((alias, form, 3))
+    return found
 
 
 @dataclass
@@ -39,32 +128,138 @@ class PluginInfo:
     """Where a plugin came from and what it provides (``sodos plugins`` prints this)."""
 
     name: str
-    origin: str  # builtin | entry point | config | runtime
+    origin: str  # builtin | entry point | config | module | runtime
     module: str = ""
     distribution: str | None = None
     version: str | None = None
+    named_by: str | None = None  # who named a module: "-p", "SODOS_PLUGINS", a config file
     blocked: bool = False
     failed: str | None = None
-    criteria: list[str] = field(default_factory=list)
-    readers: list[str] = field(default_factory=list)
-    writers: list[str] = field(default_factory=list)
-    replaced: list[str] = field(default_factory=list)
+    #: kind plural -> names this plugin provides (as it spells them)
+    provides: dict[str, list[str]] = field(default_factory=dict)
+    #: kind plural -> built-in names this plugin replaces (in use)
+    replaces: dict[str, list[str]] = field(default_factory=dict)
+    #: kind plural -> names it had provided when it failed (none of them is used)
+    lost: dict[str, list[str]] = field(default_factory=dict)
+    plugin: object | None = field(default=None, repr=False, compare=False)
 
     @property
     def builtin(self) -> bool:
         return self.origin == "builtin"
+
+    @property
+    def criteria(self) -> list[str]:
+        return self.provides.get("criteria", [])
+
+    @property
+    def readers(self) -> list[str]:
+        return self.provides.get("readers", [])
+
+    @property
+    def writers(self) -> list[str]:
+        return self.provides.get("writers", [])
+
+    @property
+    def replaced(self) -> list[str]:
+        """Built-in criteria this plugin replaces."""
+        return self.replaces.get("criteria", [])
+
+    @property
+    def status(self) -> str:
+        return "blocked" if self.blocked else ("failed" if self.failed else "active")
+
+    def where(self) -> str:
+        """Where it came from, for people: ``sodos-foo 1.2``, ``module foo (-p)``."""
+        if self.builtin:
+            return "built-in"
+        if self.origin == "entry point":
+            if self.distribution:
+                return f"{self.distribution} {self.version or ''}".strip()
+            return f"entry point {self.module}"
+        if self.origin in ("config", "module"):
+            return f"module {self.module}" + (f" ({self.named_by})" if self.named_by else "")
+        return f"plugin {self.name!r} registered at run time"
+
+
+@dataclass(frozen=True)
+class Provided:
+    """One item in use: which plugin provides it and what it replaced.
+
+    :ivar name: the name shown in output: a built-in's spelling when it replaces one.
+    :ivar provided_as: the name the plugin gave (``SODOS`` for an implied SODOSW).
+    :ivar form: ``"W"``/``"M"`` when the item stands in for a W/M form, else ``None``.
+    """
+
+    kind: str
+    name: str
+    item: Any
+    plugin: str
+    provided_as: str
+    replaces: str | None = None
+    form: str | None = None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Several third-party plugins provide one name and ``[prefer]`` does not choose."""
+
+    kind: str
+    name: str
+    plugins: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return (
+            f"{kind(self.kind).name} {self.name!r} is provided by plugins "
+            f'{", ".join(self.plugins)}; choose one with [prefer] {self.name} = "<plugin>"'
+        )
 
 
 @dataclass
 class Registry:
     """What the registered plugins provide, after replacement rules."""
 
+    plugins: dict[str, PluginInfo] = field(default_factory=dict)
+    failures: list[PluginError] = field(default_factory=list)
+    #: kind plural -> name key -> what is used under that name
+    provided: dict[str, dict[str, Provided]] = field(default_factory=dict)
+    #: kind plural -> every (plugin, item) offered by a working plugin, used or not
+    offered: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
+    conflicts: list[Conflict] = field(default_factory=list)
+    #: plain warnings about plugin control (a blocked name no plugin has, ...)
+    warnings: list[str] = field(default_factory=list)
+    # views for the host (built once per registry)
     criteria: dict[str, Criterion] = field(default_factory=dict)
     criterion_owner: dict[str, str] = field(default_factory=dict)
     readers: list[tuple[Reader, str]] = field(default_factory=list)
     writers: dict[str, tuple[Writer, str]] = field(default_factory=dict)
-    plugins: dict[str, PluginInfo] = field(default_factory=dict)
-    failures: list[PluginError] = field(default_factory=list)
+
+    def lookup(self, kind_name: str, name: str) -> Provided | None:
+        """What is used under ``name`` (case rule of the kind), or ``None``."""
+        k = kind(kind_name)
+        return self.provided.get(k.plural, {}).get(k.key(name))
+
+    def items(self, kind_name: str) -> list[Provided]:
+        return list(self.provided.get(kind(kind_name).plural, {}).values())
+
+    def unavailable(self, kind_name: str, name: str) -> str | None:
+        """Why ``name`` is not usable although a plugin offered it, or ``None``."""
+        k = kind(kind_name)
+        key = k.key(name)
+        for conflict in self.conflicts:
+            if conflict.kind == k.plural and k.key(conflict.name) == key:
+                return str(conflict)
+        for info in self.plugins.values():
+            if info.failed and any(k.key(n) == key for n in info.lost.get(k.plural, ())):
+                return f"its plugin {info.name!r} failed to load: {info.failed}"
+        return None
+
+    def suspects(self) -> list[PluginInfo]:
+        """Plugins that failed before saying what they provide (import, registration)."""
+        return [i for i in self.plugins.values() if i.failed and not i.lost and not i.provides]
+
+    def provider(self, kind_name: str, name: str) -> PluginInfo | None:
+        found = self.lookup(kind_name, name)
+        return None if found is None else self.plugins.get(found.plugin)
 
 
 def builtin_modules() -> list[tuple[str, ModuleType]]:
@@ -75,8 +270,12 @@ def builtin_modules() -> list[tuple[str, ModuleType]]:
     for package in (criteria, readers, writers):
         for short in package.MODULES:
             module = importlib.import_module(f"{package.__name__}.{short}")
-            found.append((f"builtin.{short}", module))
+            found.append((f"{BUILTIN_PREFIX}{short}", module))
     return found
+
+
+def _message(error: BaseException | str) -> str:
+    return error if isinstance(error, str) else f"{type(error).__name__}: {error}"
 
 
 class PluginHost:
@@ -85,46 +284,89 @@ class PluginHost:
     :param settings: the run's settings (``plugins``, ``disable``, ``prefer`` and the
         ``[plugin.<name>]`` sections are used here).
     :param entry_points: load third-party plugins from the ``sodos`` entry points.
+    :param modules: more plugin modules to import, each with who named it
+        (``{"my_plugin": "-p"}``); a name that is an entry point's loads that entry point.
+    :param blocked: more plugin names to block (``-p no:NAME``).
     """
 
-    def __init__(self, settings: Settings, *, entry_points: bool = True):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        entry_points: bool = True,
+        modules: Mapping[str, str] | None = None,
+        blocked: Sequence[str] = (),
+    ):
         self.settings = settings
         self.pm = pluggy.PluginManager(sodos_hookspecs.PROJECT_NAME)
         self.pm.add_hookspecs(sodos_hookspecs)
         self.infos: dict[str, PluginInfo] = {}
         self.failures: list[PluginError] = []
-        for name in settings.disable:
+        #: import failures of modules the user named: the host makes them errors
+        self.errors: list[PluginError] = []
+        self.warnings: list[str] = []
+        self._configured: set[str] = set()
+        block = [*settings.disable, *blocked]
+        for name in block:
             self.pm.set_blocked(name)
         for name, module in builtin_modules():
             self._register(module, PluginInfo(name, "builtin", module.__name__))
         if entry_points:
             self._load_entry_points()
-        for module_name in settings.plugins:
-            self._load_module(module_name)
+        config_source = settings.origins.get("plugins", "config")
+        named = {m: f"named in {config_source}" for m in settings.plugins}
+        named.update(modules or {})
+        for module_name, named_by in named.items():
+            origin = "config" if module_name in settings.plugins else "module"
+            self._load_module(module_name, origin, named_by, entry_points)
         self._check_pending()
-        self._configured: set[str] = set()
+        for name in dict.fromkeys(block):
+            if name not in self.infos:
+                self.warnings.append(
+                    f"blocked plugin {name!r}: no plugin has that name "
+                    f"(known: {', '.join(sorted(self.infos))})"
+                )
         self.registry = self.build()
 
     # -- registration -----------------------------------------------------------------
 
-    def _fail(self, info: PluginInfo, hook: str, error: BaseException | str) -> None:
-        message = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-        failure = PluginError(info.name, hook, message)
+    def _fail(self, info: PluginInfo, hook: str, error: BaseException | str) -> PluginError:
+        failure = PluginError(info.name, hook, _message(error))
         failure.__cause__ = error if isinstance(error, BaseException) else None
-        info.failed = str(failure)
+        if info.failed is None:
+            info.failed = str(failure)
         self.failures.append(failure)
-        plugin = self.pm.get_plugin(info.name)
-        if plugin is not None:
-            self.pm.unregister(plugin)
+        # Unregister this plugin object only: another plugin may hold its name.
+        plugin = info.plugin
+        if plugin is not None and self.pm.get_plugin(info.name) is plugin:
+            self.pm.unregister(plugin, name=info.name)
+        return failure
+
+    def _add_info(self, info: PluginInfo) -> bool:
+        """Record ``info``; a second plugin with a taken name is kept as a failed row."""
+        if info.name not in self.infos:
+            self.infos[info.name] = info
+            return True
+        first = self.infos[info.name]
+        n = 2
+        while f"{info.name}#{n}" in self.infos:
+            n += 1
+        self.infos[f"{info.name}#{n}"] = info
+        self._fail(info, "register", f"the name is already taken by {first.where()}")
+        return False
 
     def _register(self, plugin: object, info: PluginInfo) -> None:
-        self.infos[info.name] = info
+        info.plugin = plugin
+        if not self._add_info(info):
+            return
         if self.pm.is_blocked(info.name):
             info.blocked = True
             return
         try:
             self.pm.register(plugin, name=info.name)
-        except Exception as error:  # pluggy validation or a duplicate name
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # pluggy validation, an object registered twice
             self._fail(info, "register", error)
 
     def register(self, plugin: object, name: str | None = None) -> PluginInfo:
@@ -136,41 +378,73 @@ class PluginHost:
         self.registry = self.build()
         return info
 
-    def _load_entry_points(self) -> None:
-        for ep in importlib.metadata.entry_points(group=sodos_hookspecs.ENTRY_POINT_GROUP):
-            dist = getattr(ep, "dist", None)
-            info = PluginInfo(
-                ep.name,
-                "entry point",
-                ep.value,
-                distribution=dist.metadata["Name"] if dist else None,
-                version=dist.version if dist else None,
-            )
-            if ep.name in self.infos:
-                continue  # the same distribution seen twice on sys.path
-            if self.pm.is_blocked(ep.name):
-                info.blocked = True
-                self.infos[ep.name] = info
-                continue
-            try:
-                plugin = ep.load()
-            except Exception as error:
-                self.infos[ep.name] = info
-                self._fail(info, "import", error)
-                continue
-            self._register(plugin, info)
+    def _entry_points(self) -> list[Any]:
+        import importlib.metadata
 
-    def _load_module(self, module_name: str) -> None:
-        info = PluginInfo(module_name, "config", module_name)
+        try:
+            return list(importlib.metadata.entry_points(group=sodos_hookspecs.ENTRY_POINT_GROUP))
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # broken metadata of some distribution
+            self.warnings.append(f"cannot list entry points: {_message(error)}")
+            return []
+
+    def _entry_point_info(self, ep: Any, named_by: str | None = None) -> PluginInfo:
+        dist = getattr(ep, "dist", None)
+        return PluginInfo(
+            ep.name,
+            "entry point",
+            ep.value,
+            distribution=dist.metadata["Name"] if dist else None,
+            version=dist.version if dist else None,
+            named_by=named_by,
+        )
+
+    def _load_entry_point(self, ep: Any, named_by: str | None = None) -> None:
+        info = self._entry_point_info(ep, named_by)
+        seen = self.infos.get(ep.name)
+        if seen is not None and (seen.distribution, seen.module) == (
+            info.distribution,
+            info.module,
+        ):
+            return  # the same distribution seen twice on sys.path
+        if self.pm.is_blocked(ep.name):
+            info.blocked = True
+            self._add_info(info)
+            return
+        try:
+            plugin = ep.load()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:
+            if self._add_info(info):
+                self._fail(info, "import", error)
+            return
+        self._register(plugin, info)
+
+    def _load_entry_points(self) -> None:
+        for ep in self._entry_points():
+            self._load_entry_point(ep)
+
+    def _load_module(self, module_name: str, origin: str, named_by: str, autoload: bool) -> None:
+        if not autoload:  # -p NAME may name an entry point, as pytest's -p does
+            for ep in self._entry_points():
+                if ep.name == module_name:
+                    self._load_entry_point(ep, named_by)
+                    return
+        info = PluginInfo(module_name, origin, module_name, named_by=named_by)
         if self.pm.is_blocked(module_name):
             info.blocked = True
-            self.infos[module_name] = info
+            self._add_info(info)
             return
         try:
             module = importlib.import_module(module_name)
-        except Exception as error:
-            self.infos[module_name] = info
-            self._fail(info, "import", error)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:
+            if self._add_info(info):
+                failure = self._fail(info, "import", error)
+                self.errors.append(failure)
             return
         self._register(module, info)
 
@@ -181,20 +455,29 @@ class PluginHost:
                 return
             except pluggy.PluginValidationError as error:
                 name = self.pm.get_name(error.plugin) or str(error.plugin)
-                info = self.infos.setdefault(name, PluginInfo(name, "runtime"))
+                info = self.infos.get(name)
+                if info is None:
+                    info = PluginInfo(name, "runtime", plugin=error.plugin)
+                    self.infos[name] = info
                 self._fail(info, "check_pending", str(error))
 
     # -- collecting -------------------------------------------------------------------
 
     def _call_each(self, hook_name: str, kwargs: Mapping[str, Any]) -> Iterable[tuple[str, Any]]:
         """Call one hook plugin by plugin, attributing any failure to its plugin."""
-        hook = getattr(self.pm.hook, hook_name)
+        hook = getattr(self.pm.hook, hook_name, None)
+        if hook is None:  # a kind whose hook this contract version lacks
+            return
         for impl in list(hook.get_hookimpls()):
             info = self.infos[impl.plugin_name]
+            if info.failed:
+                continue
             args = {k: v for k, v in kwargs.items() if k in impl.argnames}
             try:
                 yield impl.plugin_name, impl.function(**args)
-            except Exception as error:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as error:  # SystemExit from a plugin is its failure too
                 self._fail(info, hook_name, error)
 
     def _configure(self) -> None:
@@ -203,90 +486,140 @@ class PluginHost:
         if unknown:
             name = sorted(unknown)[0]
             raise ConfigError(f"[plugin.{name}]: no plugin called {name!r} is installed")
-        hook = self.pm.hook.sodos_configure
-        for impl in list(hook.get_hookimpls()):
-            if impl.plugin_name in self._configured:
+        for impl in list(self.pm.hook.sodos_configure.get_hookimpls()):
+            name = impl.plugin_name
+            if name in self._configured or self.infos[name].failed:
                 continue
-            self._configured.add(impl.plugin_name)
-            section = dict(settings.plugin_sections.get(impl.plugin_name, {}))
-            args = {"config": section, "settings": settings}
+            self._configured.add(name)
+            args = {"config": dict(settings.plugin_sections.get(name, {})), "settings": settings}
             try:
                 impl.function(**{k: v for k, v in args.items() if k in impl.argnames})
-            except Exception as error:
-                self._fail(self.infos[impl.plugin_name], "sodos_configure", error)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as error:
+                self._fail(self.infos[name], "sodos_configure", error)
 
-    def _collect(
-        self, hook_name: str, kind: type, key: Callable[[Any], str]
-    ) -> list[tuple[str, Any]]:
+    def _collect(self, k: Kind) -> list[tuple[str, Any]]:
+        """Every plugin's items of one kind, each plugin's list checked on its own."""
         found: list[tuple[str, Any]] = []
-        for plugin_name, provided in self._call_each(hook_name, {}):
+        for plugin_name, provided in self._call_each(k.hook, {}):
             if provided is None:
                 continue
+            info = self.infos[plugin_name]
             items = list(provided) if isinstance(provided, (list, tuple)) else None
-            bad = items is None or any(not isinstance(item, kind) for item in items)
-            if bad:
-                self._fail(
-                    self.infos[plugin_name],
-                    hook_name,
-                    f"expected a list of {kind.__name__}, got {type(provided).__name__}",
-                )
+            if items is None or any(not isinstance(item, k.type) for item in items):
+                got = type(provided).__name__
+                if items is not None:
+                    got = ", ".join(sorted({type(i).__name__ for i in items}))
+                self._fail(info, k.hook, f"expected a list of {k.type.__name__}, got {got}")
                 continue
-            found.extend((plugin_name, item) for item in items or ())
+            names = [getattr(item, "name", None) for item in items]
+            bad = [n for n in names if not isinstance(n, str) or not n.strip()]
+            if bad:
+                self._fail(info, k.hook, f"a {k.name} needs a non-empty name, got {bad[0]!r}")
+                continue
+            keys = [k.key(n) for n in names]
+            twice = sorted({n for n, key in zip(names, keys) if keys.count(key) > 1})
+            if twice:
+                self._fail(info, k.hook, f"lists {k.name} {twice[0]!r} twice")
+                continue
+            found.extend((plugin_name, item) for item in items)
         return found
 
     def build(self) -> Registry:
         """Configure new plugins, collect what all plugins provide, apply replacement."""
-        self._configure()
-        registry = Registry(plugins=self.infos, failures=self.failures)
+        # The call order of pluggy's hook is last registered first; one run's hook
+        # calls are repeatable because every kind is collected once here.
+        if hasattr(self.pm.hook, "sodos_configure"):
+            self._configure()
         for info in self.infos.values():
-            info.criteria.clear()
-            info.readers.clear()
-            info.writers.clear()
-            info.replaced.clear()
-        criteria = self._collect("sodos_criteria", Criterion, lambda c: c.name)
-        readers = self._collect("sodos_readers", Reader, lambda r: r.name)
-        writers = self._collect("sodos_writers", Writer, lambda w: w.name)
-        # A plugin that failed in any hook contributes nothing, not the part that came
-        # before its failure (a half-working plugin would be a silent choice).
-        failed = {name for name, info in self.infos.items() if info.failed}
-        criteria = [item for item in criteria if item[0] not in failed]
-        readers = [item for item in readers if item[0] not in failed]
-        writers = [item for item in writers if item[0] not in failed]
-        # built-ins first, so that third-party criteria replace them
-        criteria.sort(key=lambda item: not self.infos[item[0]].builtin)
-        claimed: dict[str, list[str]] = {}
-        for plugin_name, criterion in criteria:
-            name = criterion.name
-            info = self.infos[plugin_name]
-            info.criteria.append(name)
-            owner = registry.criterion_owner.get(name)
-            if owner is not None and not info.builtin:
-                if self.infos[owner].builtin:
-                    info.replaced.append(name)
+            info.provides.clear()
+            info.replaces.clear()
+            info.lost.clear()
+        collected = {k.plural: self._collect(k) for k in KINDS}
+        registry = Registry(plugins=self.infos, failures=self.failures)
+        registry.warnings = list(self.warnings)
+        for k in KINDS:
+            usable = []
+            for plugin_name, item in collected[k.plural]:
+                info = self.infos[plugin_name]
+                if info.failed:  # failed in another hook: nothing it gave is used
+                    info.lost.setdefault(k.plural, []).append(item.name)
                 else:
-                    claimed.setdefault(name, [owner]).append(plugin_name)
-                    preferred = self.settings.prefer.get(name)
-                    if preferred != plugin_name:
-                        continue
-            elif owner is not None:
-                raise ConfigError(f"two built-in plugins provide {name!r}")  # pragma: no cover
-            registry.criteria[name] = criterion
-            registry.criterion_owner[name] = plugin_name
-        for name, owners in claimed.items():
-            preferred = self.settings.prefer.get(name)
-            if preferred not in owners:
-                raise ConfigError(
-                    f"criterion {name!r} is provided by plugins {', '.join(owners)}; "
-                    f'choose one with [prefer] {name} = "<plugin>"'
-                )
-            registry.criteria[name] = next(
-                c for p, c in criteria if p == preferred and c.name == name
-            )
-            registry.criterion_owner[name] = preferred
-        for plugin_name, reader in sorted(readers, key=lambda i: self.infos[i[0]].builtin):
-            self.infos[plugin_name].readers.append(reader.name)
-            registry.readers.append((reader, plugin_name))
-        for plugin_name, writer in sorted(writers, key=lambda i: not self.infos[i[0]].builtin):
-            self.infos[plugin_name].writers.append(writer.name)
-            registry.writers[writer.name] = (writer, plugin_name)
+                    info.provides.setdefault(k.plural, []).append(item.name)
+                    usable.append((plugin_name, item))
+            registry.offered[k.plural] = usable
+            registry.provided[k.plural] = self._resolve(k, usable, registry.conflicts)
+        self._views(registry)
         return registry
+
+    def _resolve(
+        self, k: Kind, items: list[tuple[str, Any]], conflicts: list[Conflict]
+    ) -> dict[str, Provided]:
+        """Built-ins first, then third-party replacements, conflicts and [prefer]."""
+        used: dict[str, Provided] = {}
+        for plugin_name, item in items:
+            if self.infos[plugin_name].builtin:
+                key = k.key(item.name)
+                if key in used:  # pragma: no cover - two built-ins, a bug
+                    conflicts.append(Conflict(k.plural, item.name, (used[key].plugin, plugin_name)))
+                    continue
+                used[key] = Provided(k.plural, item.name, item, plugin_name, item.name)
+        builtin_keys = list(used)
+        explicit: dict[str, list[tuple[str, Any]]] = {}
+        implied: dict[str, list[tuple[int, str, Any, str]]] = {}
+        for plugin_name, item in items:
+            if self.infos[plugin_name].builtin:
+                continue
+            key = k.key(item.name)
+            explicit.setdefault(key, []).append((plugin_name, item))
+        for plugin_name, item in items:
+            if self.infos[plugin_name].builtin or not k.families:
+                continue
+            for member, form, rank in family_members(k.key(item.name), builtin_keys):
+                if member not in explicit:
+                    implied.setdefault(member, []).append((rank, plugin_name, item, form))
+        prefer = {k.key(name): plugin for name, plugin in self.settings.prefer.items()}
+        for key in [*explicit, *implied]:
+            if key in explicit:
+                claims = [(p, item, None) for p, item in explicit[key]]
+            else:  # only the closest claims count (SODOSM's own alias before SODOS's)
+                closest = min(rank for rank, *_ in implied[key])
+                claims = [(p, i, f) for rank, p, i, f in implied[key] if rank == closest]
+            winner = claims[0] if len(claims) == 1 else None
+            if winner is None:
+                wanted = prefer.get(key) or prefer.get(k.key(claims[0][1].name))
+                winner = next((c for c in claims if c[0] == wanted), None)
+            base = used.get(key)
+            shown = base.name if base is not None else claims[0][1].name
+            if winner is None:
+                conflicts.append(Conflict(k.plural, shown, tuple(c[0] for c in claims)))
+                used.pop(key, None)  # never fall back to the built-in silently
+                continue
+            plugin_name, item, form = winner
+            if form is not None:
+                item = dataclasses.replace(item, compute=_in_form(item.compute, form))
+            replaces = base.plugin if base is not None else None
+            used[key] = Provided(k.plural, shown, item, plugin_name, winner[1].name, replaces, form)
+            if base is not None:
+                self.infos[plugin_name].replaces.setdefault(k.plural, []).append(shown)
+        return used
+
+    def _views(self, registry: Registry) -> None:
+        criteria = registry.provided.get("criteria", {})
+        registry.criteria = {p.name: p.item for p in criteria.values()}
+        registry.criterion_owner = {p.name: p.plugin for p in criteria.values()}
+        readers = list(registry.provided.get("readers", {}).values())
+        readers.sort(key=lambda p: self.infos[p.plugin].builtin)  # third-party claim first
+        registry.readers = [(p.item, p.plugin) for p in readers]
+        writers = registry.provided.get("writers", {})
+        registry.writers = {p.name: (p.item, p.plugin) for p in writers.values()}
+
+
+def _in_form(compute: Callable[[Any], Any], form: str) -> Callable[[Any], Any]:
+    """A bare name's ``compute`` standing in for its W or M form: ``ctx.form`` is ``form``."""
+
+    def compute_in_form(ctx: Any) -> Any:
+        return compute(ctx.in_form(form))
+
+    return compute_in_form

@@ -48,6 +48,9 @@ class Standings:
     tied: list[bool]
     warnings: list[str] = field(default_factory=list)
     files: Sequence[FileReport] = ()
+    #: criterion name -> who provides it (plugin, built-in or not, distribution,
+    #: version, the name it provided, the built-in plugin it replaces); JSON "providers"
+    providers: dict[str, dict[str, Any]] = field(default_factory=dict)
     _numerators: dict[str, list[int]] = field(default_factory=dict, repr=False)
 
     def numerators(self, criterion: str) -> list[int]:
@@ -59,6 +62,23 @@ class Standings:
         """The exact value of ``criterion`` for player index ``player``."""
         breakdown = self.breakdowns[criterion]
         return Fraction(self.numerators(criterion)[player], breakdown.denominator)
+
+    def provider_text(self, criterion: str) -> str:
+        """Who computed ``criterion`` when it is not a built-in (``sodos-foo 1.2``,
+        ``module my_plugin``), else ``""`` — what writers print beside its name."""
+        info = self.providers.get(criterion)
+        if not info or info.get("builtin", True):
+            return ""
+        if info.get("distribution"):
+            return f"{info['distribution']} {info.get('version') or ''}".strip()
+        if info.get("origin") in ("config", "module"):
+            return f"module {info.get('module') or info.get('plugin')}"
+        return f"plugin {info.get('plugin')}"
+
+    def heading(self, criterion: str) -> str:
+        """``SODOS``, or ``SODOS (sodos-foo 1.2)`` when a third-party plugin computed it."""
+        by = self.provider_text(criterion)
+        return f"{criterion} ({by})" if by else criterion
 
     def rows(self) -> Iterator[Row]:
         """Rows in standings order."""
@@ -81,6 +101,7 @@ class Standings:
                 "system": self.settings.system,
             },
             "criteria": list(self.criteria),
+            "providers": {c: dict(self.providers.get(c, {})) for c in self.criteria},
             "standings": [
                 {
                     "place": row.place,

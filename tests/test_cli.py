@@ -173,19 +173,33 @@ def test_plugins_shows_origin_replacement_and_blocked(tmp_path):
     done = sodos("plugins", "--no-entry-points", cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     text = done.stdout
-    assert "my_cli_plugin: config module my_cli_plugin" in text
-    assert "replaces built-in CUSS" in text
-    assert "CUSS replaced by my_cli_plugin" in text
-    assert "builtin.sodoms [blocked]: built-in" in text
-    assert "builtin.html: built-in\n    provides writer html" in text
+    assert text.startswith(
+        f"my_cli_plugin: module my_cli_plugin (named in {tmp_path / 'sodos.toml'})\n"
+        "    criterion CUSS — always 0 (test)\n"
+        "        replaces built-in CUSS\n"
+        "        also stands for built-in CUSSW, CUSSM (family name)\n"
+        "    criterion ZERO — 0 (test)\n"
+    ), text
+    assert "replaced: CUSSW by my_cli_plugin, CUSSM by my_cli_plugin, CUSS by my_cli_plugin" in text
+    assert "blocked: builtin.sodoms" in text
+    assert "builtin.html" not in text  # built-ins are folded behind --all
+    every = sodos("plugins", "--no-entry-points", "--all", cwd=tmp_path, env=env).stdout
+    assert "builtin.sodoms [blocked]: built-in" in every
+    assert "builtin.html: built-in\n    writer html — " in every
+    assert "    criterion CUSSM — cumulative sum of scores (MMS form)\n" in every
+    assert "        replaced by my_cli_plugin\n" in every
     data = json.loads(sodos("plugins", "--format", "json", cwd=tmp_path, env=env).stdout)
     by_name = {p["name"]: p for p in data}
     assert by_name["my_cli_plugin"]["origin"] == "config"
     assert by_name["my_cli_plugin"]["criteria"] == ["CUSS", "ZERO"]
-    assert by_name["my_cli_plugin"]["replaces"] == ["CUSS"]
-    assert by_name["builtin.cuss"]["replaced_by"] == {"CUSS": "my_cli_plugin"}
+    assert by_name["my_cli_plugin"]["replaces"] == ["CUSS", "CUSSW", "CUSSM"]
+    assert by_name["builtin.cuss"]["replaced_by"] == {
+        "CUSSW": "my_cli_plugin",
+        "CUSSM": "my_cli_plugin",
+        "CUSS": "my_cli_plugin",
+    }
     assert by_name["builtin.sodoms"]["status"] == "blocked"
-    for plugin in data:  # entry points (CI installs example plugins) name their distribution
+    for plugin in data:  # entry points name their distribution
         if plugin["origin"] == "entry point":
             assert plugin["distribution"] and plugin["version"]
             assert f"distribution {plugin['distribution']} {plugin['version']}" in (plugin["where"])
@@ -288,4 +302,9 @@ def test_check_reports_a_criterion_two_plugins_provide(tmp_path):
     assert chosen.returncode == 0, chosen.stdout + chosen.stderr
     plugins = json.loads(sodos("plugins", "--format", "json", cwd=tmp_path, env=env).stdout)
     owners = {p["name"]: p for p in plugins}
-    assert owners["builtin.cuss"]["replaced_by"] == {"CUSS": "plug_two"}
+    # [prefer] on the bare name chooses for its forms too
+    assert owners["builtin.cuss"]["replaced_by"] == {
+        "CUSSW": "plug_two",
+        "CUSSM": "plug_two",
+        "CUSS": "plug_two",
+    }

@@ -18,12 +18,11 @@ from pathlib import Path
 import pytest
 from builders import SEED_SCHEDULE, seed_games, tournament, values
 
-from sodos_plugin import Host, PluginError
+from sodos_plugin import ConfigError, Host, PluginError
 
 FAULTS = Path(__file__).resolve().parent / "fault_plugins"
 ALL_FAULTY = [
     "sodos_fault_criteria",
-    "sodos_fault_import",
     "sodos_fault_unknown_hook",
     "sodos_fault_hooks",
     "sodos_fault_reader_raises",
@@ -55,11 +54,22 @@ def failure(host: Host, plugin: str) -> PluginError:
 # -- registration-time faults --------------------------------------------------------
 
 
-def test_import_failure_is_reported_by_name(faulty):
-    error = failure(faulty, "sodos_fault_import")
+def test_a_named_module_that_cannot_be_imported_is_an_error(monkeypatch):
+    """As pytest's -p: the user asked for it, so the run stops, naming module and error."""
+    monkeypatch.syspath_prepend(str(FAULTS))
+    config = {"plugins": [*ALL_FAULTY, "sodos_fault_import"]}
+    with pytest.raises(ConfigError) as caught:
+        Host(config, config_file=False, entry_points=False)
+    assert str(caught.value) == (
+        "plugin module 'sodos_fault_import' (named in host config) cannot be imported: "
+        "RuntimeError: this plugin cannot be imported"
+    )
+    # sodos plugins lists it as a row instead (raise_plugin_errors=False)
+    host = Host(config, config_file=False, entry_points=False, raise_plugin_errors=False)
+    error = failure(host, "sodos_fault_import")
     assert error.hook == "import"
     assert "this plugin cannot be imported" in str(error)
-    assert faulty.registry.plugins["sodos_fault_import"].failed == str(error)
+    assert host.registry.plugins["sodos_fault_import"].failed == str(error)
 
 
 def test_unknown_hook_name_is_rejected_by_check_pending(faulty):
@@ -112,7 +122,6 @@ def test_a_plugin_failing_in_a_later_hook_contributes_nothing(monkeypatch):
 def test_failures_are_exactly_the_faulty_plugins(faulty):
     failed = {f.plugin for f in faulty.registry.failures}
     assert failed == {
-        "sodos_fault_import",
         "sodos_fault_unknown_hook",
         "sodos_fault_hooks",
         "sodos_fault_not_a_list",
@@ -158,7 +167,7 @@ def test_builtins_keep_working_beside_faulty_plugins(faulty, host):
     assert values(broken, "SODOS") == SEED_SODOS
     assert broken.order == clean.order
     # the failures travel with the standings as warnings, naming each plugin
-    for plugin in ("sodos_fault_import", "sodos_fault_unknown_hook", "sodos_fault_hooks"):
+    for plugin in ("sodos_fault_unknown_hook", "sodos_fault_hooks", "sodos_fault_not_a_list"):
         assert any(plugin in w for w in broken.warnings)
     out = io.StringIO()
     faulty.write(broken, "json", out)
@@ -253,7 +262,7 @@ def test_cli_builtins_work_and_failures_are_warnings(tmp_path):
     assert "Traceback" not in done.stderr
     data = json.loads(done.stdout)
     assert data
-    assert "plugin 'sodos_fault_import' failed in import" in done.stderr
+    assert "plugin 'sodos_fault_unknown_hook' failed in check_pending" in done.stderr
     assert "plugin 'sodos_fault_hooks' failed in sodos_criteria" in done.stderr
 
 
@@ -302,12 +311,11 @@ def test_cli_plugins_lists_failures(tmp_path):
     done = run_cli(tmp_path, "plugins", "--format", "json", "--no-entry-points")
     assert done.returncode == 0, done.stderr
     infos = {i["name"]: i for i in json.loads(done.stdout)}
-    assert "import" in infos["sodos_fault_import"]["failed"]
     assert "check_pending" in infos["sodos_fault_unknown_hook"]["failed"]
     assert infos["builtin.sodos"]["criteria"] and not infos["builtin.sodos"]["failed"]
     check = run_cli(tmp_path, "check", "--no-entry-points")
     assert check.returncode == 1
-    assert "error: plugin 'sodos_fault_import' failed in import" in check.stdout
+    assert "error: plugin 'sodos_fault_hooks' failed in sodos_criteria" in check.stdout
     assert "Traceback" not in check.stdout + check.stderr
 
 

@@ -94,14 +94,14 @@ def test_example_plugin_replaces_sodos_and_adds_a_criterion():
     info = host.registry.plugins["example"]
     assert info.origin == "entry point" and info.distribution == "sodos-example-plugin"
     assert host.registry.criterion_owner["SODOS"] == "example"
-    assert info.replaced == ["SODOS"]
+    assert info.replaced == ["SODOS", "SODOSW", "SODOSM", "SODOMS"]
     s = host.standings(seed(), system="mcmahon", criteria=["MMS", "SODOS", "WINS-VS-TOP"])
     assert values(s, "SODOS") == EXAMPLE_SODOS
     # final NBW 4, 4, 3, 1: the top half is NBW ≥ 4 (A, B); A beat B once, B beat A once,
     # C beat B once, D beat A once
     assert values(s, "WINS-VS-TOP") == {"A": 1, "B": 1, "C": 1, "D": 1}
-    # the W/M forms stay built-in
-    assert host.registry.criterion_owner["SODOSM"] == "builtin.sodos"
+    # the bare family name stands for its W and M forms too
+    assert host.registry.criterion_owner["SODOSM"] == "example"
 
 
 @needs_example
@@ -123,7 +123,8 @@ def test_config_named_module_adds_and_replaces(modules):
     write_module(modules, "sodos_test_extra", CRITERION_MODULE.format(name="SOS", value=7))
     host = Host({"plugins": ["sodos_test_extra"]}, config_file=False, entry_points=False)
     info = host.registry.plugins["sodos_test_extra"]
-    assert info.origin == "config" and info.replaced == ["SOS"]
+    # the bare family name stands for its W and M forms too (docs/plugins.md)
+    assert info.origin == "config" and info.replaced == ["SOS", "SOSW", "SOSM"]
     s = host.standings(seed(), system="swiss", criteria=["NBW", "SOS"])
     assert set(values(s, "SOS").values()) == {7}
     # blocked by name: the built-in SOS is back (A's SOSW on the seed is 16)
@@ -140,14 +141,19 @@ def test_two_third_party_plugins_claiming_one_name(modules):
     write_module(modules, "sodos_claim_one", CRITERION_MODULE.format(name="SHARED", value=1))
     write_module(modules, "sodos_claim_two", CRITERION_MODULE.format(name="SHARED", value=2))
     config = {"plugins": ["sodos_claim_one", "sodos_claim_two"]}
+    host = Host(config, config_file=False, entry_points=False)  # the host still starts
+    (conflict,) = host.registry.conflicts
+    assert conflict.plugins == ("sodos_claim_one", "sodos_claim_two")
     with pytest.raises(ConfigError) as error:
-        Host(config, config_file=False, entry_points=False)
+        host.standings(seed(), system="swiss", criteria=["NBW", "SHARED"])
     message = str(error.value)
     assert "SHARED" in message and "sodos_claim_one" in message and "sodos_claim_two" in message
     assert "prefer" in message
     for winner, value in (("sodos_claim_one", 1), ("sodos_claim_two", 2)):
-        host = Host({**config, "prefer": {"SHARED": winner}}, config_file=False, entry_points=False)
+        # [prefer] keys are case-insensitive like every criterion name
+        host = Host({**config, "prefer": {"shared": winner}}, config_file=False, entry_points=False)
         assert host.registry.criterion_owner["SHARED"] == winner
+        assert not host.registry.conflicts
         s = host.standings(seed(), system="swiss", criteria=["NBW", "SHARED"])
         assert set(values(s, "SHARED").values()) == {value}
 
@@ -156,12 +162,16 @@ def test_two_third_party_plugins_replacing_a_builtin_conflict(modules):
     write_module(modules, "sodos_rep_one", CRITERION_MODULE.format(name="SOSOS", value=1))
     write_module(modules, "sodos_rep_two", CRITERION_MODULE.format(name="SOSOS", value=2))
     config = {"plugins": ["sodos_rep_one", "sodos_rep_two"]}
-    with pytest.raises(ConfigError, match="SOSOS"):
-        Host(config, config_file=False, entry_points=False)
+    host = Host(config, config_file=False, entry_points=False)
+    # never a silent fall-back to the built-in: the name is unusable until [prefer] chooses
+    assert "SOSOS" not in host.registry.criteria
+    with pytest.raises(ConfigError, match="SOSOS.*sodos_rep_one, sodos_rep_two.*prefer"):
+        host.standings(seed(), system="swiss", criteria=["NBW", "SOSOS"])
     host = Host(
         {**config, "prefer": {"SOSOS": "sodos_rep_two"}}, config_file=False, entry_points=False
     )
     assert host.registry.criterion_owner["SOSOS"] == "sodos_rep_two"
+    assert host.registry.criterion_owner["SOSOSW"] == "sodos_rep_two"  # and its forms
 
 
 def test_unknown_hook_name_is_reported_by_check_pending(modules):
@@ -230,8 +240,19 @@ def test_criterion_that_raises_names_plugin_and_criterion(modules):
     assert "BOOM" in error.value.hook and "ZeroDivisionError: boom" in str(error.value)
 
 
-def test_missing_config_module_is_a_reported_failure():
-    host = Host({"plugins": ["sodos_no_such_module"]}, config_file=False, entry_points=False)
+def test_missing_config_module_is_an_error_naming_module_and_import_error():
+    with pytest.raises(ConfigError) as error:
+        Host({"plugins": ["sodos_no_such_module"]}, config_file=False, entry_points=False)
+    assert str(error.value) == (
+        "plugin module 'sodos_no_such_module' (named in host config) cannot be imported: "
+        "ModuleNotFoundError: No module named 'sodos_no_such_module'"
+    )
+    host = Host(
+        {"plugins": ["sodos_no_such_module"]},
+        config_file=False,
+        entry_points=False,
+        raise_plugin_errors=False,
+    )
     (failure,) = [f for f in host.registry.failures if f.plugin == "sodos_no_such_module"]
     assert failure.hook == "import"
 

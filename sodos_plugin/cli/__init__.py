@@ -10,6 +10,7 @@ command module imports what only it needs inside ``run``.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import importlib
 import os
@@ -18,7 +19,13 @@ import traceback
 from collections.abc import Sequence
 
 from sodos_plugin import __version__
-from sodos_plugin.cli._common import EXIT_ERROR, EXIT_OK, Parser
+from sodos_plugin.cli._common import (
+    EXIT_ERROR,
+    EXIT_OK,
+    Parser,
+    global_options,
+    merge_global_options,
+)
 from sodos_plugin.errors import SodosError, StrictError
 
 #: command name -> module under sodos_plugin.cli
@@ -27,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "explain": "explain",
     "plugins": "plugins",
     "check": "check",
+    "config": "config",
 }
 
 
@@ -34,10 +42,41 @@ def _command(name: str):
     return importlib.import_module(f"sodos_plugin.cli.{COMMANDS[name]}")
 
 
+def version_text() -> str:
+    """``sodos --version``: the version, then every third-party plugin installed through
+    an entry point with its distribution and version (as ``pytest -VV``), without
+    importing any plugin."""
+    import importlib.metadata
+
+    lines = [f"sodos {__version__} (sodos-plugin, Python {sys.version.split()[0]})"]
+    try:
+        found = list(importlib.metadata.entry_points(group="sodos"))
+    except Exception as error:  # broken metadata: say so, still print the version
+        return "\n".join([*lines, f"  cannot list plugins: {type(error).__name__}: {error}"])
+    if os.environ.get("SODOS_DISABLE_PLUGIN_AUTOLOAD", "").strip() not in ("", "0"):
+        lines.append("  (SODOS_DISABLE_PLUGIN_AUTOLOAD is set: these are not loaded)")
+    for ep in sorted(found, key=lambda e: e.name):
+        dist = getattr(ep, "dist", None)
+        where = f"{dist.metadata['Name']} {dist.version}" if dist else "unknown distribution"
+        lines.append(f"  plugin {ep.name}: {where} ({ep.value})")
+    if not found:
+        lines.append("  no third-party plugins installed")
+    return "\n".join(lines)
+
+
+class VersionAction(argparse.Action):
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="show the version and plugins")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(version_text() + "\n")
+        parser.exit()
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="sodos", description="Go tournament standings and tiebreaks.")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    parser.add_argument("--version", action="version", version=f"sodos {__version__}")
+    parser.add_argument("--version", "-V", action=VersionAction)
+    global_options(parser, top=True)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in COMMANDS:
         module = _command(name)
@@ -56,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv or bool(os.environ.get("SODOS_DEBUG"))
     try:
-        args = build_parser().parse_args(argv)
+        args = merge_global_options(build_parser().parse_args(argv))
         return _command(args.command).run(args)
     except StrictError as error:  # every warning listed, each as the error it now is
         from sodos_plugin.textsafe import printable

@@ -11,10 +11,12 @@ import argparse
 import contextlib
 import difflib
 import io
+import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from sodos_plugin.errors import SodosError
 
@@ -55,29 +57,111 @@ def option_strings(parser: argparse.ArgumentParser) -> Iterator[str]:
                 yield from option_strings(sub)
 
 
+@dataclass(frozen=True)
+class GlobalOption:
+    """An option every command takes, before or after the command name.
+
+    ``sodos --no-entry-points plugins`` and ``sodos plugins --no-entry-points`` are the
+    same. ``kwargs`` are argparse's (``dest`` is required); add an option to every
+    command by adding one entry to :data:`GLOBAL_OPTIONS`.
+    """
+
+    flags: tuple[str, ...]
+    kwargs: dict[str, Any]
+
+    @property
+    def dest(self) -> str:
+        return self.kwargs["dest"]
+
+    @property
+    def default(self) -> Any:
+        action = self.kwargs.get("action")
+        if action == "append":
+            return list(self.kwargs.get("default", []))
+        if action == "store_true":
+            return False
+        return self.kwargs.get("default")
+
+
+GLOBAL_OPTIONS: list[GlobalOption] = [
+    GlobalOption(
+        ("--config",),
+        {
+            "dest": "config",
+            "type": Path,
+            "metavar": "FILE",
+            "help": "TOML config (default: ./sodos.toml, or [tool.sodos] in ./pyproject.toml)",
+        },
+    ),
+    GlobalOption(
+        ("-o",),
+        {
+            "dest": "overrides",
+            "action": "append",
+            "metavar": "KEY=VALUE",
+            "help": "override a config entry (see docs/config.md); repeatable",
+        },
+    ),
+    GlobalOption(
+        ("-p",),
+        {
+            "dest": "plugin_args",
+            "action": "append",
+            "metavar": "MODULE | no:NAME",
+            "help": "load a plugin module (or an entry point by name), or block the plugin "
+            "NAME (built-in or not); repeatable",
+        },
+    ),
+    GlobalOption(
+        ("--no-entry-points",),
+        {
+            "dest": "no_entry_points",
+            "action": "store_true",
+            "help": "do not load third-party plugins from entry points "
+            "(also SODOS_DISABLE_PLUGIN_AUTOLOAD=1)",
+        },
+    ),
+    GlobalOption(
+        ("--trace-config",),
+        {
+            "dest": "trace_config",
+            "action": "store_true",
+            "help": "print on stderr which config files were read and where each setting came from",
+        },
+    ),
+    GlobalOption(
+        ("--debug",), {"dest": "debug", "action": "store_true", "help": "show tracebacks"}
+    ),
+    GlobalOption(
+        ("--strict",),
+        {
+            "dest": "strict",
+            "action": "store_true",
+            "help": "every warning is an error: exit 2 listing them (config: strict = true)",
+        },
+    ),
+]
+
+_TOP = "_global_"
+
+
+def global_options(p: argparse.ArgumentParser, *, top: bool = False) -> None:
+    """Add every :data:`GLOBAL_OPTIONS` entry to ``p`` (the main parser or a command's).
+
+    Both get ``default=None`` under their own ``dest`` so that neither hides the
+    other; :func:`merge_global_options` combines them after parsing.
+    """
+    group = p.add_argument_group("global options (before or after the command)")
+    for option in GLOBAL_OPTIONS:
+        kwargs = dict(option.kwargs, default=None)
+        if top:
+            kwargs["dest"] = _TOP + option.dest
+        group.add_argument(*option.flags, **kwargs)
+
+
 def common(p: argparse.ArgumentParser) -> None:
-    """Options every command takes: config, overrides, plugin loading, debug."""
-    p.add_argument("--config", type=Path, help="TOML config (default: ./sodos.toml)")
-    p.add_argument(
-        "-o",
-        dest="overrides",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a config entry (see docs/config.md)",
-    )
-    p.add_argument(
-        "--no-entry-points",
-        action="store_true",
-        help="do not load third-party plugins from entry points",
-    )
-    p.add_argument("--debug", action="store_true", help="show tracebacks")
-    p.add_argument(
-        "--strict",
-        action="store_true",
-        default=None,
-        help="every warning is an error: exit 2 listing them (config: strict = true)",
-    )
+    """Options every command takes: config, overrides, plugin control, debug."""
+    global_options(p)
 
 
 def roster_option(p: argparse.ArgumentParser) -> None:
@@ -88,6 +172,57 @@ def roster_option(p: argparse.ArgumentParser) -> None:
         help="players file (CSV with a name column, or a tournament file): "
         "a name not in it is an error (config: roster)",
     )
+
+
+def merge_global_options(args: argparse.Namespace) -> argparse.Namespace:
+    """One value per global option: lists joined (before the command first), flags
+    or-ed, any other value from after the command if given there."""
+    for option in GLOBAL_OPTIONS:
+        before = getattr(args, _TOP + option.dest, None)
+        after = getattr(args, option.dest, None)
+        if hasattr(args, _TOP + option.dest):
+            delattr(args, _TOP + option.dest)
+        action = option.kwargs.get("action")
+        if action == "append":
+            value = [*(before or []), *(after or [])] or option.default
+        elif action == "store_true":
+            value = bool(before) or bool(after)
+        else:
+            value = after if after is not None else before
+            value = option.default if value is None else value
+        setattr(args, option.dest, value)
+    return args
+
+
+def _autoload_disabled(environ: Mapping[str, str]) -> bool:
+    return environ.get("SODOS_DISABLE_PLUGIN_AUTOLOAD", "").strip() not in ("", "0")
+
+
+def plugin_control(
+    args: argparse.Namespace, environ: Mapping[str, str] | None = None
+) -> tuple[dict[str, str], list[str], bool]:
+    """``(modules to load with who named them, names to block, load entry points)``
+    from ``-p``, ``--no-entry-points`` and the environment (as pytest's ``-p``,
+    ``PYTEST_PLUGINS`` and ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``)."""
+    environ = os.environ if environ is None else environ
+    modules: dict[str, str] = {}
+    for name in environ.get("SODOS_PLUGINS", "").split(","):
+        if name.strip():
+            modules[name.strip()] = "named in SODOS_PLUGINS"
+    blocked: list[str] = []
+    for value in getattr(args, "plugin_args", None) or []:
+        value = value.strip()
+        if value.startswith("no:"):
+            name = value[3:].strip()
+            if not name:
+                raise UsageError("-p no:NAME: give the name of a plugin to block")
+            blocked.append(name)
+        elif value:
+            modules[value] = "named by -p"
+        else:
+            raise UsageError("-p: give a module name, or no:NAME to block a plugin")
+    autoload = not getattr(args, "no_entry_points", False) and not _autoload_disabled(environ)
+    return modules, blocked, autoload
 
 
 def selecting(p: argparse.ArgumentParser) -> None:
@@ -113,16 +248,26 @@ def reading(p: argparse.ArgumentParser) -> None:
     )
 
 
-def make_host(args: argparse.Namespace) -> Host:
+def make_host(args: argparse.Namespace, *, raise_plugin_errors: bool = True) -> Host:
+    """The host for this run: config, overrides and plugin control from the options."""
     from sodos_plugin.host import Host
 
-    return Host(
+    modules, blocked, autoload = plugin_control(args)
+    host = Host(
         config_file=args.config,
         overrides=args.overrides,
-        entry_points=not args.no_entry_points,
+        entry_points=autoload,
+        plugins=modules,
+        disable=blocked,
+        raise_plugin_errors=raise_plugin_errors,
         strict=getattr(args, "strict", None) or None,
         roster=getattr(args, "roster", None),
     )
+    if getattr(args, "trace_config", False) and not getattr(args, "paths", None):
+        from sodos_plugin.cli.config import write_trace
+
+        write_trace(host, host.settings, (), sys.stderr)
+    return host
 
 
 def criteria_option(args: argparse.Namespace) -> list[str] | None:
@@ -134,19 +279,65 @@ def criteria_option(args: argparse.Namespace) -> list[str] | None:
     return names
 
 
+#: ``--output`` extensions whose writer is not named like them
+EXTENSIONS = {"htm": "html", "txt": "table", "md": "markdown"}
+
+
+def output_format(host: Host, args: argparse.Namespace) -> str:
+    """The writer to use: ``--format`` (any case), else the one ``--output``'s extension
+    names (``standings.html`` → html, ``.h9``, ``.csv``, ``.json``...), else ``table``."""
+    fmt = getattr(args, "format", None)
+    if fmt is None:
+        path = getattr(args, "output", None)
+        extension = path.name.rpartition(".")[2].lower() if path and "." in path.name else ""
+        name = EXTENSIONS.get(extension, extension)
+        if name and host.registry.lookup("writers", name) is not None:
+            return host.registry.lookup("writers", name).name  # type: ignore[union-attr]
+        return "table"
+    found = host.registry.lookup("writers", fmt)
+    if found is None:
+        reason = host.registry.unavailable("writers", fmt)
+        if reason:
+            raise UsageError(f"--format: {fmt}: {reason}")
+        known = sorted(host.registry.writers)
+        close = difflib.get_close_matches(fmt.lower(), known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else f" (known: {', '.join(known)})"
+        raise UsageError(f"--format: unknown output format {fmt!r}{hint}")
+    return found.name
+
+
 def check_options(host: Host, args: argparse.Namespace) -> None:
     """Fail fast, before reading any file: unknown criteria, format or round."""
     names = criteria_option(args)
     if names:
         host.resolve_criteria(names)
-    fmt = getattr(args, "format", None)
-    if fmt is not None and fmt not in host.registry.writers:
-        known = sorted(host.registry.writers)
-        close = difflib.get_close_matches(fmt, known, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else f" (known: {', '.join(known)})"
-        raise UsageError(f"--format: unknown output format {fmt!r}{hint}")
     if getattr(args, "round", None) is not None and args.round < 0:
         raise UsageError(f"--round: expected a round number >= 0, got {args.round}")
+
+
+def announce_plugins(
+    host: Host, standings, stream: TextIO, *, reader=None, writer: str | None = None
+) -> None:
+    """One stderr line naming every third-party plugin that provided something this run
+    used: ``plugins: SODOS from sodos-foo 1.2 (replaces the built-in), writer md from ...``."""
+    registry = host.registry
+    used = [("criteria", name) for name in standings.criteria]
+    if writer is not None:
+        used.append(("writers", writer))
+    parts = []
+    if reader is not None and not registry.plugins[reader.plugin].builtin:
+        parts.append(f"reader {reader.name} from {registry.plugins[reader.plugin].where()}")
+    for kind, name in used:
+        provided = registry.lookup(kind, name)
+        if provided is None or registry.plugins[provided.plugin].builtin:
+            continue
+        label = name if kind == "criteria" else f"writer {name}"
+        text = f"{label} from {registry.plugins[provided.plugin].where()}"
+        if provided.replaces:
+            text += " (replaces the built-in)"
+        parts.append(text)
+    if parts:
+        stream.write(f"plugins: {', '.join(parts)}\n")
 
 
 def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
@@ -182,12 +373,15 @@ def output(path: Path | None) -> Iterator[TextIO]:
 
 
 def read_and_rank(host: Host, args: argparse.Namespace):
+    """Read the inputs, rank them; report files, the config trace and the reader used
+    (kept as ``args.reader_used`` for :func:`announce_plugins`)."""
     names = criteria_option(args)
     if names:  # as registered: "sosm-1" is shown as SOSM-1
-        names = [c.name for c in host.resolve_criteria(names)]
+        names = [p.name for p in host.resolve("criteria", names)]
+    args.reader_used = host.reader_for(args.paths[0])
     read = host.read(args.paths, skip_bad=args.skip_bad, jobs=args.jobs)
     report_files(read, sys.stderr, args.skip_bad)
-    return host.standings(
+    standings = host.standings(
         read.tournament,
         round=args.round,
         criteria=names,
@@ -195,3 +389,8 @@ def read_and_rank(host: Host, args: argparse.Namespace):
         files=read.files,
         warnings=read.warnings,
     )
+    if getattr(args, "trace_config", False):
+        from sodos_plugin.cli.config import write_trace
+
+        write_trace(host, standings.settings, read.files, sys.stderr)
+    return standings

@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         host = make_host(args)
         errors += [str(f) for f in host.registry.failures]
+        errors += [str(c) for c in host.registry.conflicts]
         names = criteria_option(args)
         if args.paths:
             read = host.read(args.paths, skip_bad=True)

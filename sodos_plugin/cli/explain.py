@@ -8,6 +8,7 @@ import sys
 
 from sodos_plugin.cli._common import (
     EXIT_OK,
+    announce_plugins,
     check_options,
     common,
     make_host,
@@ -22,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     common(p)
     p.add_argument("player", help="player name (or a unique part of it)")
     reading(p)
-    p.add_argument("--format", choices=["table", "json"], default="table")
+    p.add_argument("--format", type=str.lower, choices=["table", "json"], default="table")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     host = make_host(args)
     check_options(host, args)
     standings = read_and_rank(host, args)
+    announce_plugins(host, standings, sys.stderr, reader=args.reader_used)
     explanation = explain_player(standings, args.player)
     if args.format == "json":
         json.dump(

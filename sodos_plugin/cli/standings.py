@@ -8,10 +8,12 @@ from pathlib import Path
 
 from sodos_plugin.cli._common import (
     EXIT_OK,
+    announce_plugins,
     check_options,
     common,
     make_host,
     output,
+    output_format,
     read_and_rank,
     reading,
 )
@@ -23,7 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     common(p)
     reading(p)
     p.add_argument(
-        "--format", default="table", help="table, csv, json, html ... (see sodos plugins)"
+        "--format",
+        help="table, csv, json, html, h9 ... any case (see sodos plugins); "
+        "default: from --output's extension, else table",
     )
     p.add_argument("--output", type=Path, help="write to this file")
 
@@ -31,7 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     host = make_host(args)
     check_options(host, args)
+    args.format = output_format(host, args)
     standings = read_and_rank(host, args)
+    announce_plugins(host, standings, sys.stderr, reader=args.reader_used, writer=args.format)
     with output(args.output) as stream:
         host.write(standings, args.format, stream)
     if args.format != "table" or args.output is not None:  # else the table ends with them

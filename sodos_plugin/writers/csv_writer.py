@@ -13,7 +13,9 @@ from sodos_plugin.writers.numbers import format_value
 
 def write(standings: Standings, stream: TextIO) -> None:
     out = csv.writer(stream, lineterminator="\n")
-    out.writerow(["place", "tied", "name", "rank", "country", "club", *standings.criteria])
+    # a criterion a third-party plugin computed says so in its heading: "SODOS (sodos-foo 1.2)"
+    headings = [standings.heading(c) for c in standings.criteria]
+    out.writerow(["place", "tied", "name", "rank", "country", "club", *headings])
     for row in standings.rows():
         out.writerow(
             [

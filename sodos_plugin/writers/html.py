@@ -78,6 +78,23 @@ def round_cells(standings: Standings) -> dict[int, list[tuple[str, str, str]]]:
     return cells
 
 
+def _provider(standings: Standings, criterion: str) -> str:
+    info = standings.providers.get(criterion, {})
+    return standings.provider_text(criterion) or f"built-in ({info.get('plugin', '?')})"
+
+
+def _plugin_note(standings: Standings) -> list[str]:
+    """A line naming every criterion a third-party plugin computed (nothing silent)."""
+    parts = [
+        f"{c} from {standings.provider_text(c)}"
+        for c in standings.criteria
+        if standings.provider_text(c)
+    ]
+    if not parts:
+        return []
+    return [f'<p class="plugins">Computed by plugins: {escape(", ".join(parts))}</p>']
+
+
 def write(standings: Standings, stream: TextIO) -> None:
     t = standings.tournament
     title = t.name or "Tournament"
@@ -96,11 +113,16 @@ def write(standings: Standings, stream: TextIO) -> None:
         f"<h1>{escape(title)}</h1>",
         f'<p class="sub">Standings after round {rounds} ({escape(standings.settings.system)})'
         f" — criteria: {escape(', '.join(standings.criteria))}</p>",
+        *_plugin_note(standings),
         '<table class="standings">',
         "<thead><tr>"
         + "".join(f"<th>{h}</th>" for h in ("Num", "Pl", "Name", "Rank", "Co", "Club"))
         + "".join(f'<th class="round">R{r}</th>' for r in range(1, rounds + 1))
-        + "".join(f'<th class="criterion">{escape(c)}</th>' for c in standings.criteria)
+        + "".join(
+            f'<th class="criterion" title="{escape(_provider(standings, c))}">'
+            f"{escape(standings.heading(c))}</th>"
+            for c in standings.criteria
+        )
         + "</tr></thead>",
         "<tbody>",
     ]
