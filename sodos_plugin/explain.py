@@ -10,7 +10,8 @@ handicap correction, virtual opponent, result factor...) and
 shown as kept, and :func:`explain_player` checks that it equals the standings value.
 
 Details convention (for plugin authors too): a details label starting with
-``"virtual"`` is shown on rounds without a game; other labels on rounds with a game.
+``"virtual"`` is shown on rounds without a game; other labels on rounds with a game;
+any label on a round where its value is not 0 (CPS's bye points on a bye round).
 Criteria given as ``totals`` (NBW, MMS) show their details on every round.
 """
 
@@ -163,8 +164,9 @@ def _criterion_lines(
             if r >= len(table.rows) or player >= len(table.rows[r]):  # a short table
                 continue
             virtual = label.startswith("virtual")
-            if totals or virtual != game.paired:
-                details[label] = table.fraction(r, player)
+            value = table.fraction(r, player)
+            if totals or virtual != game.paired or value:
+                details[label] = value
         contribution = None if totals else Fraction(breakdown.contributions[r][player], denominator)
         rounds.append(
             replace(game, contribution=contribution, details=details, dropped=r in dropped)

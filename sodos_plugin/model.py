@@ -2,12 +2,18 @@
 
 Players are referred to by their index in :attr:`Tournament.players`; rounds are
 numbered from 1. Round participation (docs/rules.md §1) is derived, never stored
-twice: a player with a game in round r is *paired*; otherwise a player listed in
-``byes`` for r has the *bye*; otherwise one listed in ``absences`` is *absent*;
-otherwise the player is *not assigned*.
+twice: a player listed in ``byes`` for r has the *bye* (even if he also has a game in
+r, as OpenGotha counts it, docs/rules.md §6); otherwise a player with a game in round
+r is *paired*; otherwise one listed in ``absences`` is *absent*; otherwise the player
+is *not assigned*.
 
-Validation here is structural (indexes, rounds, one game per player and round);
-readers report problems in terms of their files before building the model.
+Games as OpenGotha accepts them (docs/rules.md §6): a player may have two games in one
+round, or play himself. Every game scores; for the player's own SOS-type values the game
+listed *last* in :attr:`Tournament.games` counts (see :class:`sodos_plugin.scores.Pairings`).
+Readers that accept such games warn, naming both games.
+
+Validation here is structural (indexes, rounds, handicaps); readers report problems in
+terms of their files before building the model.
 """
 
 from __future__ import annotations
@@ -104,6 +110,9 @@ class Tournament:
     :param source: where it was read from, for messages.
     :param date: the first day of the event as ISO ``YYYY-MM-DD`` (``""`` when unknown);
         game histories (ratings) order tournaments by it.
+    :param compat: the same event as another program reads the file, by ``compat``
+        name (``"opengotha"``), when it reads it differently (e.g. drops games); used
+        by :mod:`sodos_plugin.compat` only. Empty when the program reads it as we do.
     """
 
     name: str
@@ -115,9 +124,11 @@ class Tournament:
     settings: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""
     date: str = ""
+    compat: Mapping[str, Tournament] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
+        object.__setattr__(self, "compat", MappingProxyType(dict(self.compat)))
         self._validate()
 
     def _validate(self) -> None:
@@ -125,29 +136,28 @@ class Tournament:
         where = self.source or self.name or "tournament"
         if rounds < 0:
             raise ValueError(f"{where}: number of rounds must be >= 0, got {rounds}")
-        seen: set[tuple[int, int]] = set()
-        add = seen.add
+        paired: set[tuple[int, int]] = set()
+        add = paired.add
         for game in self.games:
             r, b, w = game.round, game.black, game.white
             if not 1 <= r <= rounds:
                 raise ValueError(f"{where}: game in round {r} outside 1..{rounds}")
-            if not (0 <= b < n and 0 <= w < n) or b == w:
+            if not (0 <= b < n and 0 <= w < n):
                 raise ValueError(f"{where}: round {r}: bad players {b} vs {w}")
-            if (r, b) in seen or (r, w) in seen:
-                who = self.players[b if (r, b) in seen else w].name
-                raise ValueError(f"{where}: round {r}: {who} has two games")
             add((r, b))
             add((r, w))
             if game.handicap < 0:
                 raise ValueError(f"{where}: round {r}: negative handicap {game.handicap}")
-        for label, pairs in (("bye", self.byes), ("absence", self.absences)):
-            for r, p in pairs:
-                if not (1 <= r <= rounds and 0 <= p < n):
-                    raise ValueError(f"{where}: {label} ({r}, {p}) out of range")
-                if (r, p) in seen:
-                    raise ValueError(
-                        f"{where}: round {r}: {self.players[p].name} is paired and has a {label}"
-                    )
+        for r, p in self.byes:
+            if not (1 <= r <= rounds and 0 <= p < n):
+                raise ValueError(f"{where}: bye ({r}, {p}) out of range")
+        for r, p in self.absences:
+            if not (1 <= r <= rounds and 0 <= p < n):
+                raise ValueError(f"{where}: absence ({r}, {p}) out of range")
+            if (r, p) in paired:
+                raise ValueError(
+                    f"{where}: round {r}: {self.players[p].name} is paired and has an absence"
+                )
         both = self.byes & self.absences
         if both:
             r, p = min(both)
@@ -155,11 +165,11 @@ class Tournament:
 
     def participation(self, round_number: int, player: int) -> Participation:
         """The derived participation of one player in one round (slow path)."""
+        if (round_number, player) in self.byes:
+            return Participation.BYE
         for game in self.games:
             if game.round == round_number and player in (game.black, game.white):
                 return Participation.PAIRED
-        if (round_number, player) in self.byes:
-            return Participation.BYE
         if (round_number, player) in self.absences:
             return Participation.ABSENT
         return Participation.NOT_ASSIGNED

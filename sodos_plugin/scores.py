@@ -22,6 +22,7 @@ Rules (OpenGotha, verified on real files — docs/rules.md §1):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from operator import add
 
@@ -72,12 +73,21 @@ PARTICIPATION = (
 class Pairings:
     """Per-round tables for rounds 1..R, built in one pass over the games.
 
-    ``opponent[r][p]`` is the opponent's index or −1; ``half_points[r][p]`` the game
-    points in halves (2 win, 1 jigo, 0 otherwise); ``handicap[r][p]`` is +h when p was
-    White and −h when Black (the M-form SOS correction, docs/rules.md §2);
-    ``played[r][p]`` is False for unplayed rounds *and* by-default games;
+    ``opponent[r][p]`` is the opponent whose values count for p's own SOS-type
+    criteria, or −1 when p has no game *or has the bye* in that round (a bye player who
+    also has a game treats the round as unpaired, docs/rules.md §6); ``half_points[r][p]``
+    that game's points for p in halves (2 win, 1 jigo, 0 otherwise); ``handicap[r][p]``
+    is +h when p was White and −h when Black (the M-form SOS correction, docs/rules.md
+    §2); ``by_default[r]`` holds the players whose counted game was by default.
     ``state[r][p]`` is PAIRED, BYE, ABSENT or NOT_ASSIGNED; ``unpaired[r]`` lists the
-    players without a game in round r.
+    players whose state is not PAIRED (their opponent is −1).
+
+    ``game_points[r][p]`` is what p's games of round r add to his scores, in halves:
+    every game counts. It is ``half_points[r]`` itself unless someone has two games in
+    the round or plays himself (docs/rules.md §6). Then the game listed *last* in
+    ``tournament.games`` is the one that counts for ``opponent``, ``half_points``,
+    ``handicap`` and ``by_default``; a player who plays himself is his own opponent,
+    read as White (his result and handicap are White's), and scores both sides' points.
     """
 
     def __init__(self, tournament: Tournament, rounds: int):
@@ -90,19 +100,25 @@ class Pairings:
         for game in tournament.games:
             if game.round <= rounds:
                 by_round[game.round - 1].append(game)
+        byes_by_round: list[list[int]] = [[] for _ in range(rounds)]
+        for r, p in tournament.byes:
+            if r <= rounds:
+                byes_by_round[r - 1].append(p)
         opponents: list[list[int]] = []
         halves: list[list[int]] = []
         handicaps: list[list[int]] = []
+        points_rows: list[Sequence[int]] = []
         states: list[list[int]] = []
         forfeited: list[set[int]] = []
         unpaired_rows: list[list[int]] = []
         points = _HALF_POINTS_BY_VALUE
         for r in range(rounds):
+            games = by_round[r]
             opponent = [-1] * n
             half = [0] * n
             handicap = [0] * n
             forfeits: set[int] = set()
-            for game in by_round[r]:
+            for game in games:
                 b, w = game.black, game.white
                 opponent[b] = w
                 opponent[w] = b
@@ -115,12 +131,27 @@ class Pairings:
                     forfeits.add(b)
                     forfeits.add(w)
             unpaired = positions(opponent, -1)
+            game_points: Sequence[int] = half
+            # Every game pairs two new players, unless someone has two games or plays
+            # himself: one comparison per round keeps the usual case on the fast path.
+            if n - len(unpaired) != 2 * len(games):
+                opponent, half, handicap, forfeits, game_points = _round_with_repeats(n, games)
+            bye_players = byes_by_round[r]
+            for p in bye_players:
+                opponent[p] = -1  # the bye wins: his own round is unpaired
+            if bye_players:
+                unpaired = positions(opponent, -1)
+                for p in bye_players:
+                    forfeits.discard(p)
+            elif game_points is not half:
+                unpaired = positions(opponent, -1)
             state = [PAIRED] * n
             for p in unpaired:
                 state[p] = NOT_ASSIGNED
             opponents.append(opponent)
             halves.append(half)
             handicaps.append(handicap)
+            points_rows.append(game_points)
             states.append(state)
             forfeited.append(forfeits)
             unpaired_rows.append(unpaired)
@@ -134,6 +165,10 @@ class Pairings:
         # tuples — a criterion cannot change what the criteria after it read.
         self.opponent: Table = tuple(map(tuple, opponents))
         self.half_points: Table = tuple(map(tuple, halves))
+        self.game_points: Table = tuple(
+            self.half_points[r] if row is halves[r] else tuple(row)
+            for r, row in enumerate(points_rows)
+        )
         self.handicap: Table = tuple(map(tuple, handicaps))
         self.state: Table = tuple(map(tuple, states))
         self.by_default: tuple[frozenset[int], ...] = tuple(map(frozenset, forfeited))
@@ -142,6 +177,40 @@ class Pairings:
     def participation(self, round_index: int, player: int) -> Participation:
         """Participation of ``player`` in round ``round_index + 1``."""
         return PARTICIPATION[self.state[round_index][player]]
+
+
+def _round_with_repeats(n: int, games: Sequence[Game]):
+    """One round's tables when a player has two games or plays himself (slow path).
+
+    Games are taken in order: a later game of a player overrides what an earlier one
+    set for his own values; ``game_points`` adds up every game.
+    """
+    opponent = [-1] * n
+    half = [0] * n
+    handicap = [0] * n
+    game_points = [0] * n
+    forfeits: set[int] = set()
+    points = _HALF_POINTS_BY_VALUE
+    for game in games:
+        b, w = game.black, game.white
+        black_points, white_points = points[game.result._value_]
+        h = game.handicap
+        sides = (
+            ((w, b, white_points, h),)
+            if b == w
+            else ((b, w, black_points, -h), (w, b, white_points, h))
+        )
+        for p, q, got, signed in sides:
+            opponent[p] = q
+            half[p] = got
+            handicap[p] = signed
+            if game.by_default:
+                forfeits.add(p)
+            else:
+                forfeits.discard(p)
+        game_points[b] += black_points
+        game_points[w] += white_points
+    return opponent, half, handicap, forfeits, game_points
 
 
 class Scores:
@@ -185,7 +254,7 @@ class Scores:
         round_down = settings.round_down
         scale = self.scale
         for r in range(pairings.rounds):
-            half = pairings.half_points[r]
+            half = pairings.game_points[r]
             if half_unit == 1:
                 game_points = list(map(add, game_points, half))
             else:

@@ -36,9 +36,13 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 SYSTEMS = ("mcmahon", "swiss")
+#: Programs whose printed numbers ``compat`` reproduces, defects included (docs/rules.md §7).
+COMPATS = ("none", "opengotha")
 #: Conventions for rounds without an opponent (docs/rules.md §4); see sodos_plugin.conventions.
 VIRTUAL_OPPONENTS = ("egf", "half-point", "self", "dummy", "aga")
 MAX_CONFIG_BYTES = 1 << 20
+#: OpenGotha offers up to 9 categories (8 lower limits).
+MAX_CATEGORIES = 8
 #: Scores in config are small exact fractions: at most this many points, this denominator.
 MAX_POINTS = 1000
 MAX_DENOMINATOR = 1024
@@ -133,6 +137,14 @@ def _as_rank(value: Any) -> int:
         raise TypeError(str(error)) from None
 
 
+def _as_ranks(value: Any) -> tuple[int, ...]:
+    if isinstance(value, str):
+        value = [part for part in value.split(",") if part.strip()]
+    if not isinstance(value, (list, tuple)) or len(value) > MAX_CATEGORIES:
+        raise TypeError(f"expected a list of at most {MAX_CATEGORIES} ranks")
+    return tuple(_as_rank(v) for v in value)
+
+
 def _as_list(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [part for part in value.split(",") if part.strip()]
@@ -190,6 +202,15 @@ SCHEMA: dict[str, Key] = {
     "strict": Key(_as_bool, False, "every warning is an error: exit 2, each listed (--strict)"),
     "roster": Key(
         _as_str, None, "players file (CSV or tournament): a record name not in it is an error"
+    "categories.lower_limits": Key(
+        _as_ranks,
+        (),
+        "CAT: lowest rank of categories 1, 2... (OpenGotha Category lowerLimit); none: one",
+    ),
+    "compat": Key(
+        _choice(*COMPATS),
+        "none",
+        "opengotha: print OpenGotha 3.51's numbers, its defects included (docs/rules.md §7)",
     ),
 }
 
@@ -223,6 +244,8 @@ class Settings:
     doubled: bool = False
     strict: bool = False
     roster: str | None = None
+    category_limits: tuple[int, ...] = ()
+    compat: str = "none"
     prefer: Mapping[str, str] = field(default_factory=dict)
     plugin_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     origins: Mapping[str, str] = field(default_factory=dict)
@@ -412,6 +435,8 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
         doubled=get("scoring.doubled"),
         strict=get("strict"),
         roster=get("roster") or None,
+        category_limits=get("categories.lower_limits"),
+        compat=get("compat"),
         prefer=prefer,
         plugin_sections=sections,
         origins=origins,

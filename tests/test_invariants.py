@@ -66,6 +66,7 @@ def tournaments(draw):
         Player(
             f"P{i}",
             rank=rng.choice(RANKS),  # MMS (always computed here) needs every rank
+            rating=rng.choice([1200, 1850, 2100]),  # and RATING every rating
             smms_correction=rng.choice([0, 0, 0, 1, -1]),
         )
         for i in range(n)
@@ -81,9 +82,9 @@ def tournaments(draw):
     return tournament, rng
 
 
-def snapshot(engine: Host, tournament: Tournament, system: str, round_number: int):
+def snapshot(engine: Host, tournament: Tournament, system: str, round_number: int, skip=()):
     """{name: (place, tied, {criterion: value})} for every built-in criterion."""
-    criteria = sorted(engine.registry.criteria)
+    criteria = sorted(set(engine.registry.criteria) - set(skip))
     standings = engine.standings(tournament, system=system, criteria=criteria, round=round_number)
     return {row.player.name: (row.place, row.tied, row.values) for row in standings.rows()}, [
         tournament.players[i].name for i in standings.order
@@ -139,15 +140,21 @@ def test_later_rounds_do_not_change_earlier_standings(engine, made, system, data
         frozenset({(r, p) for r, p in tournament.absences if r <= cut} | absences),
         tournament.settings,
     )
-    assert snapshot(engine, changed, system, cut) == snapshot(engine, tournament, system, cut)
+    # STS (and SOSTS) depend on the number of rounds scheduled by definition (their
+    # knock-out is the last three rounds, docs/rules.md §5), not on later results
+    skip = ("STS", "SOSTS")
+    assert snapshot(engine, changed, system, cut, skip) == snapshot(
+        engine, tournament, system, cut, skip
+    )
 
 
 def test_causality_check_can_fail(engine):
     """The property above is not vacuous: a later game does change the final standings."""
-    players = (Player("A", rank=0), Player("B", rank=0), Player("C", rank=0))
+    players = tuple(Player(name, rank=0, rating=2100) for name in "ABC")
     one = Tournament("t", 2, players, (Game(1, 0, 1, Result.BLACK_WINS),))
     two = Tournament(
         "t", 2, players, (Game(1, 0, 1, Result.BLACK_WINS), Game(2, 1, 2, Result.BLACK_WINS))
     )
-    assert snapshot(engine, one, "swiss", 1) == snapshot(engine, two, "swiss", 1)
-    assert snapshot(engine, one, "swiss", 2) != snapshot(engine, two, "swiss", 2)
+    skip = ("STS", "SOSTS")  # no McMahon bar here
+    assert snapshot(engine, one, "swiss", 1, skip) == snapshot(engine, two, "swiss", 1, skip)
+    assert snapshot(engine, one, "swiss", 2, skip) != snapshot(engine, two, "swiss", 2, skip)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from sodos_plugin.conventions import Convention, register
 from sodos_plugin.conventions._rounds import start
 from sodos_plugin.model import Result
+from sodos_plugin.scores import HALF_POINTS
 
 if TYPE_CHECKING:
     from sodos_plugin.context import Context
@@ -30,25 +31,28 @@ class HalfPoint(Convention):
         return ctx.memo(("half-point scores", form), lambda: self._scores(ctx, form))
 
     def _scores(self, ctx: Context, form: str) -> list[int]:
-        unit = ctx.scores.unit
-        scale = getattr(ctx.scores, "scale", 1)
-        unknown = {
-            (g.round - 1, p)
-            for g in ctx.tournament.games
-            if g.result is Result.UNKNOWN and g.round <= ctx.round
-            for p in (g.black, g.white)
-        }
+        # From the games themselves, as OpenGotha's fillBaseScoringInfo does: every game
+        # played over the board gives its points (both games of a player with two in a
+        # round); a round whose counted game (listed last) is missing, unplayed or by
+        # default gives ½ — also to a bye player who has a game (docs/rules.md §6).
+        half = ctx.scores.unit // 2 * getattr(ctx.scores, "scale", 1)
+        points = [0] * ctx.size
+        counted: dict[tuple[int, int], bool] = {}
+        for g in ctx.tournament.games:
+            if g.round > ctx.round:
+                continue
+            played = not g.by_default and g.result is not Result.UNKNOWN
+            if played:
+                black, white = HALF_POINTS[g.result]
+                points[g.black] += black
+                points[g.white] += white
+            counted[(g.round, g.black)] = played
+            counted[(g.round, g.white)] = played
+        unplayed = [ctx.round] * ctx.size
+        for (_, p), played in counted.items():
+            unplayed[p] -= played
         scores = start(ctx, form)
-        pairings = ctx.pairings
-        for r in range(ctx.round):
-            opponents = pairings.opponent[r]
-            halves = pairings.half_points[r]
-            forfeits = pairings.by_default[r]
-            for p in range(ctx.size):
-                played = opponents[p] >= 0 and p not in forfeits and (r, p) not in unknown
-                points = halves[p] if played else 1  # in half points
-                scores[p] += points * (unit // 2) * scale
-        return scores
+        return [s + (g + u) * half for s, g, u in zip(scores, points, unplayed)]
 
 
 register(HalfPoint())

@@ -21,4 +21,11 @@ MODULES = (
     "exr",
     "dc",
     "sdc",
+    "cat",
+    "rank",
+    "rating",
+    "cps",
+    "sts",
+    "sosts",
+    "null",
 )

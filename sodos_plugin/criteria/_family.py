@@ -8,7 +8,7 @@ round without a game. SOS, SOS-1, SOS-2, SODOS and SOSOS are all built on it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from operator import add, mul
 
@@ -30,41 +30,52 @@ def opponent_values(ctx: Context, form: str) -> Breakdown:
 
     def build() -> Breakdown:
         convention = conventions.get(ctx.settings.virtual_opponent)
-        unit = ctx.scores.unit
-        scores = list(convention.opponent_scores(ctx, form))
-        scores.append(0)  # opponent index -1 (no game) reads this sentinel
-        correct = form == "M" and ctx.settings.sos_correction
-        rows, opponent_rows, correction_rows, virtual_rows = [], [], [], []
-        zeros = (0,) * ctx.size  # shared, immutable: rounds without any correction
-        for r in range(ctx.round):
-            opp_row = [scores[o] for o in ctx.pairings.opponent[r]]
-            handicaps = ctx.pairings.handicap[r]
-            if correct and any(handicaps):
-                corr_row = list(map(mul, handicaps, repeat(unit, ctx.size)))
-                row = list(map(add, opp_row, corr_row))
-            else:
-                corr_row = zeros
-                row = list(opp_row)
-            virtual_row = [0] * ctx.size
-            for p in ctx.pairings.unpaired[r]:
-                value = convention.sos_virtual(ctx, form, r, p)
-                virtual_row[p] = value
-                row[p] = value
-            rows.append(row)
-            opponent_rows.append(opp_row)
-            correction_rows.append(corr_row)
-            virtual_rows.append(virtual_row)
-        return Breakdown(
-            denominator=unit,
-            contributions=rows,
-            details={
-                "opponent score": RoundTable(unit, opponent_rows),
-                "handicap correction": RoundTable(unit, correction_rows),
-                "virtual opponent": RoundTable(unit, virtual_rows),
-            },
-        )
+        return opponent_table(ctx, form, convention.opponent_scores(ctx, form))
 
     return ctx.memo(("opponent-values", form), build)
+
+
+def opponent_table(
+    ctx: Context, form: str, opponent_scores: Sequence[int], label: str = "opponent score"
+) -> Breakdown:
+    """The SOS rule on any per-player score (over ``ctx.scores.unit``): per round, the
+    opponent's ``opponent_scores`` value, + h as White / − h as Black in the M form with
+    ``handicap.sos_correction``; a round without a game adds the convention's virtual
+    opponent. SOS uses the convention's scores; SOSTS (docs/rules.md §5) opponents' STS."""
+    convention = conventions.get(ctx.settings.virtual_opponent)
+    unit = ctx.scores.unit
+    scores = list(opponent_scores)
+    scores.append(0)  # opponent index -1 (no game) reads this sentinel
+    correct = form == "M" and ctx.settings.sos_correction
+    rows, opponent_rows, correction_rows, virtual_rows = [], [], [], []
+    zeros = (0,) * ctx.size  # shared, immutable: rounds without any correction
+    for r in range(ctx.round):
+        opp_row = [scores[o] for o in ctx.pairings.opponent[r]]
+        handicaps = ctx.pairings.handicap[r]
+        if correct and any(handicaps):
+            corr_row = list(map(mul, handicaps, repeat(unit, ctx.size)))
+            row = list(map(add, opp_row, corr_row))
+        else:
+            corr_row = zeros
+            row = list(opp_row)
+        virtual_row = [0] * ctx.size
+        for p in ctx.pairings.unpaired[r]:
+            value = convention.sos_virtual(ctx, form, r, p)
+            virtual_row[p] = value
+            row[p] = value
+        rows.append(row)
+        opponent_rows.append(opp_row)
+        correction_rows.append(corr_row)
+        virtual_rows.append(virtual_row)
+    return Breakdown(
+        denominator=unit,
+        contributions=rows,
+        details={
+            label: RoundTable(unit, opponent_rows),
+            "handicap correction": RoundTable(unit, correction_rows),
+            "virtual opponent": RoundTable(unit, virtual_rows),
+        },
+    )
 
 
 def sos(ctx: Context, form: str) -> Breakdown:

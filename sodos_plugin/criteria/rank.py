@@ -1,0 +1,30 @@
+"""RANK — the player's rank (docs/rules.md §5; OpenGotha Rank).
+
+The rank as an integer on OpenGotha's scale: 30k = −30 … 1k = −1, 1d = 0 … 9d = 8
+(docs/rules.md §1); a stronger rank is better. It does not depend on the round.
+"""
+
+from __future__ import annotations
+
+from sodos_hookspecs import Breakdown, Criterion, hookimpl
+
+from sodos_plugin.context import Context
+from sodos_plugin.errors import InputError
+
+SOURCE = "docs/rules.md §5 (OpenGotha Rank: 30K = -30 ... 9D = 8)"
+
+
+def compute(ctx: Context) -> Breakdown:
+    players = ctx.tournament.players
+    missing = [p.name for p in players if p.rank is None]
+    if missing:
+        raise InputError(
+            f"RANK needs every player's rank; unknown for {', '.join(missing[:5])}",
+            source=ctx.tournament.source or ctx.tournament.name,
+        )
+    return Breakdown(denominator=1, totals=[p.rank for p in players])
+
+
+@hookimpl
+def sodos_criteria() -> list[Criterion]:
+    return [Criterion("RANK", "rank (30k = -30 ... 1d = 0 ... 9d = 8)", compute, SOURCE)]
