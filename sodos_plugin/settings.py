@@ -202,6 +202,7 @@ SCHEMA: dict[str, Key] = {
     "strict": Key(_as_bool, False, "every warning is an error: exit 2, each listed (--strict)"),
     "roster": Key(
         _as_str, None, "players file (CSV or tournament): a record name not in it is an error"
+    ),
     "categories.lower_limits": Key(
         _as_ranks,
         (),
