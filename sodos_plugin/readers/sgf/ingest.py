@@ -57,7 +57,11 @@ MAX_GAMES = 10_000
 MAX_PARSE_TOKENS = 500_000
 _BOM8 = b"\xef\xbb\xbf"
 _UTF16_FIRST = (b"\xff", b"\xfe", b"\x00")
-_FIRST_INT = re.compile(r"\d{1,6}")
+#: A number of at most 6 digits (longer runs of digits are no round), neither part of a
+#: fraction (``1/19``) nor an ordinal (``3rd``).
+_NUMBER = r"(?<![\d/])(\d{1,6})(?![\d/])"
+_ROUND_WORD = re.compile(r"(?<![^\W\d_])(?:round|rnd|r)\s*[:.#]?\s*" + _NUMBER, re.IGNORECASE)
+_FIRST_INT = re.compile(_NUMBER + r"(?!\s*(?:st|nd|rd|th)(?![^\W\d_]))", re.IGNORECASE)
 #: One object per distinct string for the values that repeat across a folder (names,
 #: ranks, results, events, dates), so many records share their strings (peak memory);
 #: emptied by the caller when a folder is done.
@@ -73,7 +77,7 @@ def clear_shared() -> None:
 
 
 _NO_RE = ParsedResult(Result.UNKNOWN, how="unknown", note="no RE: result unknown")
-_OGS_ROUND = re.compile(r"(?<![A-Za-z])R\s*:\s*(\d{1,6})")
+_OGS_ROUND = re.compile(r"(?<![A-Za-z])R\s*:\s*(\d{1,6})(?!\d)")
 
 
 class Record(NamedTuple):
@@ -81,7 +85,8 @@ class Record(NamedTuple):
 
     :param source: the file (``archive.zip!member.sgf``), with ``#n`` for game n of a
         collection of several games.
-    :param round: from ``RO`` (first integer) or ``GN`` (OGS ``R:3``); ``None`` if neither.
+    :param round: from ``RO`` (:func:`round_number`) or ``GN`` (OGS ``R:3``); ``None`` if
+        neither.
     :param notes: things to report (result not scored, encoding guessed ...).
     """
 
@@ -110,17 +115,30 @@ class FileOutcome(NamedTuple):
 
 
 def round_number(ro: str | None, gn: str | None) -> tuple[int | None, str | None]:
-    """The round: first integer of ``RO`` (``RO[11 (playoff)]`` → 11), else OGS ``GN`` ``R:n``."""
+    """The round of ``RO`` (docs/rules.md §9), else OGS ``GN`` ``R:n``.
+
+    ``RO`` all digits is that number; else the number after a word ``Round``/``Rnd``/``R``
+    (``RO[2nd Preliminary, Round 3]`` → 3); else the first number that is neither an
+    ordinal nor part of a fraction (``RO[11 (playoff)]`` → 11, ``RO[3rd Preliminary]``
+    and ``RO[1/19]`` → none). A number of more than 6 digits is no round.
+    """
     if ro is not None and ro.isascii() and ro.isdigit():
-        return int(ro), f"RO[{ro}]"
+        if len(ro) <= 6:
+            return int(ro), f"RO[{ro}]"
+        return None, f"RO[{_cut(ro)}]"
     if ro is not None and ro.strip():
-        match = _FIRST_INT.search(ro)
-        return (int(match.group()) if match else None), f"RO[{ro}]"
+        match = _ROUND_WORD.search(ro) or _FIRST_INT.search(ro)
+        return (int(match.group(1)) if match else None), f"RO[{_cut(ro)}]"
     if gn:
         match = _OGS_ROUND.search(gn)
         if match:
             return int(match.group(1)), f"GN[{gn}]"
     return None, None
+
+
+def _cut(text: str, width: int = 60) -> str:
+    """A value shown in a message, cut (a 5 000-digit ``RO`` is not repeated whole)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _transcode(data: bytes) -> tuple[bytes, str | None]:
@@ -178,6 +196,8 @@ def _record(
     if black == white:
         raise RecordError(f"PB and PW are the same player {black!r}")
     parsed = _NO_RE if result_text is None else parse_result(result_text)
+    if parsed.how == "contradiction":  # B+Jigo: no reading of it is safe
+        raise RecordError(parsed.note)
     if extra or parsed.note:
         notes = (*notes, *(n for n in (extra, parsed.note) if n))
     known = _ROUNDS.get(ro) if gn is None else None  # the round text repeats too
@@ -241,7 +261,31 @@ def ingest_bytes(
     oracle); the answer is the same either way. A file of more than ``max_games``
     games, or one that needs the full parse of more than ``max_tokens`` tokens
     (:func:`parse_tokens`), is rejected before its records are built.
+
+    Never raises for what a file holds: any failure reading one file (a codec's own
+    error, a recursion limit, memory) rejects that file with the reason, and the
+    other files are read (issue 10 item 6).
     """
+    try:
+        return _ingest_bytes(data, source, fallback, fast_path, max_games, max_tokens)
+    except (RecursionError, MemoryError) as error:
+        return FileOutcome(
+            source, error=f"too complex to read ({type(error).__name__})", fast=False
+        )
+    except Exception as error:  # a failure we did not foresee: this file only
+        return FileOutcome(
+            source, error=f"cannot be read: {type(error).__name__}: {error}", fast=False
+        )
+
+
+def _ingest_bytes(
+    data: bytes,
+    source: str,
+    fallback: str,
+    fast_path: bool,
+    max_games: int,
+    max_tokens: int,
+) -> FileOutcome:
     forced = None
     if data[:1] in _UTF16_FIRST or data[1:2] == b"\x00":
         try:

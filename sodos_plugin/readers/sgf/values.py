@@ -77,14 +77,29 @@ class _Context:
         self.encoding = encoding
 
 
+#: Codecs Python knows that are no character set a record can be written in: byte
+#: transforms (rot13, base64, zlib ... are refused as not text encodings), and these.
+NOT_CHARSETS = frozenset({"undefined", "unicode-escape", "raw-unicode-escape", "idna", "punycode"})
+_SHOWN = 40
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
 @lru_cache(maxsize=64)
 def encoding_name(raw: bytes) -> str:
-    """sgfmill's normalised name for a ``CA`` value; :class:`RecordError` if unknown."""
+    """sgfmill's normalised name for a ``CA`` value; :class:`RecordError` if it is not a
+    character set Python can decode (unknown, a bytes transform like ``rot13``)."""
     text = raw.decode("ascii", "replace")
     try:
-        return sgf_properties.normalise_charset_name(text)
+        info = codecs.lookup(text)
+        name = sgf_properties.normalise_charset_name(text)
     except (LookupError, ValueError):  # ValueError: a NUL in the name (fuzzing)
-        raise RecordError(f"CA[{text}]: unknown encoding") from None
+        raise RecordError(f"CA[{_shown(text)}]: unknown encoding") from None
+    if not getattr(info, "_is_text_encoding", True) or info.name in NOT_CHARSETS:
+        raise RecordError(f"CA[{_shown(text)}]: {info.name} is not a character set") from None
+    return name
 
 
 def _first(value: bytes | list[bytes]) -> bytes:
@@ -169,12 +184,14 @@ def decode_root(
     if encoding is not None:
         try:
             text = _decode_all(found, encoding, size, joined)
-        except UnicodeDecodeError:
+        except (UnicodeError, LookupError):  # UnicodeError: any codec's own failure
             bad = _first_undecodable(found, _Context(size, encoding))
             if forced:
                 shown = "a UTF-16 file"
             else:
-                shown = "BOM" if ca is None else f"CA[{_first(ca).decode('ascii', 'replace')}]"
+                shown = (
+                    "BOM" if ca is None else f"CA[{_shown(_first(ca).decode('ascii', 'replace'))}]"
+                )
             raise RecordError(f"{bad} cannot be decoded as {encoding} ({shown})") from None
     else:
         try:
@@ -184,7 +201,7 @@ def decode_root(
             encoding = encoding_name(fallback.encode("ascii", "replace"))
             try:
                 text = _decode_all(found, encoding, size)
-            except UnicodeDecodeError:
+            except (UnicodeError, LookupError):
                 bad = _first_undecodable(found, _Context(size, encoding))
                 raise RecordError(
                     f"{bad} is neither UTF-8 nor {encoding} and there is no CA property"
@@ -241,7 +258,7 @@ def _first_undecodable(found: list[bytes | None], ctx: _Context) -> str:
             continue
         try:
             _simpletext(value, ctx)
-        except UnicodeDecodeError:
+        except (UnicodeError, LookupError):
             return ident
     return "a value"  # pragma: no cover - only called after a failure
 
