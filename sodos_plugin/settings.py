@@ -28,7 +28,7 @@ from typing import Any
 
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.inputfiles import FileRefused, TooLarge, read_regular
-from sodos_plugin.ranks import parse_rank
+from sodos_plugin.ranks import format_rank, parse_rank
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -304,22 +304,31 @@ def _tool_sodos(data: Mapping[str, Any]) -> Any:
 def load_file(path: Path) -> dict[str, Any]:
     """Read a TOML config file; from a ``pyproject.toml`` take ``[tool.sodos]``."""
     try:  # a regular file only, bounded (sodos_plugin.inputfiles)
-        data = _toml(read_regular(path, MAX_CONFIG_BYTES).decode("utf-8"))
+        data = read_regular(path, MAX_CONFIG_BYTES)
     except TooLarge:
         raise ConfigError(
             f"config file larger than {MAX_CONFIG_BYTES} bytes", source=str(path)
         ) from None
     except FileRefused as error:
         raise ConfigError(f"cannot read config: {error}", source=str(path)) from None
+    return load_bytes(data, str(path), pyproject=path.name == "pyproject.toml")
+
+
+def load_bytes(data: bytes, source: str, *, pyproject: bool = False) -> dict[str, Any]:
+    """A config file's content (e.g. an archive's ``sodos.toml``) → its table."""
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"config file larger than {MAX_CONFIG_BYTES} bytes", source=source)
+    try:
+        table = _toml(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise ConfigError("config is not UTF-8 text", source=str(path)) from None
+        raise ConfigError("config is not UTF-8 text", source=source) from None
     except ValueError as error:
-        raise ConfigError(f"not valid TOML: {error}", source=str(path)) from None
-    if path.name == "pyproject.toml":
-        data = _tool_sodos(data)
-        if not isinstance(data, dict):
-            raise ConfigError("[tool.sodos] must be a table", source=str(path))
-    return data
+        raise ConfigError(f"not valid TOML: {error}", source=source) from None
+    if pyproject:
+        table = _tool_sodos(table)
+        if not isinstance(table, dict):
+            raise ConfigError("[tool.sodos] must be a table", source=source)
+    return table
 
 
 def find_config(directory: Path) -> Path | None:
@@ -369,6 +378,32 @@ def _builtin_sections(raw: Mapping[str, Any]) -> list[tuple[str, Any]]:
     return found
 
 
+def _contradictions(get: Callable[[str], Any], origins: Mapping[str, str]) -> None:
+    """Settings that cannot all hold are an error naming each key and where it came from."""
+
+    def where(key: str) -> str:
+        return origins.get(key, "default")
+
+    bar, floor = get("mcmahon.bar"), get("mcmahon.floor")
+    if bar is not None and floor is not None and bar < floor:
+        raise ConfigError(
+            f"mcmahon.bar {format_rank(bar)} ({where('mcmahon.bar')}) is below mcmahon.floor "
+            f"{format_rank(floor)} ({where('mcmahon.floor')}): no rank can be above the bar "
+            "and below the floor",
+            where="mcmahon.bar",
+        )
+    seen: dict[str, str] = {}
+    for name in get("criteria") or ():
+        folded = name.strip().upper()
+        if folded in seen:
+            raise ConfigError(
+                f"criteria: {name} is listed twice ({seen[folded]} and {name}, "
+                f"{where('criteria')}): a criterion ranks once",
+                where="criteria",
+            )
+        seen[folded] = name
+
+
 def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
     """Merge config layers (lowest precedence first) into validated :class:`Settings`.
 
@@ -414,6 +449,7 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
     def get(key: str) -> Any:
         return values.get(key, SCHEMA[key].default)
 
+    _contradictions(get, origins)
     system = get("system")
     bye = get("scoring.bye")
     bye_mms = get("scoring.bye_mms")

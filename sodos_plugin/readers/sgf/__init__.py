@@ -16,10 +16,13 @@ Layers, each its own module (sgfmill's layering as model):
 * :mod:`.walk` — paths, directories, archives, parallel ingest (``--jobs``);
 * :mod:`.assemble` — records → Tournament, with the account of every file.
 
-A directory given may hold a ``sodos.toml`` with the tournament's own settings
-(``system``, ``[mcmahon] bar`` ..., and ``[plugin."builtin.sgf"]`` defaults such as
-``bye_name``); they sit below the user's config, like the settings an OpenGotha
-file carries.
+A directory given — or an archive, at its top or at the top of the one folder it
+holds — may have a ``sodos.toml`` with the tournament's own settings (``system``,
+``[mcmahon] bar`` ..., and ``[plugin."builtin.sgf"]`` defaults such as ``bye_name``);
+they sit below the user's config, like the settings an OpenGotha file carries. A
+folder's file cannot set what acts on the run (``plugins``, ``disable``, ``prefer``,
+``strict``, ``roster``, limits, ``jobs``, ``skip_bad``): refused, naming the key. Two
+settings files that differ in one run are an error.
 """
 
 from __future__ import annotations
@@ -32,15 +35,16 @@ from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.readers.sgf.assemble import assemble
-from sodos_plugin.readers.sgf.options import LIMIT_KEYS, SECTION, parse_options
+from sodos_plugin.readers.sgf.options import LIMIT_KEYS, RUN_KEYS, SECTION, parse_options
 from sodos_plugin.readers.sgf.walk import (
+    SettingsSource,
     collect,
     ingest_units,
     is_archive,
     is_record,
     paused_gc,
 )
-from sodos_plugin.settings import load_file, resolve
+from sodos_plugin.settings import _builtin_sections, load_bytes, load_file, resolve
 
 NAME = "sgf"
 PLUGIN = "builtin.sgf"
@@ -58,24 +62,63 @@ def claims(path: Path, head: bytes) -> bool:
     return text.startswith(b"(") and text[1:].lstrip()[:1] == b";"
 
 
-def _folder_settings(files: Sequence[Path]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Tournament settings and reader defaults from the directories' ``sodos.toml``."""
+#: Keys a records folder's ``sodos.toml`` may not set: they load or block code, or act
+#: on the run rather than on the tournament (issue 10 item 5) — refused, not ignored.
+RUN_ONLY_KEYS = ("plugins", "disable", "prefer", "strict", "roster")
+#: Reader keys a records folder may not set: the bounds on its own reading, and how the
+#: run is done (worker processes, skipping bad files).
+FOLDER_REFUSED = (*LIMIT_KEYS, *RUN_KEYS)
+
+
+def _folder_settings(
+    sources: Sequence[SettingsSource],
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Tournament settings and reader defaults from the folders' or archives' ``sodos.toml``.
+
+    Refused (:class:`ConfigError` naming the file and key): unknown keys and bad values,
+    :data:`RUN_ONLY_KEYS`, other plugins' sections, :data:`FOLDER_REFUSED`; and two
+    settings files that differ (two tournaments' settings in one run).
+    """
     settings: dict[str, Any] = {}
     defaults: dict[str, Any] = {}
-    for path in files:
-        data = load_file(path)
-        resolve([(str(path), data)])  # unknown keys and bad values fail here, naming the file
-        for key, value in data.items():
-            if key == "plugin":
-                for plugin, section in value.items():
-                    if plugin != PLUGIN:
-                        raise ConfigError(
-                            f"[plugin.{plugin}]: only {SECTION} belongs in a records folder",
-                            source=str(path),
-                        )
-                    defaults.update(section)
-            else:
-                settings[key] = value
+    first: tuple[str, dict[str, Any]] | None = None
+    for source in sources:
+        where = source.source
+        data = load_file(Path(where)) if source.data is None else load_bytes(source.data, where)
+        resolve([(where, data)])  # unknown keys and bad values fail here, naming the file
+        refused = [key for key in RUN_ONLY_KEYS if key in data]
+        if refused:
+            raise ConfigError(
+                f"{refused[0]}: a records folder cannot set it (it acts on the run, not on "
+                "the tournament); set it in your config",
+                source=where,
+                where=refused[0],
+            )
+        section: dict[str, Any] = {}
+        for plugin, values in _builtin_sections(data.get("plugin", {})):
+            if plugin != PLUGIN:
+                raise ConfigError(
+                    f"[plugin.{plugin}]: only {SECTION} belongs in a records folder",
+                    source=where,
+                )
+            section.update(values)
+        limits = [key for key in FOLDER_REFUSED if key in section]
+        if limits:  # a folder of records must not raise the bounds on its own reading
+            raise ConfigError(
+                f"{limits[0]}: set limits and run options in your config, not in the "
+                "records folder",
+                source=where,
+                where=limits[0],
+            )
+        if first is None:
+            first = (where, data)
+        elif data != first[1]:
+            raise ConfigError(
+                f"two records folders with different settings in one run: {first[0]} and "
+                f"{where}; give one tournament per run, or make them agree"
+            )
+        defaults.update(section)
+        settings.update({k: v for k, v in data.items() if k != "plugin"})
     return settings, defaults
 
 
@@ -85,15 +128,9 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     user = parse_options(options)  # a bad key fails before any work
     units, reports, settings_files = collect(paths, user.limits)
     settings, defaults = _folder_settings(settings_files)
-    limits = sorted(set(defaults) & set(LIMIT_KEYS))
-    if limits:  # a folder of records must not raise the bounds on its own reading
-        raise ConfigError(
-            f"{limits[0]}: set limits in your config, not in the records folder",
-            source=str(settings_files[0]),
-        )
     merged = dict(defaults)
     merged.update({k: v for k, v in options.items() if v is not None})
-    where = f"{settings_files[0]} or {SECTION}" if defaults else SECTION
+    where = f"{settings_files[0].source} or {SECTION}" if defaults else SECTION
     opts = parse_options(merged, where)
     outcomes = ingest_units(
         units,
@@ -110,7 +147,7 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
             name=name.rstrip("/") or str(paths[0]),
             reports=reports,
         )
-    files.extend(FileReport(str(p), "settings", "tournament settings") for p in settings_files)
+    files.extend(FileReport(s.source, "settings", "tournament settings") for s in settings_files)
     return ReadResult(tournament, files=files, warnings=warnings)
 
 

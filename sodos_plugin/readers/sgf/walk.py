@@ -7,14 +7,22 @@ archives, members over the limits). :func:`ingest_units` ingests them and return
 one :class:`~.ingest.FileOutcome` per unit *in unit order*, whatever ``jobs`` is,
 so parallel and serial runs give identical results.
 
-Archives are read in memory, never extracted: the member count, each member's
-size and the total uncompressed size are bounded (:class:`Limits`); a member is
-read with a cap even when its header lies about its size. Names inside archives
-are only labels (``archive.zip!games/r1.sgf``), nothing is written to disk.
+Archives are read in memory, never extracted: each member's size is bounded, and the
+member count and total uncompressed size are bounded *for the run* — one
+:class:`Budget` over every archive (:class:`Limits`); a zip's member count and
+directory size are checked from its end record before its directory is read; a
+member is read with a cap even when its header lies about its size. An archive is
+taken whole or refused whole when a bound is hit or its structure is corrupt; a
+member that cannot be read (encrypted, an unsupported compression such as deflate64,
+a bad CRC) is rejected alone, like a loose file. Names inside archives are only
+labels (``archive.zip!games/r1.sgf``), nothing is written to disk.
 
-Hidden entries (names starting with ``.``) are skipped when walking directories.
-A ``sodos.toml`` at the top of a directory given is the tournament's own settings
-(see the package documentation), not a record.
+Hidden entries (names starting with ``.``) are skipped when walking directories; a
+link to a folder is reported, not followed; a folder that cannot be read (permissions,
+a path too long, any error) is *rejected* with the reason, never skipped. A
+``sodos.toml`` at the top of a directory given, or at the top of an archive (or of
+the one folder an archive holds), is the tournament's own settings (see the package
+documentation), not a record.
 """
 
 from __future__ import annotations
@@ -22,15 +30,17 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import struct
 import sys
 import tarfile
 import time
 import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple, TextIO
+from typing import BinaryIO, NamedTuple, TextIO
 
 from sodos_hookspecs import FileReport
 
@@ -94,49 +104,200 @@ def is_archive(name: str) -> bool:
     return low.endswith((".zip", ".tar.gz", ".tgz"))
 
 
-def _archive_members(path: str, limits: Limits) -> Iterator[tuple[str, bytes | None, str]]:
-    """(label, data, reason): data None means the member is reported with ``reason``."""
-    total = 0
-    count = 0
+class ArchiveLimit(ValueError):
+    """An archive beyond a bound: refused whole."""
 
-    def budget(name: str, size: int) -> str:
-        nonlocal total, count
-        count += 1
-        total += max(size, 0)
-        if count > limits.max_archive_members:
-            raise ValueError(
-                f"more than {limits.max_archive_members} members (max_archive_members)"
+
+class Budget:
+    """What archive members may cost in one run, shared by every archive (issue 10 item 9).
+
+    Members are held in memory until they are ingested, so the bounds are on the run:
+    ``max_archive_members`` members and ``max_archive_bytes`` uncompressed bytes over all
+    archives given or found in folders — ten small bombs share one budget. A refused
+    archive gives back what it took (nothing of it is kept).
+    """
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.members = 0
+        self.bytes = 0
+
+    def take(self, size: int) -> None:
+        self.members += 1
+        self.bytes += max(size, 0)
+        self.check()
+
+    def add_bytes(self, extra: int) -> None:
+        """Bytes a member turned out to hold beyond its declared size."""
+        self.bytes += max(extra, 0)
+        self.check()
+
+    def check(self) -> None:
+        limits = self.limits
+        if self.members > limits.max_archive_members:
+            raise ArchiveLimit(
+                f"more than {limits.max_archive_members} members in this run's archives "
+                "(max_archive_members)"
             )
-        if total > limits.max_archive_bytes:
-            raise ValueError(
-                f"more than {limits.max_archive_bytes} bytes uncompressed (max_archive_bytes)"
+        if self.bytes > limits.max_archive_bytes:
+            raise ArchiveLimit(
+                f"more than {limits.max_archive_bytes} bytes uncompressed in this run's "
+                "archives (max_archive_bytes)"
             )
-        if size > limits.max_file_bytes:
-            return f"member is {size} bytes, above the limit of {limits.max_file_bytes}"
-        return ""
+
+    def remaining_members(self) -> int:
+        return self.limits.max_archive_members - self.members
+
+
+#: A central directory entry is 46 bytes plus its name and fields; more than this per
+#: member allowed is refused before the directory is read into memory.
+DIRECTORY_BYTES_PER_MEMBER = 1024
+_EOCD = struct.Struct("<4s4H2LH")  # end of central directory record
+_EOCD64_LOCATOR = struct.Struct("<4sLQL")
+_EOCD64 = struct.Struct("<4sQ2H2L4Q")
+
+
+def zip_directory(handle: BinaryIO) -> tuple[int, int] | None:
+    """(members, directory bytes) from a zip's end records, read without the directory.
+
+    None when no end record is found (zipfile then says what is wrong). Zip64 archives
+    give their 64-bit counts. Reads at most the last 64 KiB + 22 bytes.
+    """
+    handle.seek(0, os.SEEK_END)
+    end = handle.tell()
+    tail_size = min(end, _EOCD.size + 0xFFFF)
+    handle.seek(end - tail_size)
+    tail = handle.read(tail_size)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < _EOCD.size:
+        return None
+    fields = _EOCD.unpack_from(tail, at)
+    members, size = fields[4], fields[5]
+    if members == 0xFFFF or size == 0xFFFFFFFF:  # zip64: the record before its locator
+        start = end - tail_size + at - _EOCD64_LOCATOR.size - _EOCD64.size
+        if start >= 0:
+            handle.seek(start)
+            record = handle.read(_EOCD64.size)
+            if len(record) == _EOCD64.size and record[:4] == b"PK\x06\x06":
+                values = _EOCD64.unpack(record)
+                members, size = values[6], values[7]
+    return members, size
+
+
+#: zip compression methods Python reads, and names for the others (for the reason).
+_COMPRESSION_NAMES = {
+    1: "shrink",
+    6: "implode",
+    9: "deflate64",
+    10: "PKWARE implode",
+    18: "IBM TERSE",
+    19: "IBM LZ77",
+    93: "zstandard",
+    95: "xz",
+    96: "JPEG",
+    97: "WavPack",
+    98: "PPMd",
+    99: "AES encryption",
+}
+
+
+def _readable_methods() -> frozenset[int]:
+    methods = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED}
+    for method, module in ((zipfile.ZIP_BZIP2, "bz2"), (zipfile.ZIP_LZMA, "lzma")):
+        try:
+            __import__(module)
+            methods.add(method)
+        except ImportError:  # pragma: no cover - Python built without it
+            pass
+    return frozenset(methods)
+
+
+_READABLE = _readable_methods()
+
+
+def _zip_member_problem(info: zipfile.ZipInfo) -> str:
+    """Why a zip member cannot be read without trying ("": it can)."""
+    if info.flag_bits & 0x1:
+        return "encrypted member: it needs a password, not read"
+    if info.compress_type not in _READABLE:
+        name = _COMPRESSION_NAMES.get(info.compress_type, "unknown")
+        return f"compression method {info.compress_type} ({name}) not supported, not read"
+    return ""
+
+
+#: What reading one member can raise: that member is rejected, the others are read.
+MEMBER_ERRORS = (
+    OSError,
+    EOFError,
+    ValueError,
+    RuntimeError,
+    NotImplementedError,
+    zipfile.BadZipFile,
+    zlib.error,
+)
+
+
+def _archive_members(
+    path: str, limits: Limits, budget: Budget
+) -> Iterator[tuple[str, bytes | None, str]]:
+    """(label, data, reason): data None means the member is reported with ``reason``.
+
+    The label of an archive's own settings file is ``SETTINGS`` + label.
+    """
+    cap = limits.max_file_bytes
+
+    def too_big(size: int) -> str:
+        return f"member is {size} bytes, above the limit of {cap}" if size > cap else ""
 
     if path.lower().endswith(".zip"):
         # a regular file only (a pipe named .zip would block): sodos_plugin.inputfiles
-        with open_regular(path) as handle, zipfile.ZipFile(handle) as archive:
-            for info in sorted(archive.infolist(), key=lambda i: i.filename):
-                if info.is_dir():
-                    continue
-                label = f"{path}!{info.filename}"
-                if not is_record(info.filename):
-                    yield label, None, "not an SGF record (.sgf)"
-                    continue
-                reason = budget(info.filename, info.file_size)
-                if reason:
-                    yield label, None, reason
-                    continue
-                with archive.open(info) as member:
-                    data = member.read(limits.max_file_bytes + 1)
-                if len(data) > limits.max_file_bytes:
-                    yield label, None, f"member is above the limit of {limits.max_file_bytes}"
-                    continue
-                yield label, data, ""
+        with open_regular(path) as handle:
+            found = zip_directory(handle)
+            if found is not None:
+                members, size = found
+                if members > budget.remaining_members():
+                    raise ArchiveLimit(
+                        f"more than {limits.max_archive_members} members in this run's "
+                        f"archives: its directory lists {members} (max_archive_members); "
+                        "not read"
+                    )
+                allowed = DIRECTORY_BYTES_PER_MEMBER * limits.max_archive_members
+                if size > allowed:
+                    raise ArchiveLimit(
+                        f"central directory of {size} bytes, above {allowed} "
+                        f"({DIRECTORY_BYTES_PER_MEMBER} per max_archive_members); not read"
+                    )
+            with zipfile.ZipFile(handle) as archive:
+                infos = sorted(archive.infolist(), key=lambda i: i.filename)
+                settings = _settings_member([i.filename for i in infos if not i.is_dir()])
+                for info in infos:
+                    if info.is_dir():
+                        continue
+                    label = f"{path}!{info.filename}"
+                    is_settings = info.filename == settings
+                    if not is_settings and not is_record(info.filename):
+                        budget.take(0)  # listed, never read: its bytes cost nothing
+                        yield label, None, "not an SGF record (.sgf)"
+                        continue
+                    reason = _zip_member_problem(info) or too_big(info.file_size)
+                    if reason:
+                        budget.take(0)
+                        yield label, None, reason
+                        continue
+                    budget.take(info.file_size)
+                    try:
+                        with archive.open(info) as member:
+                            data = member.read(cap + 1)
+                    except MEMBER_ERRORS as error:
+                        yield label, None, f"cannot read member: {_error_text(error)}"
+                        continue
+                    budget.add_bytes(len(data) - max(info.file_size, 0))
+                    if len(data) > cap:
+                        yield label, None, f"member is above the limit of {cap}"
+                        continue
+                    yield (SETTINGS + label if is_settings else label), data, ""
         return
-    found = []
+    found_members = []
     with (
         open_regular(path) as handle,
         tarfile.open(fileobj=handle, mode="r|gz") as archive,  # a stream: nothing extracted
@@ -146,29 +307,73 @@ def _archive_members(path: str, limits: Limits) -> Iterator[tuple[str, bytes | N
                 continue
             label = f"{path}!{info.name}"
             if not info.isfile():
-                found.append((label, None, "not a regular file (link or device)"))
+                found_members.append((label, None, "not a regular file (link or device)"))
+                continue
+            budget.take(info.size)
+            if info.name.rsplit("/", 1)[-1] == SETTINGS_FILE:  # decided once all are seen
+                reason = too_big(info.size)
+                handle = None if reason else archive.extractfile(info)
+                data = handle.read(cap + 1) if handle else None
+                found_members.append((SETTINGS + label, data, reason))
                 continue
             if not is_record(info.name):
-                budget(info.name, info.size)
-                found.append((label, None, "not an SGF record (.sgf)"))
+                found_members.append((label, None, "not an SGF record (.sgf)"))
                 continue
-            reason = budget(info.name, info.size)
+            reason = too_big(info.size)
             if reason:
-                found.append((label, None, reason))
+                found_members.append((label, None, reason))
                 continue
             handle = archive.extractfile(info)
-            data = handle.read(limits.max_file_bytes + 1) if handle else b""
-            found.append((label, data, ""))
-    yield from sorted(found, key=lambda item: item[0])
+            data = handle.read(cap + 1) if handle else b""
+            found_members.append((label, data, ""))
+    settings = _settings_member([label.split("!", 1)[1] for label, _, _ in found_members])
+    for label, data, reason in sorted(found_members, key=lambda item: item[0]):
+        if label.startswith(SETTINGS):
+            if label.split("!", 1)[1] == settings:
+                yield label, data, reason
+            else:
+                yield label[len(SETTINGS) :], None, "not an SGF record (.sgf)"
+            continue
+        yield label, data, reason
+
+
+#: Marks an archive's own settings file among the members :func:`_archive_members` gives.
+SETTINGS = "\0settings\0"
+
+
+def _settings_member(names: Sequence[str]) -> str | None:
+    """The member that is an archive's own ``sodos.toml``: at its top, or at the top of
+    the one folder holding everything (``zip -r games.zip games/``)."""
+    if SETTINGS_FILE in names:
+        return SETTINGS_FILE
+    tops = {name.split("/", 1)[0] for name in names}
+    if len(tops) == 1 and all("/" in name for name in names):
+        candidate = f"{next(iter(tops))}/{SETTINGS_FILE}"
+        if candidate in names:
+            return candidate
+    return None
+
+
+def _error_text(error: BaseException) -> str:
+    return getattr(error, "strerror", None) or str(error) or type(error).__name__
+
+
+class SettingsSource(NamedTuple):
+    """A records folder's or an archive's own ``sodos.toml``: where, and its bytes."""
+
+    source: str
+    data: bytes | None  # None: a file on disk, read when needed
 
 
 def collect(
     paths: Sequence[Path], limits: Limits
-) -> tuple[list[str | Unit], list[FileReport], list[Path]]:
-    """Units to ingest, reports for what is not ingested, and directory settings files."""
+) -> tuple[list[str | Unit], list[FileReport], list[SettingsSource]]:
+    """Units to ingest, reports for what is not ingested, and the tournament settings
+    files (a directory's top ``sodos.toml``, an archive's own)."""
     units: list[str | Unit] = []
     reports: list[FileReport] = []
-    settings: list[Path] = []
+    settings: list[SettingsSource] = []
+    budget = Budget(limits)
 
     def add_file(path: str) -> None:
         if is_record(path):
@@ -180,31 +385,59 @@ def collect(
 
     def add_archive(path: str) -> None:
         # an archive is taken whole or refused whole: members read before a limit or
-        # a corrupt member is hit must not stay in the tournament
+        # a corrupt archive is hit must not stay in the tournament
         found_units: list[Unit] = []
         found_reports: list[FileReport] = []
+        found_settings: list[SettingsSource] = []
+        taken = budget.members, budget.bytes
         try:
-            for label, data, reason in _archive_members(path, limits):
-                if data is None:
+            for label, data, reason in _archive_members(path, limits, budget):
+                if label.startswith(SETTINGS):
+                    label = label[len(SETTINGS) :]
+                    if data is None:
+                        found_reports.append(FileReport(label, "rejected", reason))
+                    else:
+                        found_settings.append(SettingsSource(label, data))
+                elif data is None:
                     status = EXCLUDED if reason.startswith("not an SGF") else "rejected"
                     found_reports.append(FileReport(label, status, reason))
                 else:
                     found_units.append(Unit(label, data))
-        except (OSError, EOFError, ValueError, zipfile.BadZipFile, tarfile.TarError) as error:
-            reports.append(FileReport(path, "rejected", f"cannot read archive: {error}"))
+        except (*MEMBER_ERRORS, tarfile.TarError) as error:
+            budget.members, budget.bytes = taken  # nothing of it is kept
+            reason = str(error) if isinstance(error, ArchiveLimit) else _error_text(error)
+            reports.append(FileReport(path, "rejected", f"cannot read archive: {reason}"))
             return
         units.extend(found_units)
         reports.extend(found_reports)
+        settings.extend(found_settings)
+
+    def walk_error(error: OSError) -> None:  # an unreadable folder is not an empty one
+        where = error.filename or "?"
+        reports.append(
+            FileReport(str(where), "rejected", f"cannot read folder: {_error_text(error)}")
+        )
 
     for path in paths:
-        if path.is_dir():
+        try:
+            is_dir = path.is_dir()
+        except OSError as error:
+            reports.append(FileReport(str(path), "rejected", f"cannot read: {_error_text(error)}"))
+            continue
+        if is_dir:
             top = path / SETTINGS_FILE
             if top.is_file() or (top.exists() and not top.is_dir()):  # a pipe is refused
-                settings.append(top)
-            for directory, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                settings.append(SettingsSource(str(top), None))
+            for directory, dirs, files in os.walk(path, onerror=walk_error):
                 is_top = directory == str(path)
                 prefix = os.path.join(directory, "")
+                linked = [d for d in dirs if os.path.islink(prefix + d)]
+                for name in sorted(linked):
+                    if not name.startswith("."):
+                        reports.append(
+                            FileReport(prefix + name, EXCLUDED, "a link to a folder, not followed")
+                        )
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in linked)
                 for name in sorted(files):
                     if name.endswith(".sgf") and not name.startswith("."):
                         units.append(prefix + name)  # the usual case, kept short
@@ -277,7 +510,9 @@ def ingest_units(
     units: Sequence[str | Unit], *, jobs: int | None, fallback: str, limits: Limits
 ) -> list[FileOutcome]:
     """One outcome per unit, in unit order; ``jobs`` > 1 uses worker processes."""
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    cores = os.cpu_count() or 1
+    # more workers than cores only adds processes (memory) and switching, never speed
+    workers = cores if jobs is None else min(jobs, cores)
     progress = _Progress(len(units))
     outcomes: list[FileOutcome] = []
     try:
