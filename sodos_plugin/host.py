@@ -242,7 +242,11 @@ class Host:
         resolved = []
         for raw in paths:
             path = Path(raw)
-            if not path.exists():
+            try:  # a path too long, a loop of links ...: said, naming the path
+                exists = path.exists()
+            except OSError as error:
+                raise InputError(f"cannot read: {error.strerror}", source=str(path)) from None
+            if not exists:
                 raise InputError("no such file or directory", source=str(path))
             reader = self._reader_for(path, _head(path))
             if chosen is not None and reader.name != chosen.name:

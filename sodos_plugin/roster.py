@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.identity import NameIndex, identity_key
+from sodos_plugin.inputfiles import FileRefused, read_regular
 from sodos_plugin.model import Tournament
 
 __all__ = ["MAX_ROSTER_BYTES", "Roster", "load_roster"]
@@ -74,19 +73,10 @@ class Roster:
 
 
 def _read_bounded(path: Path) -> bytes:
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise ConfigError("roster: not a regular file", source=str(path))
-        if info.st_size > MAX_ROSTER_BYTES:
-            raise ConfigError(f"roster: larger than {MAX_ROSTER_BYTES} bytes", source=str(path))
-        with path.open("rb") as handle:
-            data = handle.read(MAX_ROSTER_BYTES + 1)
-    except OSError as error:
-        raise ConfigError(f"cannot read roster: {error.strerror}", source=str(path)) from None
-    if len(data) > MAX_ROSTER_BYTES:
-        raise ConfigError(f"roster: larger than {MAX_ROSTER_BYTES} bytes", source=str(path))
-    return data
+    try:  # a regular file only, bounded (sodos_plugin.inputfiles)
+        return read_regular(path, MAX_ROSTER_BYTES)
+    except FileRefused as error:
+        raise ConfigError(f"roster: {error}", source=str(path)) from None
 
 
 def _column(header: list[str], wanted: tuple[str, ...]) -> int | None:
@@ -143,7 +133,7 @@ def load_roster(path: Path | str, read_players: Callable[[Path], Tournament]) ->
         names = read_table(_read_bounded(path), str(path))
     else:
         if not path.exists():
-            raise ConfigError("cannot read roster: no such file", source=str(path))
+            raise ConfigError("roster: no such file or directory", source=str(path))
         names = [player.name for player in read_players(path).players]
     if not names:
         raise ConfigError("roster: no player names in it", source=str(path))

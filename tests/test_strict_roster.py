@@ -168,7 +168,7 @@ def test_a_bad_roster_is_a_config_error(tmp_path, content, message):
 
 def test_a_missing_roster_fails_check(tmp_path):
     done = sodos("check", "--roster", "nowhere.csv", cwd=tmp_path)
-    assert done.returncode == 1 and "cannot read roster" in done.stdout
+    assert done.returncode == 1 and "nowhere.csv: roster: cannot read: No such file" in done.stdout
 
 
 def test_the_roster_check_is_one_error_for_the_api(tmp_path):

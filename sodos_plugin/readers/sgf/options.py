@@ -17,13 +17,15 @@ Keys (all optional):
 ``fallback_encoding``
     codec for records without ``CA`` that are not UTF-8 (default ``ISO-8859-1``).
 ``max_file_bytes``, ``max_archive_members``, ``max_archive_bytes``
-    limits on what is read (16 MiB per record, 100 000 members, 1 GiB per archive).
+    limits on what is read (16 MiB per record or member; 100 000 members and 1 GiB
+    uncompressed over all the archives of a run).
 ``max_games_per_file``, ``max_parse_tokens``
     limits on what one file may cost in memory: 10 000 games, and 500 000 tokens for
     a record that needs sgfmill's full parse (variations, unusual syntax).
 
 Run options the host adds: ``skip_bad`` (the CLI decides what to do with rejected
-files) and ``jobs`` (worker processes; default: the number of cores).
+files) and ``jobs`` (worker processes; default and at most: the number of cores). A
+records folder's ``sodos.toml`` sets neither them nor the limits.
 """
 
 from __future__ import annotations

@@ -270,6 +270,18 @@ def _archive_members(
             with zipfile.ZipFile(handle) as archive:
                 infos = sorted(archive.infolist(), key=lambda i: i.filename)
                 settings = _settings_member([i.filename for i in infos if not i.is_dir()])
+                declared = sum(
+                    max(i.file_size, 0)
+                    for i in infos
+                    if not i.is_dir()
+                    and (is_record(i.filename) or i.filename == settings)
+                    and i.file_size <= cap
+                )
+                if budget.bytes + declared > limits.max_archive_bytes:  # before inflating
+                    raise ArchiveLimit(
+                        f"more than {limits.max_archive_bytes} bytes uncompressed in this "
+                        f"run's archives: its members declare {declared} (max_archive_bytes)"
+                    )
                 for info in infos:
                     if info.is_dir():
                         continue
