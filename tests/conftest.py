@@ -6,7 +6,10 @@ variable ``SODOS_SHARED_DATA``); tests that need it skip with the reason when ab
 
 from __future__ import annotations
 
+import importlib
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,3 +39,49 @@ def host():
     from sodos_plugin import Host
 
     return Host(config_file=False, entry_points=False)
+
+
+def install_temporarily(source: Path, target: Path) -> Path:
+    """``pip install --no-deps --target`` a plugin distribution into a temporary folder.
+
+    The plugin is then a real installed distribution (metadata, entry point) on that
+    folder only: put it on ``sys.path`` (:func:`on_path`) or ``PYTHONPATH`` for a child
+    process. Nothing is installed in the environment running the tests, so no later run
+    of ``sodos`` sees it (issue 12, item 2). Skips, saying why, when pip cannot build it.
+    """
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-input", "--quiet",
+         "--disable-pip-version-check", "--target", str(target), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )  # fmt: skip
+    if done.returncode != 0:
+        pytest.skip(f"pip could not install {source.name}: {done.stderr.strip()[-300:]}")
+    return target
+
+
+@pytest.fixture(scope="session")
+def example_plugin_dir(tmp_path_factory) -> Path:
+    """tests/example_plugin (replaces SODOS) installed in a temporary folder."""
+    target = tmp_path_factory.mktemp("example-plugin")
+    return install_temporarily(ROOT / "tests" / "example_plugin", target)
+
+
+@pytest.fixture(scope="session")
+def docs_example_dir(tmp_path_factory) -> Path:
+    """docs/example_plugin (BWG, markdown, pairs) installed in a temporary folder."""
+    target = tmp_path_factory.mktemp("docs-example-plugin")
+    return install_temporarily(ROOT / "docs" / "example_plugin", target)
+
+
+def on_path(monkeypatch, folder: Path) -> None:
+    """Make the distributions in ``folder`` visible to this process for one test."""
+    monkeypatch.syspath_prepend(str(folder))
+    importlib.invalidate_caches()
+
+
+@pytest.fixture
+def example_plugin(example_plugin_dir, monkeypatch) -> Path:
+    on_path(monkeypatch, example_plugin_dir)
+    return example_plugin_dir

@@ -22,7 +22,7 @@ FUZZ = settings(
 )
 INPUTS = [
     str(ROOT / "sample_sgf"),
-    str(ROOT / "sample_sgf" / "tournament.xml"),
+    str(ROOT / "tests" / "data" / "sample_tournament.xml"),
     str(SHARED_DATA / "conformance" / "go" / "opengotha_Tournoi_de_Juvisy.h9"),
     str(SHARED_DATA / "sgf" / "malformed"),
     "/nonexistent/x.sgf",

@@ -2,7 +2,7 @@
 
 * ``docs/hosts.md`` shows ``docs/host_example.py`` verbatim and its exact output;
 * ``docs/plugins.md`` shows the example package's files verbatim; the installed package
-  (``.ci/run`` pip-installs ``docs/example_plugin``) works through its entry point;
+  (pip-installed into a temporary folder by the test) works through its entry point;
 * ``docs/config.md``'s key table is exactly the one :func:`config_table` makes from
   :data:`sodos_plugin.settings.SCHEMA`;
 * ``docs/criteria.md`` covers every built-in criterion, and its worked examples are the
@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from builders import B, J, W, tournament
+from conftest import on_path
 from test_seed import seed
 
 from sodos_plugin import Host, settings
@@ -121,11 +122,9 @@ def test_example_reader_errors_name_the_line(tmp_path):
         host.read([bad])
 
 
-def test_example_plugin_installed_through_its_entry_point():
-    try:
-        dist = importlib.metadata.distribution("sodos-example-plus")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("sodos-example-plus not installed (pip install ./docs/example_plugin)")
+def test_example_plugin_installed_through_its_entry_point(docs_example_dir, monkeypatch):
+    on_path(monkeypatch, docs_example_dir)  # pip-installed, in a temporary folder only
+    dist = importlib.metadata.distribution("sodos-example-plus")
     host = Host(config_file=False)
     info = host.registry.plugins["example-plus"]
     assert (info.origin, info.distribution, info.version) == (

@@ -2,14 +2,13 @@
 entry points (group ``sodos``), config-named modules, replacement, conflicts and
 ``[prefer]``, blocking by name, check_pending, faults reported by plugin and hook.
 
-The example third-party distribution in ``tests/example_plugin`` (CI installs it with
-pip) replaces ``SODOS`` with the sum of defeated opponents' *wins* and adds
-``WINS-VS-TOP``; its tests skip, saying so, when it is not installed.
+The example third-party distribution in ``tests/example_plugin`` replaces ``SODOS`` with
+the sum of defeated opponents' *wins* and adds ``WINS-VS-TOP``; its tests install it in a
+temporary folder (conftest.install_temporarily), never in the environment.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 import textwrap
 
 import pytest
@@ -30,20 +29,6 @@ def seed():
 BUILTIN_SODOS_M = {"A": 131, "B": 129, "C": 96, "D": 34}
 # the example's SODOS (defeated opponents' NBW): the seed's 11, 9, 6, 4 in every system
 EXAMPLE_SODOS = {"A": 11, "B": 9, "C": 6, "D": 4}
-
-
-def example_installed() -> bool:
-    try:
-        importlib.metadata.distribution("sodos-example-plugin")
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    return True
-
-
-needs_example = pytest.mark.skipif(
-    not example_installed(),
-    reason="tests/example_plugin is not installed (pip install ./tests/example_plugin)",
-)
 
 
 def write_module(directory, name, body):
@@ -88,8 +73,7 @@ def test_blocking_a_builtin(host):
         blocked.standings(seed(), system="swiss", criteria=["NBW", "SODOSW"])
 
 
-@needs_example
-def test_example_plugin_replaces_sodos_and_adds_a_criterion():
+def test_example_plugin_replaces_sodos_and_adds_a_criterion(example_plugin):
     host = Host(config_file=False)  # entry points on
     info = host.registry.plugins["example"]
     assert info.origin == "entry point" and info.distribution == "sodos-example-plugin"
@@ -104,8 +88,7 @@ def test_example_plugin_replaces_sodos_and_adds_a_criterion():
     assert host.registry.criterion_owner["SODOSM"] == "example"
 
 
-@needs_example
-def test_blocking_the_example_restores_the_builtin():
+def test_blocking_the_example_restores_the_builtin(example_plugin):
     host = Host({"disable": ["example"]}, config_file=False)
     assert host.registry.plugins["example"].blocked
     assert host.registry.criterion_owner["SODOS"] == "builtin.sodos"

@@ -142,7 +142,8 @@ def test_surname_and_first_name_columns_and_semicolons(tmp_path):
 
 
 def test_any_tournament_file_is_a_roster():
-    host = Host(config_file=False, entry_points=False, roster=SAMPLE / "tournament.xml")
+    xml = SAMPLE.parent / "tests" / "data" / "sample_tournament.xml"
+    host = Host(config_file=False, entry_points=False, roster=xml)
     result = host.read([SAMPLE], jobs=1, skip_bad=True)
     assert len(result.tournament.players) == len(host.roster.names)
 

@@ -1,5 +1,6 @@
 """Generate ``sample_sgf/``: a McMahon tournament as SGF game records, and the same
-tournament as an OpenGotha XML file (``sample_sgf/tournament.xml``).
+tournament as an OpenGotha XML file (``tests/data/sample_tournament.xml``, kept out of the
+records folder so that reading the folder reports nothing about it).
 
 Deterministic (fixed seed): running it again rewrites identical files.
 
@@ -11,7 +12,8 @@ absent in round 3 (announced), so someone gets the bye there; round 1 has a jigo
 (integer komi), round 4 a forfeit (``W+F``, no moves). Played games carry a full
 move sequence of legal random moves (sgfmill's board), 150..280 moves.
 
-Usage: ``python tools/make_sample_sgf.py [OUTPUT_DIR]`` (default ``sample_sgf``).
+Usage: ``python tools/make_sample_sgf.py [OUTPUT_DIR [XML_FILE]]`` (defaults ``sample_sgf``
+and ``tests/data/sample_tournament.xml``).
 """
 
 from __future__ import annotations
@@ -137,7 +139,7 @@ def pair_round(rng, r, players, mms, met, byes):
     return pairs, bye
 
 
-def main(out: Path) -> None:
+def main(out: Path, xml: Path) -> None:
     rng = random.Random(SEED)
     n = len(PLAYERS)
     mms = [Fraction(min(p[2], BAR) + 30) for p in PLAYERS]
@@ -227,7 +229,7 @@ def main(out: Path) -> None:
         f"byes = {{ {byes_toml} }}\n",
         encoding="utf-8",
     )
-    write_xml(out / "tournament.xml", games, bye_rounds)
+    write_xml(xml, games, bye_rounds)
 
 
 def write_xml(path: Path, games, bye_rounds) -> None:
@@ -290,4 +292,7 @@ def write_xml(path: Path, games, bye_rounds) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "sample_sgf"))
+    main(
+        Path(sys.argv[1] if len(sys.argv) > 1 else "sample_sgf"),
+        Path(sys.argv[2] if len(sys.argv) > 2 else "tests/data/sample_tournament.xml"),
+    )
