@@ -35,6 +35,16 @@ from sodos_hookspecs.types import (
     Breakdown,
     Criterion,
     FileReport,
+    GameHistory,
+    HistoryEvent,
+    HistoryGame,
+    HistoryPlayer,
+    InitialRating,
+    Parameter,
+    RatingResult,
+    RatingState,
+    RatingStep,
+    RatingSystem,
     Reader,
     ReadResult,
     RoundTable,
@@ -57,6 +67,16 @@ __all__ = [
     "Breakdown",
     "Criterion",
     "FileReport",
+    "GameHistory",
+    "HistoryEvent",
+    "HistoryGame",
+    "HistoryPlayer",
+    "InitialRating",
+    "Parameter",
+    "RatingResult",
+    "RatingState",
+    "RatingStep",
+    "RatingSystem",
     "ReadResult",
     "Reader",
     "RoundTable",
@@ -65,6 +85,7 @@ __all__ = [
     "hookspec",
     "sodos_configure",
     "sodos_criteria",
+    "sodos_rating_systems",
     "sodos_readers",
     "sodos_writers",
 ]
@@ -114,6 +135,44 @@ def sodos_writers() -> list[Writer]:
     :return: a list of :class:`~sodos_hookspecs.types.Writer`, each with a format
         ``name`` (``"json"``, ``"h9"``...) and a ``write(standings, stream)``
         callable that writes ``sodos_plugin.standings.Standings`` as text.
+    """
+
+
+@hookspec
+def sodos_rating_systems() -> list[RatingSystem]:
+    """Provide rating systems: a game history and starting ratings turned into ratings.
+
+    Called once when the registry is built (after :func:`sodos_configure`), like
+    :func:`sodos_criteria`; a plugin that raises here, or returns anything but a list
+    of :class:`~sodos_hookspecs.types.RatingSystem`, is reported and contributes nothing.
+
+    :return: a list of :class:`~sodos_hookspecs.types.RatingSystem`. Each has a unique
+        ``name`` (lower case by convention: ``"egf"``, ``"glicko2"``), a one-line
+        ``description``, its ``parameters`` (name, default, help), and
+        ``rate(history, initial, params)``:
+
+        * ``history`` — a :class:`~sodos_hookspecs.types.GameHistory`: games in date
+          order, each with its date, event, players, Black's score, handicap, komi,
+          board size and source; the events and what the inputs said of each player
+          (rank, rating);
+        * ``initial`` — name → :class:`~sodos_hookspecs.types.InitialRating` for the
+          players given a starting rating (a ratings file, a file's own ratings); the
+          system seeds the others (from their rank, else its default) and says how in
+          :attr:`RatingResult.initial`;
+        * ``params`` — every declared parameter, defaults filled in and values checked
+          against each default's type and ``choices`` by the host; the values come from
+          the config table ``[rating.<name>]``, then ``--param KEY=VALUE``, then the
+          host's ``Host.ratings(..., **params)``.
+
+        ``rate`` returns a :class:`~sodos_hookspecs.types.RatingResult`: each
+        player's step per rating period (before, after, the additive parts of the
+        change and the per-game details ``explain --ratings`` shows) and the final
+        ratings. It must not depend on the order of games within one date and event.
+
+    Name collisions follow the criteria's rule (names are case-insensitive): a
+    third-party system with a built-in's name *replaces* it; two third-party plugins
+    providing one name are an error unless ``[prefer]`` names the winner
+    (``egf = "my-plugin"``). Blocking a plugin (``disable = [...]``) removes its systems.
     """
 
 

@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     from sodos_plugin.context import Context
@@ -168,3 +169,215 @@ class Writer:
     name: str
     description: str
     write: Callable[[Standings, TextIO], None]
+
+
+# -- rating systems ---------------------------------------------------------------------
+#
+# Ratings are real-valued (GoR 2674.564, Glicko-2 floats): unlike criteria they are
+# floats, computed with the rounding each system's source prints.
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a rating system, settable in ``[rating.<system>]`` or ``--param``.
+
+    :param name: the key (``"tau"``, ``"formula"``).
+    :param default: the value when nothing sets it; its type is the parameter's type
+        (``bool``, ``int``, ``float`` or ``str``; an ``int`` default also accepts floats
+        only when ``choices`` is empty and the default is a float).
+    :param help: one line for ``sodos plugins`` and the docs.
+    :param choices: the allowed values of a ``str`` parameter (empty: any string).
+    """
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+
+
+class HistoryGame(NamedTuple):
+    """One rated game of a game history, from the readers or a host (a named tuple:
+    a server's archive has millions).
+
+    :param date: the day it was played, ISO ``YYYY-MM-DD`` (sorts as a string).
+    :param event: the key of its tournament in :attr:`GameHistory.events`; every game
+        belongs to one (a server's game without an event is its own).
+    :param black: Black's name, as the history's players are keyed.
+    :param white: White's name.
+    :param result: Black's score: ``1.0`` win, ``0.5`` jigo, ``0.0`` loss.
+    :param handicap: stones Black received (0 even game, 1 no komi, 2..9 stones).
+    :param komi: komi as the record gives it, ``None`` when not given.
+    :param size: board size (19 when not given).
+    :param round: the round number within the event, ``None`` when not given.
+    :param source: the file (``archive.zip!r1.sgf``, ``results.h9:12``) for messages.
+    """
+
+    date: str
+    event: str
+    black: str
+    white: str
+    result: float
+    handicap: int = 0
+    komi: float | None = None
+    size: int = 19
+    round: int | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class HistoryEvent:
+    """One tournament (or a server's single game, or a day of one): the unit systems
+    such as GoR rate at once.
+
+    :param key: unique key (games refer to it).
+    :param name: the event's name (``EV``, the h9 ``EV[...]``, the XML name).
+    :param date: its first day, ISO ``YYYY-MM-DD``.
+    :param tournament_class: EGD class ``"A"``..``"D"`` when the file gives one, else ``""``.
+    :param source: the file(s) it came from.
+    """
+
+    key: str
+    name: str
+    date: str
+    tournament_class: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class HistoryPlayer:
+    """What the inputs say about a player, to seed a first rating.
+
+    :param name: the player's name (the key of :attr:`GameHistory.players`).
+    :param rank: the first rank given, as text (``"3d"``, ``"15k"``, ``"1p"``), or ``None``.
+    :param rating: the rating a file carries (OpenGotha XML ``rating``), or ``None``.
+    :param source: where rank or rating were read.
+    """
+
+    name: str
+    rank: str | None = None
+    rating: int | float | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class GameHistory:
+    """Games of many events in date order, with their players and events.
+
+    :param games: sorted by date, then event date, then input order; games of one
+        date in different files do not depend on file order (see docs/rules.md §10).
+    :param events: key → event.
+    :param players: name → what the inputs said about the player.
+    :param files: an account of every input file (``ingested``, ``duplicate``,
+        ``excluded``, ``rejected`` with the reason).
+    :param warnings: things that change a result, said once each.
+    """
+
+    games: Sequence[HistoryGame]
+    events: Mapping[str, HistoryEvent] = field(default_factory=dict)
+    players: Mapping[str, HistoryPlayer] = field(default_factory=dict)
+    files: Sequence[FileReport] = ()
+    warnings: Sequence[str] = ()
+
+
+class RatingState(NamedTuple):
+    """A player's rating at one moment: ``deviation`` and ``volatility`` where the system
+    has them (Glicko-2), else ``None``. (A named tuple: a history of a million games
+    makes millions of them.)"""
+
+    rating: float
+    deviation: float | None = None
+    volatility: float | None = None
+
+
+@dataclass(frozen=True)
+class InitialRating:
+    """A starting rating given to a system, and where it came from (``"ratings.csv:3"``,
+    ``"rank 3d"``, ``"results.xml rating"``)."""
+
+    state: RatingState
+    source: str = ""
+
+
+class RatingStep(NamedTuple):
+    """One player's update over one rating period (a tournament, a game, a day...).
+
+    :param player: the player's name.
+    :param period: the period's label (the event's name, or the game's source).
+    :param date: the period's date (ISO).
+    :param before: the rating the period started from.
+    :param after: the rating after it.
+    :param games: games rated in the period.
+    :param parts: labelled additive parts of the change, in order: their sum is
+        ``after.rating - before.rating`` (per game ``con·(Sa−Se)`` and bonus, the floor,
+        the rounding...). Empty when the change is not a sum (WHR), or when ``params``
+        asked for no details.
+    :param details: per game, what ``explain --ratings`` shows: a mapping of named
+        values (opponent, result, expected score, factor ...), in the order to show.
+    :param summary: the period's own values (Glicko-2's v, Δ, φ*, σ′; GoR's class weight).
+
+    A named tuple: a server's history makes millions of steps.
+    """
+
+    player: str
+    period: str
+    date: str
+    before: RatingState
+    after: RatingState
+    games: int
+    parts: Sequence[tuple[str, float]] = ()
+    details: Sequence[Mapping[str, Any]] = ()
+    summary: Mapping[str, Any] = MappingProxyType({})
+
+    @property
+    def change(self) -> float:
+        return self.after.rating - self.before.rating
+
+
+@dataclass(frozen=True)
+class RatingResult:
+    """What a rating system gives back: every player's steps and final ratings.
+
+    :param steps: in date order, each player's update per period.
+    :param final: name → the rating after the whole history.
+    :param initial: name → where each player's first rating came from (``"default"``,
+        ``"rank 3d"``, ``"ratings.csv:4"``, ``"results.xml rating"``).
+    :param warnings: anything that changed a result (a game not rated, a clamp, a floor).
+    """
+
+    steps: Sequence[RatingStep]
+    final: Mapping[str, RatingState]
+    initial: Mapping[str, str] = field(default_factory=dict)
+    warnings: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class RatingSystem:
+    """A rating system provided by a plugin.
+
+    :param name: unique name used by ``--system`` and ``[rating.<name>]`` (``"egf"``).
+    :param description: one line for ``sodos plugins`` and the docs.
+    :param rate: ``rate(history, initial, params) -> RatingResult``: ``history`` a
+        :class:`GameHistory`, ``initial`` a mapping name → :class:`InitialRating` (the
+        players it does not name are seeded by the system: from
+        :attr:`HistoryPlayer.rank` with ``rank_to_rating``, else its default),
+        ``params`` every declared parameter with its value (defaults filled in,
+        validated by the host) and the host's key ``details`` (``True`` when per-game
+        details will be shown, as for ``explain``: with ``False`` a system may leave
+        :attr:`RatingStep.parts` and ``details`` empty, which saves time and memory on
+        a server's archive).
+    :param parameters: the parameters ``rate`` accepts, with defaults and help.
+    :param rank_to_rating: ``rank_to_rating(rank_text) -> RatingState`` (``"3d"`` →
+        2300 for GoR); ``None`` when the system has no rank mapping. Raises
+        ``ValueError`` for a text that is not a rank.
+    :param label: ``label(state) -> str``: how the system shows a rating as a rank
+        (OGS ``"6.3k"``); ``None`` to show the number only.
+    :param source: where its rules are written (``docs/rules.md §10``, public sources).
+    """
+
+    name: str
+    description: str
+    rate: Callable[[GameHistory, Mapping[str, InitialRating], Mapping[str, Any]], RatingResult]
+    parameters: Sequence[Parameter] = ()
+    rank_to_rating: Callable[[str], RatingState] | None = None
+    label: Callable[[RatingState], str] | None = None
+    source: str = ""

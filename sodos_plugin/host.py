@@ -442,6 +442,108 @@ class Host:
             )
         return column
 
+    # -- ratings (docs/rules.md §10) --------------------------------------------------
+
+    def rating_system(self, name: str):
+        """A rating system by name (case-insensitive), and its plugin's name."""
+        found = self.registry.lookup("rating_systems", name)
+        if found is None:
+            why = self.registry.unavailable("rating_systems", name)
+            if why is not None:
+                raise ConfigError(f"rating system {name!r}: {why}", where="--system")
+            known = sorted(p.name for p in self.registry.items("rating_systems"))
+            key = name.strip().lower()
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else f" (known: {', '.join(known)})"
+            raise ConfigError(f"unknown rating system {name!r}{hint}", where="--system")
+        return found.item, found.plugin
+
+    def history_cache(self, sgf_options=None):
+        """The ingest cache of game histories (``cache.enabled``, ``cache.path``), or None."""
+        if not self.settings.cache_enabled:
+            return None
+        from sodos_plugin.cache import Cache, default_path
+
+        limits = getattr(sgf_options, "limits", None)
+        fallback = getattr(sgf_options, "fallback_encoding", "")
+        context = f"{fallback}/{limits!r}"
+        return Cache(self.settings.cache_path or default_path(), context)
+
+    def history(
+        self,
+        paths: Sequence[Path | str] = (),
+        *,
+        tournaments: Sequence[Tournament] = (),
+        games: Sequence[Any] = (),
+        jobs: int | None = None,
+        progress: Any = None,
+    ):
+        """A game history (:class:`~sodos_hookspecs.GameHistory`) of files and host objects:
+        SGF archives, h9 and XML files (one dated tournament each), dated ``Tournament``
+        objects and ``HistoryGame`` s, in date order (docs/rules.md §10.1)."""
+        from sodos_plugin.history import read_history
+
+        return read_history(
+            self, paths, tournaments=tournaments, games=games, jobs=jobs, progress=progress
+        )
+
+    def ratings(
+        self,
+        history: Any,
+        *,
+        system: str = "egf",
+        initial: Any = None,
+        details: bool = False,
+        **params: Any,
+    ):
+        """Rate a history with a rating system; returns a
+        :class:`~sodos_plugin.rating_run.RatingRun` whose ``as_dict()`` is what
+        ``sodos ratings --format json`` prints.
+
+        :param history: a ``GameHistory`` (from :meth:`history`), or paths to read.
+        :param initial: starting ratings: a mapping name → ``InitialRating``, a CSV
+            path (``name, rating[, deviation]``), ``"files"`` (the ratings the files
+            carry, e.g. OpenGotha XML), or ``None`` (ranks by the system's mapping).
+        :param details: build per-game details (``explain --ratings``).
+        :param params: the system's parameters (over ``[rating.<system>]``).
+        """
+        from sodos_hookspecs import GameHistory, RatingResult
+
+        from sodos_plugin.history import file_ratings, match_initial, read_initial
+        from sodos_plugin.rating_run import RatingRun, resolve_parameters
+
+        if not isinstance(history, GameHistory):
+            history = self.history(history)
+        chosen, provider = self.rating_system(system)
+        section = self.settings.rating_sections.get(chosen.name.lower(), {})
+        values = resolve_parameters(chosen, section, params)
+        warnings = list(history.warnings)
+        if initial is None:
+            given = {}
+        elif isinstance(initial, str) and initial == "files":
+            given = file_ratings(history)
+        elif isinstance(initial, (str, Path)):
+            given = read_initial(initial)
+        else:
+            given = dict(initial)
+        given, unused = match_initial(given, history)
+        warnings += unused
+        try:
+            result = chosen.rate(history, given, {**values, "details": details})
+        except (InputError, ConfigError):
+            raise
+        except Exception as error:
+            raise PluginError(
+                provider, f"rate ({chosen.name})", f"{type(error).__name__}: {error}"
+            ) from error
+        if not isinstance(result, RatingResult):
+            raise PluginError(provider, f"rate ({chosen.name})", "did not return a RatingResult")
+        warnings += list(result.warnings)
+        warnings += [str(f) for f in self.registry.failures]
+        warnings = list(dict.fromkeys(warnings))
+        self.enforce_strict(warnings)
+        return RatingRun(chosen, provider, values, history, result, warnings)
+
     # -- writing ----------------------------------------------------------------------
 
     def write(self, standings: Standings, format: str, stream: TextIO) -> None:

@@ -40,7 +40,7 @@ from typing import Any
 
 import pluggy
 import sodos_hookspecs
-from sodos_hookspecs import Criterion, Reader, Writer
+from sodos_hookspecs import Criterion, RatingSystem, Reader, Writer
 
 from sodos_plugin.errors import ConfigError, PluginError
 from sodos_plugin.settings import Settings
@@ -83,6 +83,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("criterion", "criteria", "sodos_criteria", Criterion, criterion_key, families=True),
     Kind("reader", "readers", "sodos_readers", Reader, format_key),
     Kind("writer", "writers", "sodos_writers", Writer, format_key),
+    Kind("rating system", "rating_systems", "sodos_rating_systems", RatingSystem, format_key),
 )
 
 
@@ -264,10 +265,10 @@ class Registry:
 
 def builtin_modules() -> list[tuple[str, ModuleType]]:
     """(plugin name, module) of every built-in plugin."""
-    from sodos_plugin import criteria, readers, writers
+    from sodos_plugin import criteria, ratings, readers, writers
 
     found = []
-    for package in (criteria, readers, writers):
+    for package in (criteria, readers, writers, ratings):
         for short in package.MODULES:
             module = importlib.import_module(f"{package.__name__}.{short}")
             found.append((f"{BUILTIN_PREFIX}{short}", module))

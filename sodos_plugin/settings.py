@@ -215,7 +215,24 @@ SCHEMA: dict[str, Key] = {
     ),
 }
 
-OPEN_TABLES = ("plugin", "prefer")
+# Game histories and ratings (docs/rules.md §10).
+SCHEMA.update(
+    {
+        "cache.enabled": Key(
+            _as_bool, True, "game histories: keep what SGF ingest extracted in a SQLite cache"
+        ),
+        "cache.path": Key(
+            _as_str, "", "the cache file (default: $XDG_CACHE_HOME/sodos/history.sqlite3)"
+        ),
+        "history.event_gap_days": Key(
+            _as_int,
+            7,
+            "game histories: games of one EV more than this many days apart are two events",
+        ),
+    }
+)
+
+OPEN_TABLES = ("plugin", "prefer", "rating")
 
 
 def presets(system: str) -> tuple[str, ...]:
@@ -247,8 +264,14 @@ class Settings:
     roster: str | None = None
     category_limits: tuple[int, ...] = ()
     compat: str = "none"
+    cache_enabled: bool = True
+    cache_path: str = ""
+    event_gap_days: int = 7
     prefer: Mapping[str, str] = field(default_factory=dict)
     plugin_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: ``[rating.<system>]`` tables (system names lower case), checked against each
+    #: system's parameters when it is used
+    rating_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     origins: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -413,6 +436,7 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
     origins: dict[str, str] = {}
     prefer: dict[str, str] = {}
     sections: dict[str, dict[str, Any]] = {}
+    rating: dict[str, dict[str, Any]] = {}
     for source, data in layers:
         for key, raw in flatten(data, source).items():
             if key in OPEN_TABLES and not isinstance(raw, Mapping):
@@ -426,6 +450,19 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
                             where=f"plugin.{name}",
                         )
                     sections.setdefault(name, {}).update(section)
+                continue
+            if key == "rating":
+                for name, section in raw.items():
+                    if not isinstance(section, Mapping):
+                        raise ConfigError(
+                            f"[rating.{name}] must be a table",
+                            source=source,
+                            where=f"rating.{name}",
+                        )
+                    target = rating.setdefault(str(name).lower(), {})
+                    for param, value in section.items():
+                        target[param] = value
+                        origins[f"rating.{str(name).lower()}.{param}"] = source
                 continue
             if key == "prefer":
                 for criterion, plugin in raw.items():
@@ -474,7 +511,11 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
         roster=get("roster") or None,
         category_limits=get("categories.lower_limits"),
         compat=get("compat"),
+        cache_enabled=get("cache.enabled"),
+        cache_path=get("cache.path"),
+        event_gap_days=get("history.event_gap_days"),
         prefer=prefer,
         plugin_sections=sections,
+        rating_sections=rating,
         origins=origins,
     )

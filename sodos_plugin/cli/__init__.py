@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "plugins": "plugins",
     "check": "check",
     "config": "config",
+    "ratings": "ratings",
 }
 
 

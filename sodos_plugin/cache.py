@@ -1,0 +1,251 @@
+"""The ingest cache: what SGF ingest extracted, kept in one SQLite file (stdlib sqlite3).
+
+Contract: :class:`Cache` maps a unit (a record file, or a member of an archive) to its
+:class:`~sodos_plugin.readers.sgf.history.HistoryOutcome`, keyed by the path, its size
+and its modification time (nanoseconds), and by everything else that decides what
+ingest extracts (the sodos version, the cache format, the fallback encoding and the
+limits). A file whose size or time changed is read again; a second run over an archive
+with 1 % new files reads only those.
+
+Safe:
+
+* **concurrent runs** — WAL journal, a busy timeout, and one short write transaction at
+  the end of a run; a run that cannot write in time says so and goes on without it;
+* **damage** — a file SQLite cannot open or read (``DatabaseError``), a failed
+  ``quick_check``, a wrong schema, or a value whose checksum does not match is never
+  trusted: the cache is deleted and rebuilt (said on stderr through :attr:`warnings`),
+  or the one entry is read again;
+* **strangers** — values are JSON, never pickles: a cache file cannot run code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from sodos_plugin import __version__
+from sodos_plugin.model import Result
+from sodos_plugin.readers.sgf.ingest import FileOutcome, Record
+from sodos_plugin.readers.sgf.results import ParsedResult
+
+FORMAT = 1
+BUSY_TIMEOUT_MS = 5000
+_RESULTS = {r.value: r for r in Result}
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS entries (path TEXT NOT NULL, size INTEGER NOT NULL, "
+    "mtime INTEGER NOT NULL, context TEXT NOT NULL, value TEXT NOT NULL, "
+    "digest TEXT NOT NULL, PRIMARY KEY (path, context))",
+)
+
+
+def default_path() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sodos" / "history.sqlite3"
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def encode(result) -> str:
+    """A HistoryOutcome as JSON text."""
+    outcome = result.outcome
+    records = []
+    for r in outcome.records:
+        p = r.result
+        margin = None if p.margin is None else str(p.margin)
+        records.append(
+            [
+                r.source, r.black, r.white, r.black_rank, r.white_rank,
+                [p.result.value, p.by_default, p.how, margin, p.note],
+                r.result_text, r.round, r.round_text, r.event, r.date, r.handicap, list(r.notes),
+            ]
+        )  # fmt: skip
+    extras = [list(e) for e in result.extras]
+    return json.dumps([outcome.source, outcome.error, outcome.fast, records, extras])
+
+
+def decode(text: str):
+    """The inverse of :func:`encode`; any malformed value raises ValueError."""
+    from sodos_plugin.readers.sgf.history import Extra, HistoryOutcome
+
+    try:
+        source, error, fast, raw_records, raw_extras = json.loads(text)
+        records = []
+        for (
+            src, black, white, br, wr, (res, by_default, how, margin, note),
+            result_text, rnd, round_text, event, date, handicap, notes,
+        ) in raw_records:  # fmt: skip
+            parsed = ParsedResult(
+                _RESULTS[res],
+                bool(by_default),
+                how,
+                None if margin is None else Fraction(margin),
+                note,
+            )
+            records.append(
+                Record(
+                    src,
+                    black,
+                    white,
+                    br,
+                    wr,
+                    parsed,
+                    result_text,
+                    rnd,
+                    round_text,
+                    event,
+                    date,
+                    int(handicap),
+                    tuple(notes),
+                )  # fmt: skip
+            )
+        extras = tuple(Extra(k, int(s), str(f)) for k, s, f in raw_extras)
+    except (TypeError, KeyError, ValueError, ZeroDivisionError) as problem:
+        raise ValueError(f"malformed cache value: {problem}") from None
+    if len(extras) != len(records):
+        raise ValueError("malformed cache value: extras and records differ in number")
+    return HistoryOutcome(FileOutcome(source, tuple(records), error, bool(fast)), extras)
+
+
+class Cache:
+    """One cache file. ``context`` is everything besides the file that decides ingest."""
+
+    def __init__(self, path: Path | str, context: str):
+        self.path = Path(path)
+        self.context = f"{__version__}/{FORMAT}/{context}"
+        self.warnings: list[str] = []
+        self.hits = 0
+        self.misses = 0
+        self.db: sqlite3.Connection | None = None
+        self._stats: dict[str, tuple[int, int]] = {}
+        self._archives: dict[str, tuple[int, int] | None] = {}
+        try:
+            self.db = self._open()
+        except (sqlite3.Error, OSError) as error:
+            self._rebuild(f"unreadable ({error})")
+
+    # -- opening, checking, rebuilding ---------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        try:
+            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            db.execute("PRAGMA journal_mode = WAL")
+            row = db.execute("PRAGMA quick_check").fetchone()
+            if row is None or row[0] != "ok":
+                raise sqlite3.DatabaseError(f"quick_check: {row[0] if row else 'no answer'}")
+            for statement in _SCHEMA:
+                db.execute(statement)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(FORMAT),))
+            (fmt,) = db.execute("SELECT v FROM meta WHERE k = 'format'").fetchone()
+            if fmt != str(FORMAT):
+                raise sqlite3.DatabaseError(f"format {fmt!r}, expected {FORMAT}")
+            columns = [r[1] for r in db.execute("PRAGMA table_info(entries)")]
+            if columns != ["path", "size", "mtime", "context", "value", "digest"]:
+                raise sqlite3.DatabaseError("unexpected schema")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _rebuild(self, why: str) -> None:
+        self.warnings.append(f"cache {self.path}: {why}; rebuilt (every file is read again)")
+        if self.db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.close()
+            self.db = None
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
+                os.unlink(f"{self.path}{suffix}")
+        try:
+            self.db = self._open()
+        except (sqlite3.Error, OSError) as error:
+            self.warnings.append(f"cache {self.path}: cannot be used ({error}); running without it")
+            self.db = None
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def key_for(self, unit) -> tuple[str, int, int] | None:
+        """(path, size, mtime_ns) of a file on disk, or of an archive for its member."""
+        if isinstance(unit, str):
+            try:
+                st = os.stat(unit)
+            except OSError:
+                return None
+            return unit, st.st_size, st.st_mtime_ns
+        archive, sep, _ = unit.source.partition("!")
+        if not sep:
+            return None
+        if archive not in self._archives:
+            try:
+                st = os.stat(archive)
+                self._archives[archive] = (st.st_size, st.st_mtime_ns)
+            except OSError:
+                self._archives[archive] = None
+        stat = self._archives[archive]
+        return None if stat is None else (unit.source, *stat)
+
+    # -- reading and writing ---------------------------------------------------------------
+
+    def get_many(self, keys: Sequence[tuple[str, int, int]]) -> dict:
+        found: dict = {}
+        if self.db is None or not keys:
+            return found
+        wanted = {k[0]: k for k in keys}
+        try:
+            rows = self.db.execute(
+                "SELECT path, size, mtime, value, digest FROM entries WHERE context = ?",
+                (self.context,),
+            )
+            for path, size, mtime, value, digest in rows:
+                key = wanted.get(path)
+                if key is None or key[1] != size or key[2] != mtime:
+                    continue
+                if _digest(value) != digest:
+                    continue  # a damaged value: read the file again
+                try:
+                    found[key] = decode(value)
+                except ValueError:
+                    continue
+        except sqlite3.DatabaseError as error:
+            self._rebuild(f"damaged ({error})")
+            return {}
+        self.hits += len(found)
+        self.misses += len(keys) - len(found)
+        return found
+
+    def put_many(self, items: Iterable[tuple[tuple[str, int, int], Any]]) -> None:
+        if self.db is None:
+            return
+        rows = []
+        for (path, size, mtime), result in items:
+            value = encode(result)
+            rows.append((path, size, mtime, self.context, value, _digest(value)))
+        if not rows:
+            return
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as error:  # locked by another run beyond the timeout
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            self.warnings.append(f"cache {self.path}: not updated ({error})")
+        except sqlite3.DatabaseError as error:
+            self._rebuild(f"damaged while writing ({error})")
+
+    def close(self) -> None:
+        if self.db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.close()
+            self.db = None

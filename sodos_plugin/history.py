@@ -1,0 +1,440 @@
+"""Game-history mode: many inputs → one :class:`~sodos_hookspecs.GameHistory` in date order.
+
+Contract (docs/rules.md §10.1): :func:`read_history` reads
+
+* SGF records (files, folders, ``.zip``/``.tar.gz``), a server's whole archive: mixed
+  events, dated by ``DT``, duplicates dropped and reported, every unusable record
+  reported with its reason (:mod:`sodos_plugin.readers.sgf.history`, the SGF ingest's
+  own per-file records, served from the :mod:`~sodos_plugin.cache` when unchanged);
+* EGD h9 and OpenGotha XML files, and any other format a reader plugin reads: one
+  tournament each, dated by its header (h9 ``DT[...]``, XML ``beginDate``) or by
+  ``Tournament.date``; a tournament without a date is rejected;
+* host objects: :class:`~sodos_plugin.model.Tournament` s (dated) and
+  :class:`~sodos_hookspecs.HistoryGame` s.
+
+Games are ordered by date, then event, round, names, result and source, so that the
+order of files given never changes a rating. A game without a result over the board
+(unknown, void, won by default) is not rated and is reported.
+
+:func:`read_initial` reads starting ratings from a CSV file (``name, rating[,
+deviation]``, a header line optional).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sodos_hookspecs import (
+    FileReport,
+    GameHistory,
+    HistoryEvent,
+    HistoryGame,
+    HistoryPlayer,
+    InitialRating,
+    RatingState,
+)
+
+from sodos_plugin.errors import ConfigError, InputError
+from sodos_plugin.identity import identity_key
+from sodos_plugin.model import Result, Tournament
+from sodos_plugin.ranks import format_rank
+
+if TYPE_CHECKING:
+    from sodos_plugin.host import Host
+
+_SCORES = {Result.BLACK_WINS: 1.0, Result.WHITE_WINS: 0.0, Result.JIGO: 0.5}
+_DT = re.compile(r"^\s*;\s*DT\[\s*(\d{4}-\d{2}-\d{2})")
+_CL = re.compile(r"^\s*;\s*CL\[\s*([A-Za-z])\s*\]")
+MAX_INITIAL_BYTES = 64 << 20
+MAX_INITIAL_ROWS = 1_000_000
+
+
+def game_order(game: HistoryGame) -> tuple:
+    return (
+        game.date,
+        game.event,
+        game.round or 0,
+        identity_key(game.black),
+        identity_key(game.white),
+        game.result,
+        game.handicap,
+        game.source,
+    )
+
+
+def tournament_games(
+    tournament: Tournament, date: str, source: str, klass: str = ""
+) -> tuple[list[HistoryGame], HistoryEvent, dict[str, HistoryPlayer], list[FileReport]]:
+    """One dated tournament → its rated games, its event, its players, unrated games."""
+    key = f"{tournament.name} ({date}, {source})"
+    event = HistoryEvent(key, tournament.name, date, klass, source)
+    players = {}
+    for p in tournament.players:
+        rank = format_rank(p.rank) if p.rank is not None else None
+        players[p.name] = HistoryPlayer(p.name, rank, p.rating, source)
+    games, skipped = [], []
+    for game in tournament.games:
+        black, white = tournament.players[game.black].name, tournament.players[game.white].name
+        where = f"{source}: round {game.round}: {black} vs {white}"
+        score = _SCORES.get(game.result)
+        if game.by_default:
+            skipped.append(FileReport(where, "excluded", "won by default (not rated)"))
+            continue
+        if score is None:
+            skipped.append(FileReport(where, "excluded", f"result {game.result.value} (not rated)"))
+            continue
+        games.append(
+            HistoryGame(date, key, black, white, score, game.handicap, None, 19, game.round, where)
+        )
+    return games, event, players, skipped
+
+
+def _h9_header(path: Path) -> tuple[str | None, str]:
+    date, klass = None, ""
+    with path.open("rb") as handle:
+        head = handle.read(16384).decode("utf-8", "replace")
+    for line in head.splitlines():
+        if not line.lstrip().startswith(";"):
+            break
+        if date is None and (m := _DT.match(line)):
+            date = m.group(1)
+        if not klass and (m := _CL.match(line)):
+            klass = m.group(1).upper()
+    return date, klass
+
+
+def _xml_header(path: Path) -> tuple[str | None, int, float | None]:
+    from sodos_plugin.readers import opengotha_xml
+
+    root = opengotha_xml.scan(path, opengotha_xml.MAX_BYTES)
+    general = root.find("TournamentParameterSet/GeneralParameterSet")
+    if general is None:
+        return None, 19, None
+    date = (general.get("beginDate") or "").strip()[:10] or None
+    try:
+        size = int(general.get("size") or 19)
+    except ValueError:
+        size = 19
+    try:
+        komi = float(general.get("komi")) if general.get("komi") else None
+    except ValueError:
+        komi = None
+    return date, size, komi
+
+
+def _valid_date(text: str | None) -> str | None:
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text).isoformat() if text else None
+    except ValueError:
+        return None
+
+
+class _Collector:
+    def __init__(self, host: Host):
+        self.host = host
+        self.games: list[HistoryGame] = []
+        self.events: dict[str, HistoryEvent] = {}
+        self.players: dict[str, HistoryPlayer] = {}
+        self.spelling: dict[str, str] = {}
+        self.files: list[FileReport] = []
+        self.warnings: list[str] = []
+        self.tournaments: dict[tuple, str] = {}  # a tournament's games → its first file
+
+    def name(self, raw: str, source: str) -> str:
+        key = identity_key(raw)
+        first = self.spelling.setdefault(key, raw)
+        if first != raw:
+            self.warnings.append(
+                f"{source}: {raw!r} is taken as {first!r}: the same name (docs/rules.md §8)"
+            )
+            self.spelling[key] = first
+        return first
+
+    def add_player(self, player: HistoryPlayer) -> None:
+        known = self.players.get(player.name)
+        if (
+            known is None
+            or (known.rank is None and player.rank)
+            or (known.rating is None and player.rating is not None)
+        ):
+            rank = known.rank if known is not None and known.rank else player.rank
+            rating = known.rating if known is not None and known.rating is not None else None
+            self.players[player.name] = HistoryPlayer(
+                player.name, rank, rating if rating is not None else player.rating, player.source
+            )
+
+    def add_tournament(
+        self,
+        tournament: Tournament,
+        date: str,
+        source: str,
+        klass: str = "",
+        size: int = 19,
+        komi=None,
+    ) -> None:
+        games, event, players, skipped = tournament_games(tournament, date, source, klass)
+        # the same tournament twice (its h9 and its XML): rated once, the later reported
+        signature = (
+            date,
+            tuple(
+                sorted(
+                    (g.round or 0, identity_key(g.black), identity_key(g.white), g.result)
+                    for g in games
+                )
+            ),
+        )
+        first = self.tournaments.get(signature)
+        if first is not None and games:
+            self.files.append(FileReport(source, "duplicate", f"same tournament as {first}"))
+            return
+        self.tournaments[signature] = source
+        renamed = {p: self.name(p, source) for p in players}
+        for game in games:
+            self.games.append(
+                game._replace(
+                    black=renamed[game.black], white=renamed[game.white], size=size, komi=komi
+                )
+            )
+        self.events[event.key] = event
+        for name, player in players.items():
+            self.add_player(replace(player, name=renamed[name]))
+        self.files.append(FileReport(source, "ingested"))
+        self.files.extend(skipped)
+
+    def add_sgf(self, paths: Sequence[Path], jobs: int | None, progress) -> None:
+        from sodos_plugin.readers.sgf import PLUGIN
+        from sodos_plugin.readers.sgf.history import history_games, ingest_history
+        from sodos_plugin.readers.sgf.options import parse_options
+        from sodos_plugin.readers.sgf.walk import collect
+
+        settings = self.host.settings
+        options = parse_options(dict(settings.plugin_sections.get(PLUGIN, {})))
+        units, reports, settings_files = collect(list(paths), options.limits)
+        reports = list(reports)
+        reports += [
+            FileReport(str(p), "excluded", "tournament settings: not used for ratings")
+            for p in settings_files
+        ]
+        cache = self.host.history_cache(options)
+        try:
+            outcomes = ingest_history(
+                units,
+                fallback=options.fallback_encoding,
+                limits=options.limits,
+                jobs=jobs,
+                cache=cache,
+                progress=progress(len(units)) if progress else None,
+            )
+        finally:
+            if cache is not None:
+                self.warnings.extend(cache.warnings)
+                cache.close()
+        games, events, players, files, warnings = history_games(
+            outcomes, event_gap_days=settings.event_gap_days, reports=reports
+        )
+        for game in games:
+            self.games.append(
+                game._replace(
+                    black=self.name(game.black, game.source),
+                    white=self.name(game.white, game.source),
+                )
+            )
+        self.events.update(events)
+        for player in players.values():
+            self.add_player(replace(player, name=self.name(player.name, player.source or "SGF")))
+        self.files.extend(files)
+        self.warnings.extend(warnings)
+
+    def add_path(self, path: Path) -> None:
+        """One h9, XML or other reader's file: a dated tournament."""
+        host = self.host
+        source = str(path)
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(4096)
+            reader, plugin = host._reader_for(path, head)
+            builtin = host.registry.plugins[plugin].builtin
+            read = host.read([path])
+        except (InputError, ConfigError) as error:
+            self.files.append(FileReport(source, "rejected", str(error)))
+            return
+        except OSError as error:
+            self.files.append(FileReport(source, "rejected", f"cannot read: {error.strerror}"))
+            return
+        self.warnings.extend(read.warnings)
+        tournament = read.tournament
+        date, klass, size, komi = _valid_date(tournament.date), "", 19, None
+        try:
+            if builtin and reader.name == "h9":
+                found, klass = _h9_header(path)
+                date = date or _valid_date(found)
+            elif builtin and reader.name == "opengotha-xml":
+                found, size, komi = _xml_header(path)
+                date = date or _valid_date(found)
+        except (OSError, InputError) as error:
+            self.files.append(FileReport(source, "rejected", f"cannot read its date: {error}"))
+            return
+        if date is None:
+            self.files.append(
+                FileReport(source, "rejected", "no date (h9 DT[...], XML beginDate): not rated")
+            )
+            return
+        self.add_tournament(tournament, date, source, klass, size, komi)
+
+
+def read_history(
+    host: Host,
+    paths: Sequence[Path | str] = (),
+    *,
+    tournaments: Iterable[Tournament] = (),
+    games: Iterable[HistoryGame] = (),
+    jobs: int | None = None,
+    progress=None,
+) -> GameHistory:
+    """The game history of everything given (see the module documentation)."""
+    collector = _Collector(host)
+    sgf: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise InputError("no such file or directory", source=str(path))
+        head = b""
+        if path.is_file():
+            with path.open("rb") as handle:
+                head = handle.read(4096)
+        try:
+            reader, plugin = host._reader_for(path, head)
+        except InputError as error:
+            collector.files.append(FileReport(str(path), "rejected", str(error)))
+            continue
+        if reader.name == "sgf" and host.registry.plugins[plugin].builtin:
+            sgf.append(path)
+        else:
+            collector.add_path(path)
+    if sgf:
+        collector.add_sgf(sgf, jobs, progress)
+    for n, tournament in enumerate(tournaments, 1):
+        date = _valid_date(tournament.date)
+        source = tournament.source or f"tournament {n}"
+        if date is None:
+            raise InputError(
+                f"tournament {tournament.name!r} has no date (Tournament.date)", source=source
+            )
+        collector.add_tournament(tournament, date, source)
+    for game in games:
+        if not isinstance(game, HistoryGame):
+            raise InputError(f"expected a HistoryGame, got {type(game).__name__}")
+        if _valid_date(game.date) is None:
+            raise InputError(f"game date {game.date!r} is not YYYY-MM-DD", source=game.source)
+        collector.games.append(
+            game._replace(
+                black=collector.name(game.black, game.source),
+                white=collector.name(game.white, game.source),
+            )
+        )
+        if game.event not in collector.events:
+            collector.events[game.event] = HistoryEvent(game.event, game.event, game.date)
+    collector.games.sort(key=game_order)
+    warnings = list(dict.fromkeys(collector.warnings))
+    return GameHistory(
+        games=tuple(collector.games),
+        events=collector.events,
+        players=collector.players,
+        files=tuple(collector.files),
+        warnings=tuple(warnings),
+    )
+
+
+def read_initial(path: Path | str) -> dict[str, InitialRating]:
+    """Starting ratings from CSV: ``name, rating[, deviation]`` (a header row is skipped).
+
+    Names are matched by identity (docs/rules.md §8); a name twice, a rating that is not
+    a finite number or an empty name is an error naming the line.
+    """
+    path = Path(path)
+    source = str(path)
+    try:
+        if path.stat().st_size > MAX_INITIAL_BYTES:
+            raise InputError(f"larger than {MAX_INITIAL_BYTES} bytes", source=source)
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", source=source) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", source=source) from None
+    found: dict[str, InitialRating] = {}
+    keys: dict[str, int] = {}
+    for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
+        if number > MAX_INITIAL_ROWS:
+            raise InputError(f"more than {MAX_INITIAL_ROWS} rows", source=source)
+        cells = [c.strip() for c in row]
+        if not cells or not any(cells) or cells[0].startswith("#"):
+            continue
+        if len(cells) < 2 or len(cells) > 3:
+            raise InputError(f"line {number}: expected name, rating[, deviation]", source=source)
+        try:
+            values = [float(c) for c in cells[1:]]
+        except ValueError:
+            if number == 1 and not found:
+                continue  # a header
+            raise InputError(
+                f"line {number}: {cells[1:]!r} is not a number", source=source
+            ) from None
+        if not cells[0]:
+            raise InputError(f"line {number}: empty name", source=source)
+        if any(v != v or v in (float("inf"), float("-inf")) for v in values):
+            raise InputError(f"line {number}: not a finite number", source=source)
+        key = identity_key(cells[0])
+        if key in keys:
+            raise InputError(
+                f"line {number}: {cells[0]!r} is also on line {keys[key]}", source=source
+            )
+        keys[key] = number
+        state = RatingState(values[0], values[1] if len(values) > 1 else None)
+        found[cells[0]] = InitialRating(state, f"{path.name}:{number}")
+    return found
+
+
+def match_initial(
+    initial: Mapping[str, InitialRating], history: GameHistory
+) -> tuple[dict[str, InitialRating], list[str]]:
+    """Initial ratings keyed by the history's spelling of each name (identity), and a
+    warning for names in the file that play in no game."""
+    by_key = {identity_key(name): name for name in _names(history)}
+    out: dict[str, InitialRating] = {}
+    unused = []
+    for name, rating in initial.items():
+        target = by_key.get(identity_key(name))
+        if target is None:
+            unused.append(name)
+        else:
+            out[target] = rating
+    warnings = []
+    if unused:
+        shown = ", ".join(repr(n) for n in unused[:5]) + (" ..." if len(unused) > 5 else "")
+        warnings.append(f"initial ratings: {len(unused)} name(s) play in no game: {shown}")
+    return out, warnings
+
+
+def _names(history: GameHistory) -> list[str]:
+    seen: dict[str, None] = {}
+    for game in history.games:
+        seen.setdefault(game.black, None)
+        seen.setdefault(game.white, None)
+    return list(seen)
+
+
+def file_ratings(history: GameHistory) -> dict[str, InitialRating]:
+    """The ratings the files carry themselves (OpenGotha XML ``rating``)."""
+    return {
+        name: InitialRating(RatingState(float(p.rating)), f"{p.source} rating")
+        for name, p in history.players.items()
+        if p.rating is not None
+    }

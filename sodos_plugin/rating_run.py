@@ -1,0 +1,171 @@
+"""One rating run: a system applied to a game history, and what every face shows of it.
+
+Contract: :func:`resolve_parameters` gives a system's parameters from its defaults, the
+config's ``[rating.<name>]`` table and the host's own values, each checked against the
+default's type and ``choices`` (an unknown key or a wrong type is a
+:class:`~sodos_plugin.errors.ConfigError` naming it). :class:`RatingRun` holds the
+result; :meth:`RatingRun.as_dict` is exactly what ``sodos ratings --format json``
+prints (and what ``POST /ratings`` answers); :meth:`RatingRun.rows` is one row per
+player and period for the table, CSV and HTML forms.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sodos_hookspecs import GameHistory, RatingResult, RatingStep, RatingSystem
+
+from sodos_plugin.errors import ConfigError
+
+#: Keys the host adds to ``params`` for every system (see the hookspec).
+HOST_KEYS = ("details",)
+
+
+def _convert(name: str, default: Any, value: Any, choices: tuple[str, ...], where: str) -> Any:
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "on", "off"):
+            return value.lower() in ("true", "yes", "on")
+        raise ConfigError(f"{name}: expected true or false, got {value!r}", where=where)
+    if isinstance(default, int):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value) < 10:
+            return int(value)
+        raise ConfigError(f"{name}: expected an integer, got {value!r}", where=where)
+    if isinstance(default, float):
+        try:
+            number = float(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            number = None
+        if number is None or not math.isfinite(number):
+            raise ConfigError(f"{name}: expected a finite number, got {value!r}", where=where)
+        return number
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise ConfigError(f"{name}: expected a string, got {value!r}", where=where)
+        text = value.strip()
+        if choices and text.lower() not in choices:
+            raise ConfigError(
+                f"{name}: expected one of {', '.join(choices)}, got {value!r}", where=where
+            )
+        return text.lower() if choices else text
+    return value
+
+
+def resolve_parameters(
+    system: RatingSystem,
+    section: Mapping[str, Any],
+    given: Mapping[str, Any],
+) -> dict[str, Any]:
+    """Defaults < ``[rating.<name>]`` < the host's values; every key checked."""
+    params = {p.name: p.default for p in system.parameters}
+    declared = {p.name: p for p in system.parameters}
+    for layer, where in ((section, f"rating.{system.name}"), (given, "parameters")):
+        for key, value in layer.items():
+            p = declared.get(key)
+            if p is None:
+                known = ", ".join(declared) or "none"
+                raise ConfigError(
+                    f"{system.name} has no parameter {key!r} (known: {known})",
+                    where=f"{where}.{key}",
+                )
+            params[key] = _convert(key, p.default, value, tuple(p.choices), f"{where}.{key}")
+    return params
+
+
+def _state(state) -> dict[str, Any]:
+    out: dict[str, Any] = {"rating": state.rating}
+    if state.deviation is not None:
+        out["deviation"] = state.deviation
+    if state.volatility is not None:
+        out["volatility"] = state.volatility
+    return out
+
+
+@dataclass
+class RatingRun:
+    """A system's result over a history, with where everything came from."""
+
+    system: RatingSystem
+    provider: str
+    parameters: dict[str, Any]
+    history: GameHistory
+    result: RatingResult
+    warnings: list[str] = field(default_factory=list)
+
+    def steps_of(self, player: str) -> list[RatingStep]:
+        return [s for s in self.result.steps if s.player == player]
+
+    def label(self, state) -> str | None:
+        if self.system.label is None:
+            return None
+        try:
+            return self.system.label(state)
+        except Exception:  # a label is decoration: never fail a run over it
+            return None
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per player and period, in date order."""
+        rows = []
+        for step in self.result.steps:
+            rows.append(
+                {
+                    "player": step.player,
+                    "period": step.period,
+                    "date": step.date,
+                    "games": step.games,
+                    "before": step.before,
+                    "after": step.after,
+                    "change": step.after.rating - step.before.rating,
+                }
+            )
+        return rows
+
+    def as_dict(self) -> dict[str, Any]:
+        """The run as plain JSON-ready data (``sodos ratings --format json``)."""
+        games_of: dict[str, int] = {}
+        for step in self.result.steps:
+            games_of[step.player] = games_of.get(step.player, 0) + step.games
+        players = []
+        for name, state in sorted(self.result.final.items(), key=lambda kv: -kv[1].rating):
+            entry = {
+                "name": name,
+                "initial": self.result.initial.get(name, ""),
+                "games": games_of.get(name, 0),
+                "final": _state(state),
+            }
+            text = self.label(state)
+            if text is not None:
+                entry["final"]["label"] = text
+            players.append(entry)
+        periods = [
+            {
+                "player": s.player,
+                "period": s.period,
+                "date": s.date,
+                "games": s.games,
+                "before": _state(s.before),
+                "after": _state(s.after),
+                "change": s.after.rating - s.before.rating,
+            }
+            for s in self.result.steps
+        ]
+        return {
+            "system": self.system.name,
+            "provider": self.provider,
+            "source": self.system.source,
+            "parameters": {k: v for k, v in self.parameters.items() if k not in HOST_KEYS},
+            "games": len(self.history.games),
+            "events": len({g.event for g in self.history.games}),
+            "files": [
+                {"path": f.path, "status": f.status, "reason": f.reason} for f in self.history.files
+            ],
+            "warnings": list(self.warnings),
+            "players": players,
+            "periods": periods,
+        }

@@ -1,0 +1,69 @@
+"""What the built-in rating systems share: the order of events, and first ratings.
+
+Contract: :func:`events_in_order` gives each event's games in the history's order of
+events (first day, then key: docs/rules.md §10.1); :func:`seed` gives a player's first
+rating and says where it came from — the ``initial`` mapping, else the player's rank
+through the system's mapping, else the system's default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from sodos_hookspecs import GameHistory, HistoryGame, HistoryPlayer, InitialRating, RatingState
+
+
+def events_in_order(history: GameHistory) -> list[tuple[str, list[HistoryGame]]]:
+    """(event key, its games) by the event's first day, then key."""
+    games: dict[str, list[HistoryGame]] = {}
+    first: dict[str, str] = {}
+    for game in history.games:
+        games.setdefault(game.event, []).append(game)
+        if game.event not in first or game.date < first[game.event]:
+            first[game.event] = game.date
+    for key, event in history.events.items():
+        if key in first and event.date:
+            first[key] = min(first[key], event.date)
+    return [(key, games[key]) for key in sorted(games, key=lambda k: (first[k], k))]
+
+
+def event_name(history: GameHistory, key: str) -> str:
+    event = history.events.get(key)
+    return event.name if event is not None and event.name else key
+
+
+def seed(
+    name: str,
+    initial: Mapping[str, InitialRating],
+    players: Mapping[str, HistoryPlayer],
+    rank_to_rating: Callable[[str], RatingState] | None,
+    default: RatingState,
+    warnings: list[str],
+    system: str,
+) -> tuple[RatingState, str]:
+    """A player's first rating and its origin (``"ratings.csv:3"``, ``"rank 3d"``...)."""
+    given = initial.get(name)
+    if given is not None:
+        return given.state, given.source or "initial ratings"
+    info = players.get(name)
+    rank = info.rank if info is not None else None
+    if rank and rank_to_rating is not None:
+        try:
+            return rank_to_rating(rank), f"rank {rank.strip()}"
+        except ValueError as error:
+            where = f" ({info.source})" if info is not None and info.source else ""
+            warnings.append(
+                f"{system}: {name}: rank {rank.strip()!r}{where} is not a Go rank ({error}); "
+                f"seeded at the default {default.rating:g}"
+            )
+            return default, "default (rank not understood)"
+    return default, "default (no rank)"
+
+
+def players_of(games: Iterable[HistoryGame]) -> list[str]:
+    """Each player once, in order of appearance."""
+    seen: dict[str, None] = {}
+    for game in games:
+        seen.setdefault(game.black, None)
+        seen.setdefault(game.white, None)
+    return list(seen)

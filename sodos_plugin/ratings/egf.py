@@ -1,0 +1,308 @@
+"""EGF GoR — the European Go Database's rating (docs/rules.md §10.2-10.4).
+
+``formula = "2021"`` (default), the system in force since 2021 (the whole database was
+recalculated with it)::
+
+    Se = 1 / (1 + exp(β(r₂) − β(r₁))),  β(r) = −7 ln(3300 − r)
+    con(r) = ((3300 − r) / 200) ^ 1.6
+    bonus(r) = ln(1 + exp((2300 − r) / 80)) / 5
+    per game: con(r)·(Sa − Se) + bonus(r)
+
+``formula = "pre2021"``, the system before it::
+
+    Se = 1 / (exp(D / a) + 1) − ε/2,  D = opponent − own rating, a = max(70, 205 − r/20)
+    of the weaker rating; con by rating from the table (116 at 100 ... 10 at 2700,
+    linear in between); per game: con(r)·(Sa − Se)
+
+Both: a handicap of h ≥ 1 stones adds 100(h − 0.5) to the receiver's (Black's) rating
+inside Se only (β, or D and a); con and bonus use the unadjusted rating. A tournament is
+rated at once: every game from the ratings both players had before it, the changes
+summed, scaled by the class weight (A 1, B 0.75, C 0.5, D 0.25: the whole change), the
+result floored at −900 and stored to 3 decimals. Only 19×19 games are rated. First
+ratings: a grade gives 2100 + 100·n (1d = 2100, 1k = 2000, 20k = 100), professionals
+1p = 2700, 2p = 2730 … 9p = 2940.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sodos_hookspecs import (
+    GameHistory,
+    InitialRating,
+    Parameter,
+    RatingResult,
+    RatingState,
+    RatingStep,
+    RatingSystem,
+    hookimpl,
+)
+
+from sodos_plugin.ranks import parse_rank
+from sodos_plugin.ratings._periods import event_name, events_in_order, seed
+
+NAME = "egf"
+SOURCE = (
+    "docs/rules.md §10.2-10.4 (EGD rating system page; european-go/rating-system; "
+    "Sensei's Library GoR table for the pre-2021 formula)"
+)
+#: The 2021 formulas are defined below this rating (β takes ln(3300 − r)).
+CEILING = 3300.0
+FORMULAS = ("2021", "pre2021")
+CLASS_WEIGHTS = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
+#: Pre-2021 con by rating, linear in between; 116 below 100, 10 above 2700.
+CON_TABLE = (
+    (100, 116), (200, 110), (300, 105), (400, 100), (500, 95), (600, 90), (700, 85),
+    (800, 80), (900, 75), (1000, 70), (1100, 65), (1200, 60), (1300, 55), (1400, 51),
+    (1500, 47), (1600, 43), (1700, 39), (1800, 35), (1900, 31), (2000, 27), (2100, 24),
+    (2200, 21), (2300, 18), (2400, 15), (2500, 13), (2600, 11), (2700, 10),
+)  # fmt: skip
+
+PARAMETERS = (
+    Parameter("formula", "2021", "GoR formula: 2021 (in force) or pre2021", FORMULAS),
+    Parameter("floor", -900.0, "a tournament's result below this is reset to it (EGD: -900)"),
+    Parameter("decimals", 3, "decimals of the stored rating after each tournament (EGD: 3)"),
+    Parameter("epsilon", 0.016, "pre2021 only: the ε of Se (0.016; 0.014 in older documents)"),
+    Parameter(
+        "use_class", True, "scale a tournament by its class (A 100 %, B 75 %, C 50 %, D 25 %)"
+    ),
+    Parameter("default_rating", 100.0, "first rating of a player without rank (100 = 20k)"),
+)
+
+_PRO = re.compile(r"^\s*(\d)\s*[pP]\s*$")
+
+
+# -- the 2021 formulas ---------------------------------------------------------------------
+
+
+def beta(r: float) -> float:
+    return -7.0 * math.log(CEILING - r)
+
+
+def con(r: float) -> float:
+    return ((CEILING - r) / 200.0) ** 1.6
+
+
+def bonus(r: float) -> float:
+    x = (2300.0 - r) / 80.0
+    # ln(1 + e^x) without overflow for very low ratings
+    return (x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))) / 5.0
+
+
+def se(r: float, opponent: float) -> float:
+    """2021 expected score of ``r`` against ``opponent`` (ratings as β sees them)."""
+    return 1.0 / (1.0 + math.exp(beta(opponent) - beta(r)))
+
+
+# -- the pre-2021 formulas -----------------------------------------------------------------
+
+
+def con_old(r: float) -> float:
+    if r <= CON_TABLE[0][0]:
+        return float(CON_TABLE[0][1])
+    if r >= CON_TABLE[-1][0]:
+        return float(CON_TABLE[-1][1])
+    i = int((r - 100) // 100)
+    (r0, c0), (r1, c1) = CON_TABLE[i], CON_TABLE[i + 1]
+    return c0 + (c1 - c0) * (r - r0) / (r1 - r0)
+
+
+def a_old(weaker: float) -> float:
+    return max(70.0, 205.0 - weaker / 20.0)
+
+
+def se_old(r: float, opponent: float, epsilon: float = 0.016) -> float:
+    """Pre-2021 expected score; ``a`` from the weaker of the two (adjusted) ratings."""
+    a = a_old(min(r, opponent))
+    return 1.0 / (math.exp((opponent - r) / a) + 1.0) - epsilon / 2.0
+
+
+# -- handicap, first ratings ----------------------------------------------------------------
+
+
+def handicap_adjustment(stones: int) -> float:
+    """What h stones add to the receiver's rating inside Se: 100(h − 0.5), 0 for even."""
+    return 100.0 * (stones - 0.5) if stones >= 1 else 0.0
+
+
+def rank_to_rating(text: str) -> RatingState:
+    """``"1d"`` → 2100, ``"5k"`` → 1600, ``"20k"`` → 100, ``"1p"`` → 2700, ``"9p"`` → 2940."""
+    pro = _PRO.match(text)
+    if pro:
+        n = int(pro.group(1))
+        if not 1 <= n <= 9:
+            raise ValueError(f"professional rank out of range 1p..9p: {text!r}")
+        return RatingState(2700.0 + 30.0 * (n - 1))
+    return RatingState(2100.0 + 100.0 * parse_rank(text))
+
+
+# -- one tournament -------------------------------------------------------------------------
+
+
+def game_contribution(
+    r: float,
+    opponent: float,
+    sa: float,
+    own_stones: int,
+    opponent_stones: int,
+    formula: str = "2021",
+    epsilon: float = 0.016,
+) -> dict[str, Any]:
+    """One game's change for the player rated ``r``, with every step (explain shows them).
+
+    ``own_stones``/``opponent_stones``: the handicap this player / the opponent received.
+    """
+    own_adj = r + handicap_adjustment(own_stones)
+    opp_adj = opponent + handicap_adjustment(opponent_stones)
+    details: dict[str, Any] = {"rating": r, "opponent_rating": opponent}
+    if own_adj != r or opp_adj != opponent:
+        details["adjusted_rating"] = own_adj
+        details["adjusted_opponent"] = opp_adj
+    if formula == "2021":
+        if max(own_adj, opp_adj) >= CEILING:
+            raise ValueError(f"a rating of {CEILING:g} or more is outside the 2021 formula")
+        expected = se(own_adj, opp_adj)
+        factor = con(r)
+        extra = bonus(r)
+        details.update(beta=beta(own_adj), opponent_beta=beta(opp_adj))
+    else:
+        expected = se_old(own_adj, opp_adj, epsilon)
+        factor = con_old(r)
+        extra = 0.0
+        details["a"] = a_old(min(own_adj, opp_adj))
+    details.update(
+        result=sa,
+        expected=expected,
+        con=factor,
+        con_times_difference=factor * (sa - expected),
+        bonus=extra,
+    )
+    details["change"] = details["con_times_difference"] + extra
+    return details
+
+
+def rate(
+    history: GameHistory, initial: Mapping[str, InitialRating], params: Mapping[str, Any]
+) -> RatingResult:
+    formula = params["formula"]
+    floor = float(params["floor"])
+    decimals = params["decimals"]
+    epsilon = float(params["epsilon"])
+    default = RatingState(float(params["default_rating"]))
+    warnings: list[str] = []
+    current: dict[str, float] = {}
+    origin: dict[str, str] = {}
+    steps: list[RatingStep] = []
+    skipped_sizes = 0
+    for key, games in events_in_order(history):
+        event = history.events.get(key)
+        klass = (event.tournament_class if event is not None else "").upper()
+        weight = CLASS_WEIGHTS.get(klass, 1.0) if params["use_class"] else 1.0
+        if klass and klass not in CLASS_WEIGHTS:
+            warnings.append(
+                f"{NAME}: {event_name(history, key)}: class {klass!r} unknown; rated as A"
+            )
+        rated = []
+        for game in games:
+            if game.size != 19:
+                skipped_sizes += 1
+                continue
+            rated.append(game)
+        if not rated:
+            continue
+        before: dict[str, float] = {}
+        for game in rated:
+            for name in (game.black, game.white):
+                if name in before:
+                    continue
+                if name not in current:
+                    state, origin[name] = seed(
+                        name, initial, history.players, rank_to_rating, default, warnings, NAME
+                    )
+                    current[name] = state.rating
+                before[name] = current[name]
+        per_player: dict[str, list[dict[str, Any]]] = {name: [] for name in before}
+        for game in rated:
+            b, w = before[game.black], before[game.white]
+            for name, mine, theirs, sa, own, other, colour in (
+                (game.black, b, w, game.result, game.handicap, 0, "B"),
+                (game.white, w, b, 1.0 - game.result, 0, game.handicap, "W"),
+            ):
+                try:
+                    detail = game_contribution(mine, theirs, sa, own, other, formula, epsilon)
+                except ValueError as error:
+                    warnings.append(f"{NAME}: {game.source}: not rated: {error}")
+                    continue
+                opponent = game.white if colour == "B" else game.black
+                detail = {
+                    "opponent": opponent,
+                    "colour": colour,
+                    "handicap": game.handicap,
+                    "round": game.round,
+                    "source": game.source,
+                    **detail,
+                }
+                if weight != 1.0:
+                    detail["weight"] = weight
+                    detail["change"] *= weight
+                per_player[name].append(detail)
+        label = event_name(history, key)
+        date = event.date if event is not None and event.date else rated[0].date
+        for name, details in per_player.items():
+            start = before[name]
+            parts: list[tuple[str, float]] = [
+                (
+                    f"vs {d['opponent']}" + (f" (round {d['round']})" if d["round"] else ""),
+                    d["change"],
+                )
+                for d in details
+            ]
+            total = start + math.fsum(p for _, p in parts)
+            after = total
+            if after < floor:
+                parts.append((f"floor {floor:g}", floor - after))
+                after = floor
+            if decimals is not None and decimals >= 0:
+                stored = round(after, decimals)
+                if stored != after:
+                    parts.append((f"stored to {decimals} decimals", stored - after))
+                after = stored
+            current[name] = after
+            steps.append(
+                RatingStep(
+                    player=name,
+                    period=label,
+                    date=date,
+                    before=RatingState(start),
+                    after=RatingState(after),
+                    games=len(details),
+                    parts=tuple(parts),
+                    details=tuple(details),
+                )
+            )
+    if skipped_sizes:
+        warnings.append(f"{NAME}: {skipped_sizes} game(s) not on 19x19 not rated (GoR rates 19x19)")
+    final = {name: RatingState(r) for name, r in current.items()}
+    return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings)
+
+
+def label(state: RatingState) -> str:
+    return f"{state.rating:.3f}"
+
+
+@hookimpl
+def sodos_rating_systems() -> Sequence[RatingSystem]:
+    return [
+        RatingSystem(
+            name=NAME,
+            description="EGF GoR (2021 formula; pre2021 selectable): per tournament, "
+            "handicap, class and the -900 floor",
+            rate=rate,
+            parameters=PARAMETERS,
+            rank_to_rating=rank_to_rating,
+            source=SOURCE,
+        )
+    ]
