@@ -258,10 +258,8 @@ class _Collector:
         host = self.host
         source = str(path)
         try:
-            with path.open("rb") as handle:
-                head = handle.read(4096)
-            reader, plugin = host._reader_for(path, head)
-            builtin = host.registry.plugins[plugin].builtin
+            provided = host.reader_for(path)
+            reader, builtin = provided.item, host.registry.plugins[provided.plugin].builtin
             read = host.read([path])
         except (InputError, ConfigError) as error:
             self.files.append(FileReport(source, "rejected", str(error)))
@@ -306,16 +304,12 @@ def read_history(
         path = Path(raw)
         if not path.exists():
             raise InputError("no such file or directory", source=str(path))
-        head = b""
-        if path.is_file():
-            with path.open("rb") as handle:
-                head = handle.read(4096)
         try:
-            reader, plugin = host._reader_for(path, head)
+            provided = host.reader_for(path)
         except InputError as error:
             collector.files.append(FileReport(str(path), "rejected", str(error)))
             continue
-        if reader.name == "sgf" and host.registry.plugins[plugin].builtin:
+        if provided.item.name == "sgf" and host.registry.plugins[provided.plugin].builtin:
             sgf.append(path)
         else:
             collector.add_path(path)

@@ -45,7 +45,7 @@ def test_builtins_register_as_plugins():
 
 def test_blocking_a_builtin_removes_its_systems():
     host = make_host(disable=["builtin.whr"])
-    assert "whr" not in host.registry.rating_systems
+    assert host.registry.lookup("rating_systems", "whr") is None
     with pytest.raises(ConfigError, match="unknown rating system 'whr'"):
         host.rating_system("whr")
 

@@ -30,8 +30,9 @@ from typing import NamedTuple, TextIO
 from sodos_hookspecs import FileReport, HistoryEvent, HistoryGame, HistoryPlayer
 
 from sodos_plugin.identity import identity_key
+from sodos_plugin.inputfiles import FileRefused, read_regular
 from sodos_plugin.model import Result
-from sodos_plugin.readers.sgf.ingest import FileOutcome, Record, ingest_bytes, read_bounded
+from sodos_plugin.readers.sgf.ingest import FileOutcome, Record, ingest_bytes
 from sodos_plugin.readers.sgf.scan import scan_roots, scan_single
 from sodos_plugin.readers.sgf.walk import (
     PARALLEL_MIN_UNITS,
@@ -112,10 +113,8 @@ def ingest_unit(unit: str | Unit, fallback: str, limits: Limits) -> HistoryOutco
     data = None if isinstance(unit, str) else unit.data
     if data is None:
         try:
-            data = read_bounded(source, limits.max_file_bytes)
-        except OSError as error:
-            return HistoryOutcome(FileOutcome(source, error=f"cannot read: {error.strerror}"))
-        except ValueError as error:
+            data = read_regular(source, limits.max_file_bytes, "max_file_bytes")
+        except FileRefused as error:
             return HistoryOutcome(FileOutcome(source, error=str(error)))
     outcome = ingest_bytes(
         data,
