@@ -24,11 +24,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("player", help="player name (or a unique part of it)")
     reading(p)
     p.add_argument("--format", type=str.lower, choices=["table", "json"], default="table")
+    # explain --ratings PLAYER PATH...: the player's rating steps (cli/ratings.py)
+    p.add_argument("--ratings", action="store_true", help="explain the player's ratings")
+    from sodos_plugin.cli.ratings import history_options_for_explain, rating_options
+
+    rating_options(p, flag="--rating")
+    history_options_for_explain(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from sodos_plugin.explain import as_dict, explain_player, render
 
+    if args.ratings:
+        from sodos_plugin.cli.ratings import explain_ratings
+
+        return explain_ratings(args)
     host = make_host(args)
     check_options(host, args)
     standings = read_and_rank(host, args)

@@ -104,3 +104,109 @@ def run(args: argparse.Namespace) -> int:
         for warning in result.warnings:
             sys.stderr.write(f"warning: {warning}\n")
     return EXIT_OK
+
+
+# -- explain --ratings, standings --rating ---------------------------------------------
+
+
+def find_player(run, wanted: str) -> str:
+    """A player of the run by identity, else by a unique part of the name."""
+    from sodos_plugin.errors import SodosError
+    from sodos_plugin.identity import identity_key
+
+    names = list(run.result.final)
+    key = identity_key(wanted)
+    exact = [n for n in names if identity_key(n) == key]
+    if exact:
+        return exact[0]
+    partial = [n for n in names if key in identity_key(n)]
+    if len(partial) == 1:
+        return partial[0]
+    if partial:
+        shown = ", ".join(sorted(partial)[:5])
+        raise SodosError(f"{wanted!r} matches several players: {shown}")
+    raise SodosError(f"no rated player called {wanted!r}")
+
+
+def explain_ratings(args: argparse.Namespace) -> int:
+    """``sodos explain --ratings PLAYER PATH...``: every step of one player's ratings."""
+    import json
+
+    from sodos_plugin.rating_report import explanation_dict, render_explanation
+
+    args.rating_system = args.rating_system or "egf"
+    host = make_rating_host(args)
+    host.rating_system(args.rating_system)
+    result = rate(host, args, details=True)
+    player = find_player(result, args.player)
+    if args.format == "json":
+        json.dump(explanation_dict(result, player), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render_explanation(result, player))
+    for warning in result.warnings:
+        sys.stderr.write(f"warning: {warning}\n")
+    return EXIT_OK
+
+
+def tournament_changes(host, args: argparse.Namespace, standings):
+    """The rating run of the standings' own tournament: the files' ratings (OpenGotha XML)
+    as the starting point where they exist, else ranks (``--initial`` overrides)."""
+    history = host.history(args.paths, jobs=getattr(args, "jobs", None))
+    initial = args.initial
+    if initial is None and any(p.rating is not None for p in history.players.values()):
+        initial = "files"
+    return host.ratings(
+        history, system=args.rating_system, initial=initial, **parse_params(args.params)
+    )
+
+
+def write_changes(run, standings, stream) -> None:
+    """The table's rating section: each player in standings order, before → after."""
+    from sodos_plugin.identity import identity_key
+    from sodos_plugin.rating_report import decimals
+    from sodos_plugin.textsafe import printable
+
+    places = decimals(run)
+    total: dict[str, tuple[float, float, int]] = {}
+    for step in run.result.steps:
+        before, after, games = total.get(step.player, (step.before.rating, 0.0, 0))
+        total[step.player] = (before, step.after.rating, games + step.games)
+    by_key = {identity_key(n): v for n, v in total.items()}
+    stream.write(f"\nRating change ({run.system.name}, {run.system.source})\n")
+    players = standings.tournament.players
+    for rank, index in enumerate(standings.order):
+        name = players[index].name
+        row = by_key.get(identity_key(name))
+        place = standings.places[rank]
+        if row is None:
+            stream.write(f"{place:>4}  {printable(name)}  not rated\n")
+            continue
+        before, after, games = row
+        stream.write(
+            f"{place:>4}  {printable(name)}  {before:.{places}f} → {after:.{places}f}  "
+            f"{after - before:+.{places}f}  ({games} game(s))\n"
+        )
+
+
+def history_options_for_explain(p: argparse.ArgumentParser) -> None:
+    """explain's ``reading`` already has --skip-bad and --jobs; only --no-cache is new."""
+    p.add_argument("--no-cache", action="store_true", help="do not use the ingest cache")
+
+
+def check_changes_format(fmt: str) -> None:
+    if fmt not in ("table", "json"):
+        raise UsageError(f"--rating: shown with --format table or json, not {fmt!r}")
+
+
+def json_with_changes(host, standings, run, stream) -> None:
+    """The standings' JSON with one more key, ``ratings``: the run's ``as_dict()``."""
+    import io
+    import json
+
+    buffer = io.StringIO()
+    host.write(standings, "json", buffer)
+    data = json.loads(buffer.getvalue())
+    data["ratings"] = run.as_dict()
+    json.dump(data, stream, ensure_ascii=False, indent=1)
+    stream.write("\n")

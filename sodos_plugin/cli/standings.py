@@ -30,6 +30,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "default: from --output's extension, else table",
     )
     p.add_argument("--output", type=Path, help="write to this file")
+    from sodos_plugin.cli.ratings import rating_options
+
+    rating_options(p, flag="--rating")  # standings --rating egf: each player's change
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,8 +41,25 @@ def run(args: argparse.Namespace) -> int:
     args.format = output_format(host, args)
     standings = read_and_rank(host, args)
     announce_plugins(host, standings, sys.stderr, reader=args.reader_used, writer=args.format)
+    changes = None
+    if args.rating_system:
+        from sodos_plugin.cli.ratings import check_changes_format, tournament_changes
+
+        check_changes_format(args.format)
+        changes = tournament_changes(host, args, standings)
     with output(args.output) as stream:
-        host.write(standings, args.format, stream)
+        if changes is not None and args.format == "json":
+            from sodos_plugin.cli.ratings import json_with_changes
+
+            json_with_changes(host, standings, changes, stream)
+        else:
+            host.write(standings, args.format, stream)
+            if changes is not None:
+                from sodos_plugin.cli.ratings import write_changes
+
+                write_changes(changes, standings, stream)
+        if changes is not None:
+            standings.warnings.extend(w for w in changes.warnings if w not in standings.warnings)
     if args.format != "table" or args.output is not None:  # else the table ends with them
         for warning in standings.warnings:
             sys.stderr.write(f"warning: {warning}\n")
