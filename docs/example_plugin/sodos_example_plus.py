@@ -1,4 +1,4 @@
-"""An example sodos plugin: one criterion, one writer, one reader.
+"""An example sodos plugin: one criterion, one writer, one reader, one rating system.
 
 * ``BWG`` — games won with Black over the board (FIDE C.07 "BWG"); by-default wins
   do not count.
@@ -11,11 +11,26 @@
       player | Bob | 1k
       game | 1 | Ann | Bob | B+ | 0
       bye | 2 | Ann
+
+* ``elo`` — plain Elo: each game rated at once, ``K·(S − E)``, ``E = 1/(1 + 10^(Δ/400))``.
 """
 
 from __future__ import annotations
 
-from sodos_hookspecs import Breakdown, Criterion, Reader, ReadResult, RoundTable, Writer, hookimpl
+from sodos_hookspecs import (
+    Breakdown,
+    Criterion,
+    Parameter,
+    RatingResult,
+    RatingState,
+    RatingStep,
+    RatingSystem,
+    Reader,
+    ReadResult,
+    RoundTable,
+    Writer,
+    hookimpl,
+)
 
 from sodos_plugin import Game, InputError, Player, Result, Tournament
 from sodos_plugin.ranks import format_rank, parse_rank
@@ -126,3 +141,49 @@ def read_pairs(paths, options) -> ReadResult:
 @hookimpl
 def sodos_readers() -> list[Reader]:
     return [Reader("pairs", "example text format (*.pairs)", claims, read_pairs)]
+
+
+# -- rating system -----------------------------------------------------------------------
+
+
+def rate_elo(history, initial, params) -> RatingResult:
+    """One game at a time in the history's order (date, event, round...), both players
+    from their ratings before the game. ``initial`` maps names to starting ratings."""
+    k, start = params["k"], params["start"]
+    ratings, steps = {}, []
+    for game in history.games:
+        for name in (game.black, game.white):
+            if name not in ratings:
+                given = initial.get(name)
+                ratings[name] = given.state.rating if given else start
+        black, white = ratings[game.black], ratings[game.white]
+        expected = 1 / (1 + 10 ** ((white - black) / 400))  # Black's expected score
+        change = k * (game.result - expected)
+        for name, before, delta, opponent in (
+            (game.black, black, change, game.white),
+            (game.white, white, -change, game.black),
+        ):
+            ratings[name] = before + delta
+            after = RatingState(before + delta)
+            parts = ((f"vs {opponent}", delta),)  # explain --ratings shows them
+            steps.append(
+                RatingStep(name, game.source, game.date, RatingState(before), after, 1, parts)
+            )
+    final = {name: RatingState(r) for name, r in ratings.items()}
+    return RatingResult(steps=steps, final=final)
+
+
+@hookimpl
+def sodos_rating_systems() -> list[RatingSystem]:
+    return [
+        RatingSystem(
+            name="elo",
+            description="plain Elo, one game at a time",
+            rate=rate_elo,
+            parameters=(
+                Parameter("k", 20.0, "K factor: points moved by a full surprise"),
+                Parameter("start", 1500.0, "first rating of a player not in --initial"),
+            ),
+            source="Elo, The Rating of Chessplayers (1978)",
+        )
+    ]

@@ -1,0 +1,286 @@
+"""Ratings benchmarks (issue 14): whole processes side by side with a baseline in the
+same run, ratio and games/s printed. Timings on a shared machine are noisy.
+
+* **glicko2** — the OGS preset (one game per period) over N generated games (default
+  1 000 000) through ``Host.ratings``, against the PyPI ``glicko2`` package
+  (``pip install -e '.[bench]'``) rating the same games one after another.
+* **gor** — EGF GoR over T generated tournaments (default 10 000, 40 players, 5 rounds)
+  through ``Host.ratings``, against a plain per-game Python loop of the same formulas
+  written below (every game from the tournament's starting ratings, changes summed).
+* **cache** — a game history of an archive of R SGF records (default 100 000) read
+  twice, the second time with 1 % new files: the second run's time as a share of the
+  first's (target ≤ 5 %).
+
+    python benchmarks/ratings.py                 # all, full size (several minutes)
+    python benchmarks/ratings.py --quick         # small sizes, a smoke run
+    python benchmarks/ratings.py glicko2 --games 200000
+
+Each timed step is its own process (``python benchmarks/ratings.py --child ...``), the
+game generation included on both sides, so start-up and generation cost the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+
+
+# -- generated data (the same on both sides of a comparison) ---------------------------
+
+
+def glicko_games(n: int, players: int, seed: int = 14) -> list[tuple[int, int, float, int]]:
+    """(black, white, Black's score, day): random pairings, results by a hidden strength."""
+    rng = random.Random(seed)
+    strength = [rng.gauss(0, 1.5) for _ in range(players)]
+    games = []
+    for i in range(n):
+        b = rng.randrange(players)
+        w = rng.randrange(players - 1)
+        w += w >= b
+        p = 1 / (1 + math.exp(strength[w] - strength[b]))
+        games.append((b, w, 1.0 if rng.random() < p else 0.0, i * 365 // n))
+    return games
+
+
+def gor_tournaments(t: int, players: int, size: int = 40, rounds: int = 5, seed: int = 15):
+    """Per tournament a list of (black, white, Black's score): players drawn from a pool."""
+    rng = random.Random(seed)
+    strength = [rng.uniform(-900, 2700) for _ in range(players)]
+    out = []
+    for _ in range(t):
+        field = rng.sample(range(players), size)
+        games = []
+        for _ in range(rounds):
+            rng.shuffle(field)
+            for k in range(0, size - 1, 2):
+                b, w = field[k], field[k + 1]
+                p = 1 / (1 + math.exp((strength[w] - strength[b]) / 150))
+                games.append((b, w, 1.0 if rng.random() < p else 0.0))
+        out.append(games)
+    return out, [1000.0 + 100 * (i % 15) for i in range(players)]
+
+
+# -- children: each timed as a whole process -------------------------------------------
+
+
+def child_glicko2_ours(n: int, players: int) -> dict:
+    from datetime import date, timedelta
+
+    from sodos_hookspecs import GameHistory, HistoryGame
+
+    from sodos_plugin import Host
+
+    start = date(2024, 1, 1)
+    days = [(start + timedelta(d)).isoformat() for d in range(366)]
+    names = [f"p{i}" for i in range(players)]
+    games = tuple(
+        HistoryGame(days[d], f"g{i}", names[b], names[w], s, 0, None, 19, None, f"g{i}")
+        for i, (b, w, s, d) in enumerate(glicko_games(n, players))
+    )
+    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    run = host.ratings(GameHistory(games), system="ogs")
+    final = run.result.final
+    return {"games": len(games), "checksum": sum(s.rating for s in final.values())}
+
+
+def child_glicko2_baseline(n: int, players: int) -> dict:
+    import glicko2  # the PyPI package (deepy/glicko2)
+
+    people = [glicko2.Player() for _ in range(players)]
+    for b, w, s, _ in glicko_games(n, players):
+        pb, pw = people[b], people[w]
+        rb, db, rw, dw = pb.rating, pb.rd, pw.rating, pw.rd
+        pb.update_player([rw], [dw], [s])
+        pw.update_player([rb], [db], [1.0 - s])
+    return {"games": n, "checksum": sum(p.rating for p in people)}
+
+
+def child_gor_ours(t: int, players: int) -> dict:
+    from sodos_hookspecs import GameHistory, HistoryGame, InitialRating, RatingState
+
+    from sodos_plugin import Host
+
+    tournaments, start = gor_tournaments(t, players)
+    names = [f"p{i}" for i in range(players)]
+    games = []
+    for k, round_games in enumerate(tournaments):
+        day = f"{2000 + k // 365:04}-{1 + (k % 365) // 31:02}-{1 + (k % 31) % 28:02}"
+        key = f"t{k:05}"
+        games.extend(
+            HistoryGame(day, key, names[b], names[w], s, 0, None, 19, None, key)
+            for b, w, s in round_games
+        )
+    initial = {names[i]: InitialRating(RatingState(r)) for i, r in enumerate(start)}
+    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    from sodos_plugin.history import game_order
+
+    games.sort(key=game_order)
+    run = host.ratings(GameHistory(tuple(games)), system="egf", initial=initial)
+    return {"games": len(games), "checksum": sum(s.rating for s in run.result.final.values())}
+
+
+def child_gor_baseline(t: int, players: int) -> dict:
+    """The same formulas in a plain per-game loop (docs/rules.md §10.2)."""
+    tournaments, start = gor_tournaments(t, players)
+    rating = list(start)
+    games = 0
+    for round_games in tournaments:
+        before = {}
+        change = {}
+        for b, w, s in round_games:
+            for p in (b, w):
+                if p not in before:
+                    before[p] = rating[p]
+                    change[p] = 0.0
+            for p, o, sa in ((b, w, s), (w, b, 1.0 - s)):
+                r, ro = before[p], before[o]
+                se = 1 / (1 + math.exp(-7 * math.log(3300 - ro) + 7 * math.log(3300 - r)))
+                con = ((3300 - r) / 200) ** 1.6
+                x = (2300 - r) / 80
+                bonus = (x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))) / 5
+                change[p] += con * (sa - se) + bonus
+            games += 1
+        for p, r in before.items():
+            rating[p] = round(max(-900.0, r + change[p]), 3)
+    return {"games": games, "checksum": sum(rating)}
+
+
+def child_history(folder: str, cache: str) -> dict:
+    from sodos_plugin import Host
+
+    host = Host({"cache": {"path": cache}}, config_file=False, entry_points=False)
+    history = host.history([folder])
+    return {"games": len(history.games), "files": len(history.files)}
+
+
+CHILDREN = {
+    "glicko2-ours": child_glicko2_ours,
+    "glicko2-baseline": child_glicko2_baseline,
+    "gor-ours": child_gor_ours,
+    "gor-baseline": child_gor_baseline,
+    "history": child_history,
+}
+
+
+# -- the parent -----------------------------------------------------------------------
+
+
+def timed(name: str, *args, env=None) -> tuple[float, dict]:
+    command = [sys.executable, str(HERE), "--child", name, *map(str, args)]
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{name} failed:\n{done.stderr}")
+    return elapsed, json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def compare(label: str, ours: str, base: str, args, games_key="games", repeat=1) -> None:
+    best_ours = best_base = math.inf
+    for _ in range(repeat):
+        t_base, r_base = timed(base, *args)
+        t_ours, r_ours = timed(ours, *args)
+        best_base, best_ours = min(best_base, t_base), min(best_ours, t_ours)
+    games = r_ours[games_key]
+    print(
+        f"{label}: ours {best_ours:.2f} s ({games / best_ours:,.0f} games/s), "
+        f"baseline {best_base:.2f} s ({games / best_base:,.0f} games/s), "
+        f"ratio {best_base / best_ours:.1f}x (target >= 10x)"
+    )
+
+
+RECORD = (
+    "(;GM[1]FF[4]SZ[19]KM[6.5]PB[{b}]PW[{w}]BR[{br}k]WR[{wr}k]DT[{dt}]EV[{ev}]RE[{re}]{moves})\n"
+)
+
+
+def make_archive(folder: Path, start: int, count: int, players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    coords = "abcdefghijklmnopqrs"
+    for n in range(start, start + count):
+        sub = folder / f"{n // 1000:04}"
+        sub.mkdir(parents=True, exist_ok=True)
+        b, w = rng.sample(range(players), 2)
+        moves = "".join(
+            f";{'BW'[k % 2]}[{rng.choice(coords)}{rng.choice(coords)}]" for k in range(120)
+        )
+        day = 1 + n % 28
+        (sub / f"game{n:06}.sgf").write_text(
+            RECORD.format(
+                b=f"p{b}", w=f"p{w}", br=1 + b % 20, wr=1 + w % 20,
+                dt=f"2024-{1 + n % 12:02}-{day:02}", ev=f"Server {n % 50}",
+                re=rng.choice(["B+R", "W+R", "B+3.5", "W+T"]), moves=moves,
+            ),
+            "utf-8",
+        )  # fmt: skip
+
+
+def bench_cache(records: int) -> None:
+    work = Path(tempfile.mkdtemp(prefix="sodos-cache-bench-"))
+    try:
+        folder, cache = work / "archive", work / "cache.sqlite3"
+        make_archive(folder, 0, records, 2000, 1)
+        first, r1 = timed("history", folder, cache)
+        make_archive(folder, records, records // 100, 2000, 2)
+        second, r2 = timed("history", folder, cache)
+        print(
+            f"cache: first run {first:.2f} s ({r1['games']} games), second run with 1 % new "
+            f"files {second:.2f} s ({r2['games']} games): {100 * second / first:.1f} % "
+            "of the first (target <= 5 %)"
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("which", nargs="*", default=["glicko2", "gor", "cache"])
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    parser.add_argument("--games", type=int, default=None, help="Glicko-2 games")
+    parser.add_argument("--tournaments", type=int, default=None, help="GoR tournaments")
+    parser.add_argument("--records", type=int, default=None, help="cache: SGF records")
+    parser.add_argument("--players", type=int, default=20_000)
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        name, *rest = args.child
+        values = [int(x) if x.isdigit() else x for x in rest]
+        print(json.dumps(CHILDREN[name](*values)))
+        return 0
+    games = args.games or (20_000 if args.quick else 1_000_000)
+    tournaments = args.tournaments or (200 if args.quick else 10_000)
+    records = args.records or (2_000 if args.quick else 100_000)
+    version = sys.version.split()[0]
+    print(f"python {version}, {os.cpu_count()} cores; timings are noisy on a shared machine")
+    if "glicko2" in args.which:
+        compare(
+            f"glicko2 (OGS preset), {games:,} games",
+            "glicko2-ours",
+            "glicko2-baseline",
+            (games, args.players),
+        )
+    if "gor" in args.which:
+        compare(
+            f"gor, {tournaments:,} tournaments",
+            "gor-ours",
+            "gor-baseline",
+            (tournaments, args.players),
+        )
+    if "cache" in args.which:
+        bench_cache(records)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
