@@ -39,7 +39,8 @@ ratings_strategy = st.dictionaries(st.sampled_from(NAMES), st.floats(-800, 2800)
 
 def make(games, shuffle_seed=None):
     built = [
-        HistoryGame(f"2024-01-0{d + 1}", f"{e}-{d}", b, w, s, h, None, 19, None, f"f{n}")
+        # round n + 1: the order of games never depends on a result (winning test)
+        HistoryGame(f"2024-01-0{d + 1}", f"{e}-{d}", b, w, s, h, None, 19, n + 1, f"f{n}")
         for n, (d, b, w, s, h, e) in enumerate(games)
     ]
     if shuffle_seed is not None:
