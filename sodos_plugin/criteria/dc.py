@@ -94,27 +94,32 @@ def ranks_in_group(beats: list[set[int]], secondary: list[int]) -> list[int]:
     """Steps 3-4 of the module docstring: each member's rank (1 = best).
 
     ``beats[i]``: members ``i`` beat (net plain result exactly +1).
+
+    Collapsing the cycles means: every member of a part beats every member of each
+    part that one of them beat. So a member is free (beats none of the players left)
+    exactly when every part its own part beat is wholly ranked. The ranking therefore
+    runs on the graph of parts (each edge once), counting per part the members not yet
+    ranked and the parts it beat that are not wholly ranked: time O(players + games),
+    never the players × players of the expanded win sets.
     """
     n = len(beats)
     comp = components(beats)
     parts: dict[int, list[int]] = {}
     for i, c in enumerate(comp):
         parts.setdefault(c, []).append(i)
-    merged: list[set[int]] = [set() for _ in range(n)]
-    for members in parts.values():
-        union = set().union(*(beats[k] for k in members)) - set(members)
-        for k in members:
-            merged[k] = union
-    # ... and whoever beat one player of a cycle beats all of it (OpenGotha's TR edges).
-    for i in range(n):
-        hit = {comp[j] for j in merged[i]} - {comp[i]}
-        merged[i] = merged[i].union(*(parts[c] for c in hit))
-    beaten_by: list[list[int]] = [[] for _ in range(n)]
-    pending = [len(won) for won in merged]  # wins over players not yet ranked
-    for i, won in enumerate(merged):
+    beat_parts: dict[int, set[int]] = {c: set() for c in parts}  # part -> parts it beat
+    for i, won in enumerate(beats):
+        mine = comp[i]
         for j in won:
-            beaten_by[j].append(i)
-    free = [(secondary[i], i) for i in range(n) if not pending[i]]
+            if comp[j] != mine:
+                beat_parts[mine].add(comp[j])
+    beaten_by: dict[int, list[int]] = {c: [] for c in parts}  # part -> parts that beat it
+    waiting = {c: len(beaten) for c, beaten in beat_parts.items()}  # not wholly ranked
+    for c, beaten in beat_parts.items():
+        for d in beaten:
+            beaten_by[d].append(c)
+    unranked = {c: len(members) for c, members in parts.items()}
+    free = [(secondary[i], i) for c, members in parts.items() if not waiting[c] for i in members]
     heapq.heapify(free)
     remaining = n
     rank = [0] * n
@@ -127,11 +132,29 @@ def ranks_in_group(beats: list[set[int]], secondary: list[int]) -> list[int]:
             rank[i] = 1 + remaining - len(chosen)
         remaining -= len(chosen)
         for i in chosen:
-            for winner in beaten_by[i]:
-                pending[winner] -= 1
-                if not pending[winner]:
-                    heapq.heappush(free, (secondary[winner], winner))
+            part = comp[i]
+            unranked[part] -= 1
+            if unranked[part]:
+                continue
+            for winner in beaten_by[part]:  # a part it beat is now wholly ranked
+                waiting[winner] -= 1
+                if not waiting[winner]:
+                    for member in parts[winner]:
+                        heapq.heappush(free, (secondary[member], member))
     return rank
+
+
+def secondary_scores(keys: list[tuple]) -> list[int]:
+    """Step 1: ``len(keys)`` minus the number of members with a better key (ties share)."""
+    count: dict[tuple, int] = {}
+    for key in keys:
+        count[key] = count.get(key, 0) + 1
+    better: dict[tuple, int] = {}
+    seen = 0
+    for key in sorted(count, reverse=True):
+        better[key] = seen
+        seen += count[key]
+    return [len(keys) - better[key] for key in keys]
 
 
 def compute(ctx: Context) -> Breakdown:
@@ -141,10 +164,7 @@ def compute(ctx: Context) -> Breakdown:
         return Breakdown(denominator=1, totals=totals)
     columns = secondary_columns(ctx)
     for members in tied:
-        keys = [tuple(column[p] for column in columns) for p in members]
-        ordered = sorted(set(keys), reverse=True)
-        better = {key: sum(keys.count(k) for k in ordered[:i]) for i, key in enumerate(ordered)}
-        secondary = [len(members) - better[key] for key in keys]
+        secondary = secondary_scores([tuple(column[p] for column in columns) for p in members])
         beats: list[set[int]] = [set() for _ in members]
         for (i, j), net in pair_results(ctx, members).items():
             if net == 1:  # OpenGotha: a net result of exactly one win
