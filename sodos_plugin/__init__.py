@@ -5,7 +5,14 @@ The host API is :class:`~sodos_plugin.host.Host`; the plugin contract is the
 """
 
 from sodos_plugin.context import Context
-from sodos_plugin.errors import ConfigError, InputError, PluginError, SodosError, StrictError
+from sodos_plugin.errors import (
+    ConfigError,
+    InputError,
+    OutputError,
+    PluginError,
+    SodosError,
+    StrictError,
+)
 from sodos_plugin.host import Host
 from sodos_plugin.model import Game, Participation, Player, Result, Tournament
 from sodos_plugin.settings import Settings
@@ -19,6 +26,7 @@ __all__ = [
     "Game",
     "Host",
     "InputError",
+    "OutputError",
     "Participation",
     "Player",
     "PluginError",

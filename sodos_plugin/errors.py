@@ -28,6 +28,15 @@ class InputError(SodosError):
     """A tournament file or record that cannot be used as it is."""
 
 
+class OutputError(SodosError):
+    """The output stream failed (a full disk, a closed standard output, an encoding):
+    not the writer's fault. :attr:`reason` is the system's reason (``strerror``)."""
+
+    def __init__(self, message: str, *, source: str | None = None, reason: str = ""):
+        self.reason = reason or message
+        super().__init__(message, source=source)
+
+
 class PluginError(SodosError):
     """A plugin failed: names the plugin and the hook."""
 

@@ -27,6 +27,7 @@ from sodos_plugin.errors import InputError
 from sodos_plugin.model import Game, Result, Tournament
 from sodos_plugin.scores import BYE, NOT_ASSIGNED, PAIRED, Pairings
 from sodos_plugin.standings import Standings, json_number, rank_text
+from sodos_plugin.textsafe import printable
 from sodos_plugin.writers.numbers import format_value
 
 #: Result of a game from one player's point of view: (as Black, as White).
@@ -332,4 +333,6 @@ def render(explanation: Explanation) -> str:
         else:
             out.append(f"  total: {format_value(c.shown_sum)}")
         out.append("")
-    return "\n".join(out)
+    # each entry is one line: escaping it keeps a name from starting a terminal sequence
+    # or another line (sodos_plugin.textsafe)
+    return "\n".join(map(printable, out))

@@ -17,6 +17,7 @@ format them.
 from __future__ import annotations
 
 import difflib
+import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -25,7 +26,7 @@ from sodos_hookspecs import Breakdown, Criterion, FileReport, ReadResult
 
 from sodos_plugin.advice import advice
 from sodos_plugin.context import Context
-from sodos_plugin.errors import ConfigError, InputError, PluginError, StrictError
+from sodos_plugin.errors import ConfigError, InputError, OutputError, PluginError, StrictError
 from sodos_plugin.inputfiles import FileRefused, read_head
 from sodos_plugin.model import Tournament
 from sodos_plugin.plugins import PluginHost, Provided, Registry
@@ -38,8 +39,11 @@ from sodos_plugin.settings import (
     resolve,
 )
 from sodos_plugin.standings import Standings, order_players
+from sodos_plugin.textsafe import printable
 
 HEAD_BYTES = 4096
+#: Output is handed to the stream in pieces of this many characters.
+OUTPUT_CHUNK = 1 << 20
 
 
 def _roster_beside(data: dict[str, Any], folder: Path) -> dict[str, Any]:
@@ -547,15 +551,39 @@ class Host:
     # -- writing ----------------------------------------------------------------------
 
     def write(self, standings: Standings, format: str, stream: TextIO) -> None:
-        """Write standings with the writer plugin called ``format`` (case-insensitive)."""
+        """Write standings with the writer plugin called ``format`` (case-insensitive).
+
+        The writer renders into memory (:meth:`render`), then the text is written to
+        ``stream``: a writer that fails leaves nothing half-written, and a stream that
+        fails (a full disk, a closed pipe, an encoding that cannot show a character) is
+        an :class:`~sodos_plugin.errors.OutputError`, not a failure of the writer.
+        """
+        text = self.render(standings, format)
+        name = getattr(stream, "name", None)
+        target = "standard output" if name == "<stdout>" else "the output"
+        try:
+            for start in range(0, len(text), OUTPUT_CHUNK):  # bounded encoding buffers
+                stream.write(text[start : start + OUTPUT_CHUNK])
+        except UnicodeEncodeError as error:
+            shown = printable(repr(error.object[error.start : error.end]))
+            reason = f"its encoding ({error.encoding}) cannot show {shown}"
+            raise OutputError(f"cannot write {target}: {reason}", reason=reason) from error
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise OutputError(f"cannot write {target}: {reason}", reason=reason) from error
+
+    def render(self, standings: Standings, format: str) -> str:
+        """The standings as the writer plugin called ``format`` writes them, as text."""
         (entry,) = self._writer(format)
         writer, plugin_name = entry.item, entry.plugin
+        buffer = io.StringIO()
         try:
-            writer.write(standings, stream)
+            writer.write(standings, buffer)
         except (InputError, ConfigError, KeyboardInterrupt):
             raise
         except BaseException as error:  # SystemExit from a plugin is its failure too
             raise PluginError(plugin_name, f"write ({entry.name})", _text(error)) from error
+        return buffer.getvalue()
 
     def _writer(self, format: str) -> list[Provided]:
         entry = self.registry.lookup("writers", format)

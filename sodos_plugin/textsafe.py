@@ -23,6 +23,9 @@ Contract:
   characters 2, combining marks, enclosing marks, format characters and controls 0,
   every other character 1 (East Asian Ambiguous characters count 1, as most
   terminals outside CJK locales show them).
+* :func:`json_text` makes JSON text (``json.dumps(..., ensure_ascii=False)``) safe to
+  show the same way, with JSON escapes (``\\u001b``): the value a program reads is
+  unchanged.
 * :func:`fit` cuts text to a display width, ending with ``…`` when cut; it never
   splits a character from its combining marks.
 
@@ -34,7 +37,16 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["ELLIPSIS", "display_width", "fit", "pad", "printable"]
+__all__ = [
+    "ELLIPSIS",
+    "display_width",
+    "fit",
+    "fit_middle",
+    "json_text",
+    "pad",
+    "printable",
+    "unsafe",
+]
 
 ELLIPSIS = "…"
 
@@ -58,6 +70,11 @@ def _escape(char: str) -> str:
     return f"\\U{code:08x}"
 
 
+def unsafe(char: str) -> bool:
+    """True for a character :func:`printable` escapes."""
+    return char not in KEPT and unicodedata.category(char) in ESCAPED_CATEGORIES
+
+
 def printable(text: str) -> str:
     """``text`` with every control, format and line-separator character escaped.
 
@@ -71,6 +88,27 @@ def printable(text: str) -> str:
         _escape(char) if char not in KEPT and category(char) in ESCAPED_CATEGORIES else char
         for char in text
     )
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # a surrogate pair, as JSON spells characters beyond the BMP
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def json_text(text: str) -> str:
+    """JSON text with the characters :func:`unsafe` escaped.
+
+    Outside strings JSON text is ASCII without controls, so escaping any such
+    character in place yields the same JSON value.
+    """
+    lines = text.split("\n")  # indent's newlines; line.isprintable() is the C fast path
+    for number, line in enumerate(lines):
+        if not line.isprintable():
+            lines[number] = "".join(_json_escape(c) if unsafe(c) else c for c in line)
+    return "\n".join(lines)
 
 
 def _char_width(char: str) -> int:
@@ -110,6 +148,30 @@ def fit(text: str, width: int) -> str:
         used += w
     # marks after the last character kept have width 0: they stay with it
     return text[:end] + ELLIPSIS
+
+
+def fit_middle(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns by removing its middle (``…``): the start and
+    the end stay, e.g. a long path and the reason after it.
+
+    >>> fit_middle("rejected: a/very/long/path.sgf: not SGF", 30)
+    'rejected: a/ve…th.sgf: not SGF'
+    """
+    if display_width(text) <= width:
+        return text
+    if width <= 1:
+        return fit(text, width)
+    head = fit(text, (width + 1) // 2)  # ends with "…"
+    room = width - display_width(head)
+    used = 0
+    start = len(text)
+    for index in range(len(text) - 1, -1, -1):
+        w = _char_width(text[index])
+        if used + w > room:
+            break
+        used += w
+        start = index
+    return head + text[start:]
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:

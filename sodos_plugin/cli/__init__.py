@@ -11,7 +11,6 @@ command module imports what only it needs inside ``run``.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import os
 import sys
@@ -26,7 +25,8 @@ from sodos_plugin.cli._common import (
     global_options,
     merge_global_options,
 )
-from sodos_plugin.errors import SodosError, StrictError
+from sodos_plugin.cli._streams import StdoutGuard, discard_stdout, say
+from sodos_plugin.errors import OutputError, SodosError, StrictError
 
 #: command name -> module under sodos_plugin.cli
 COMMANDS: dict[str, str] = {
@@ -87,39 +87,46 @@ def build_parser() -> Parser:
 
 def broken_pipe() -> int:
     """`sodos standings ... | head`: the reader went away; that is not an error."""
-    with contextlib.suppress(OSError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    discard_stdout()
     return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every message line on stderr is escaped (``_streams.say``) and
+    standard output's own failures are reported as such (``_streams.StdoutGuard``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv or bool(os.environ.get("SODOS_DEBUG"))
-    try:
-        args = merge_global_options(build_parser().parse_args(argv))
-        return _command(args.command).run(args)
-    except StrictError as error:  # every warning listed, each as the error it now is
-        from sodos_plugin.textsafe import printable
-
-        for warning in error.warnings:
-            sys.stderr.write(f"error: {printable(warning)}\n")
-        count = len(error.warnings)
-        sys.stderr.write(f"sodos: error: {count} warning(s), errors under --strict\n")
-        return EXIT_ERROR
-    except SodosError as error:
-        if isinstance(error.__cause__, BrokenPipeError):
+    with StdoutGuard() as guard:
+        try:
+            args = merge_global_options(build_parser().parse_args(argv))
+            status = _command(args.command).run(args)
+            guard.finish()
+            return status
+        except StrictError as error:  # every warning listed, each as the error it now is
+            for warning in error.warnings:
+                say(f"error: {warning}")
+            say(f"sodos: error: {len(error.warnings)} warning(s), errors under --strict")
+            return EXIT_ERROR
+        except SodosError as error:
+            if isinstance(error.__cause__, BrokenPipeError):
+                return broken_pipe()
+            if isinstance(error, OutputError):
+                discard_stdout()  # what is still buffered must not fail again at exit
+            if debug:
+                traceback.print_exc()
+            say(f"sodos: error: {error}")
+            return EXIT_ERROR
+        except BrokenPipeError:
             return broken_pipe()
-        if debug:
-            traceback.print_exc()
-        sys.stderr.write(f"sodos: error: {error}\n")
-        return EXIT_ERROR
-    except BrokenPipeError:
-        return broken_pipe()
-    except KeyboardInterrupt:
-        sys.stderr.write("sodos: interrupted\n")
-        return 130
-    except Exception as error:  # a bug: still one line unless --debug
-        if debug:
-            traceback.print_exc()
-        sys.stderr.write(f"sodos: internal error: {type(error).__name__}: {error} (use --debug)\n")
-        return EXIT_ERROR
+        except OSError as error:  # a write to standard output outside Host.write
+            discard_stdout()
+            say(f"sodos: error: cannot write: {error.strerror or error}")
+            return EXIT_ERROR
+        except KeyboardInterrupt:
+            say("sodos: interrupted")
+            return 130
+        except Exception as error:  # a bug: still one line unless --debug
+            if debug:
+                traceback.print_exc()
+            say(f"sodos: internal error: {type(error).__name__}: {error} (use --debug)")
+            return EXIT_ERROR

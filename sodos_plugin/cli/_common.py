@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
-import io
 import os
 import sys
 from collections.abc import Iterator, Mapping
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from sodos_plugin.cli._streams import atomic_file, say
 from sodos_plugin.errors import SodosError
 
 if TYPE_CHECKING:
@@ -337,7 +337,7 @@ def announce_plugins(
             text += " (replaces the built-in)"
         parts.append(text)
     if parts:
-        stream.write(f"plugins: {', '.join(parts)}\n")
+        say(f"plugins: {', '.join(parts)}", stream)
 
 
 def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
@@ -348,28 +348,24 @@ def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
     """
     rejected = 0
     for report in read_result.files:
-        if report.status in ("rejected", "duplicate", "excluded"):
-            stream.write(f"{report.status}: {report.path}: {report.reason}\n")
+        if report.status in ("rejected", "duplicate", "excluded"):  # escaped: one line each
+            say(f"{report.status}: {report.path}: {report.reason}", stream)
             rejected += report.status == "rejected"
     if rejected and not skip_bad:
         for warning in read_result.warnings:
-            stream.write(f"warning: {warning}\n")
+            say(f"warning: {warning}", stream)
         raise SodosError(f"{rejected} input file(s) rejected (use --skip-bad to continue)")
 
 
 @contextlib.contextmanager
 def output(path: Path | None) -> Iterator[TextIO]:
-    """stdout, or a file written only when the writer succeeded (no half-written page)."""
+    """stdout, or ``path`` replaced atomically once the writer succeeded
+    (:func:`sodos_plugin.cli._streams.atomic_file`: a failure leaves the old file)."""
     if path is None:
         yield sys.stdout
         return
-    buffer = io.StringIO()
-    yield buffer
-    try:
-        with path.open("w", encoding="utf-8", newline="") as handle:
-            handle.write(buffer.getvalue())
-    except OSError as error:
-        raise SodosError(f"cannot write: {error.strerror}", source=str(path)) from None
+    with atomic_file(path) as handle:
+        yield handle
 
 
 def read_and_rank(host: Host, args: argparse.Namespace):

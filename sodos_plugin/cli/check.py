@@ -15,6 +15,7 @@ from sodos_plugin.cli._common import (
     roster_option,
     selecting,
 )
+from sodos_plugin.cli._streams import say
 from sodos_plugin.errors import SodosError
 
 HELP = "validate config and criteria, print advice"
@@ -80,15 +81,15 @@ def run(args: argparse.Namespace) -> int:
     except SodosError as error:
         errors.append(str(error))
         settings, chosen = None, []
-    for line in files:
-        sys.stdout.write(f"{line}\n")
+    for line in files:  # say: each escaped, one line
+        say(line, sys.stdout)
     for problem in errors:
-        sys.stdout.write(f"error: {problem}\n")
+        say(f"error: {problem}", sys.stdout)
     for warning in warnings:
-        sys.stdout.write(f"warning: {warning}\n")
+        say(f"warning: {warning}", sys.stdout)
     if rejected:
-        sys.stdout.write(f"error: {rejected} input file(s) rejected\n")
+        say(f"error: {rejected} input file(s) rejected", sys.stdout)
     if settings is not None and not errors and not rejected:
         names_text = ", ".join(c.name for c in chosen)
-        sys.stdout.write(f"ok: system {settings.system}; criteria {names_text}\n")
+        say(f"ok: system {settings.system}; criteria {names_text}", sys.stdout)
     return EXIT_FAILED_CHECK if errors or rejected else EXIT_OK

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from sodos_plugin.cli._common import EXIT_OK, common, criteria_option, selecting
+from sodos_plugin.cli._streams import say
 
 if TYPE_CHECKING:
     from sodos_hookspecs import FileReport
@@ -116,7 +117,7 @@ def write_trace(
     host: Host, settings: Settings, files: Sequence[FileReport], stream: TextIO
 ) -> None:
     for line in trace_lines(host, settings, files):
-        stream.write(f"config: {line}\n" if stream is sys.stderr else f"{line}\n")
+        say(f"config: {line}" if stream is sys.stderr else line, stream)  # escaped, one line
 
 
 def run(args: argparse.Namespace) -> int:

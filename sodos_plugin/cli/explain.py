@@ -15,6 +15,7 @@ from sodos_plugin.cli._common import (
     read_and_rank,
     reading,
 )
+from sodos_plugin.cli._streams import say
 
 HELP = "one player's criteria round by round"
 
@@ -45,12 +46,12 @@ def run(args: argparse.Namespace) -> int:
     announce_plugins(host, standings, sys.stderr, reader=args.reader_used)
     explanation = explain_player(standings, args.player)
     if args.format == "json":
-        json.dump(
-            as_dict(explanation, standings.warnings), sys.stdout, ensure_ascii=False, indent=1
-        )
-        sys.stdout.write("\n")
+        from sodos_plugin.textsafe import json_text
+
+        text = json.dumps(as_dict(explanation, standings.warnings), ensure_ascii=False, indent=1)
+        sys.stdout.write(json_text(text) + "\n")
     else:
-        sys.stdout.write(render(explanation))
+        sys.stdout.write(render(explanation))  # names escaped line by line in render
     for warning in standings.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        say(f"warning: {warning}")
     return EXIT_OK

@@ -17,6 +17,7 @@ from sodos_plugin.cli._common import (
     read_and_rank,
     reading,
 )
+from sodos_plugin.cli._streams import say
 
 HELP = "print standings"
 
@@ -62,5 +63,5 @@ def run(args: argparse.Namespace) -> int:
             standings.warnings.extend(w for w in changes.warnings if w not in standings.warnings)
     if args.format != "table" or args.output is not None:  # else the table ends with them
         for warning in standings.warnings:
-            sys.stderr.write(f"warning: {warning}\n")
+            say(f"warning: {warning}")
     return EXIT_OK

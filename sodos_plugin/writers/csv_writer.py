@@ -1,30 +1,79 @@
-"""CSV output: one row per player, values as exact decimals (``2.5``)."""
+"""CSV output: one row per player, values as exact decimals (``2.5``).
+
+Text cells (names, rank, country, club, criterion names) are written safe:
+
+* control and format characters are escaped visibly (``\\x1b``, ``\\n``: see
+  :func:`sodos_plugin.textsafe.printable`), so every player is one line;
+* a cell a spreadsheet would run as a formula — one that starts with ``=``, ``+``,
+  ``-``, ``@``, a tab or a carriage return — gets a leading apostrophe (``'=HYPERLINK(...)``
+  is shown as text by Excel, LibreOffice and Google Sheets), the neutralisation OWASP
+  recommends against CSV injection.
+
+Numbers are never touched: the values sodos writes (``-1``, ``2.5``) stay numbers.
+Programs that read the CSV and want text cells exactly as in the input set
+``escape_formulas = false`` in ``[plugin.builtin.csv_writer]``
+(``-o plugin.builtin.csv_writer.escape_formulas=false``); control characters are
+escaped either way.
+"""
 
 from __future__ import annotations
 
 import csv
-from typing import TextIO
+from collections.abc import Mapping
+from typing import Any, TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
+from sodos_plugin.errors import ConfigError
 from sodos_plugin.standings import Standings, rank_text
+from sodos_plugin.textsafe import printable
 from sodos_plugin.writers.numbers import format_value
+
+SECTION = "builtin.csv_writer"
+#: First characters that make a spreadsheet read a cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def options(section: Mapping[str, Any]) -> bool:
+    """``escape_formulas`` from the writer's config section (default true)."""
+    unknown = sorted(set(section) - {"escape_formulas"})
+    if unknown:
+        raise ConfigError(
+            f"unknown key {unknown[0]!r} (known: escape_formulas)", source=f"[plugin.{SECTION}]"
+        )
+    value = section.get("escape_formulas", True)
+    if not isinstance(value, bool):
+        raise ConfigError(
+            f"escape_formulas: expected true or false, got {value!r}",
+            source=f"[plugin.{SECTION}]",
+        )
+    return value
+
+
+def text_cell(text: str, escape_formulas: bool = True) -> str:
+    """A text cell: controls escaped, a formula start neutralised with ``'``."""
+    text = printable(text)
+    if escape_formulas and text.startswith(FORMULA_STARTS):
+        return "'" + text
+    return text
 
 
 def write(standings: Standings, stream: TextIO) -> None:
+    guard = options(standings.settings.plugin_sections.get(SECTION, {}))
     out = csv.writer(stream, lineterminator="\n")
     # a criterion a third-party plugin computed says so in its heading: "SODOS (sodos-foo 1.2)"
-    headings = [standings.heading(c) for c in standings.criteria]
+    headings = [text_cell(standings.heading(c), guard) for c in standings.criteria]
     out.writerow(["place", "tied", "name", "rank", "country", "club", *headings])
     for row in standings.rows():
+        player = row.player
         out.writerow(
             [
                 row.place,
                 "yes" if row.tied else "",
-                row.player.name,
-                rank_text(row.player.rank),
-                row.player.country,
-                row.player.club,
+                text_cell(player.name, guard),
+                text_cell(rank_text(player.rank), guard),
+                text_cell(player.country, guard),
+                text_cell(player.club, guard),
                 *(format_value(row.values[c], half=".5") for c in standings.criteria),
             ]
         )

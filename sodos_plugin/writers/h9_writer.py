@@ -31,7 +31,11 @@ from sodos_hookspecs import Writer, hookimpl
 from sodos_plugin.errors import InputError
 from sodos_plugin.model import Result
 from sodos_plugin.standings import Standings, rank_text
+from sodos_plugin.textsafe import printable
 from sodos_plugin.writers.numbers import format_value
+
+#: Name and club columns are padded to at most this many characters.
+MAX_PAD = 40
 
 _WIN = {
     Result.BLACK_WINS: ("+", "-"),
@@ -110,22 +114,24 @@ def write(standings: Standings, stream: TextIO) -> None:
         rows.append(
             (
                 place,
-                " ".join(player.name.split()) or "?",
+                printable(" ".join(player.name.split())) or "?",
                 rank_text(player.rank).upper(),
-                player.country.strip() or "XX",
-                "".join(player.club.split()) or "xxxx",
+                printable(player.country.strip()) or "XX",
+                printable("".join(player.club.split())) or "xxxx",
                 values,
                 rounds_text,
             )
         )
-    name_width = max([len(r[1]) for r in rows] + [4])
-    club_width = max([len(r[4]) for r in rows] + [4])
+    # padded to the longest name up to MAX_PAD: a longer name is written whole, unpadded,
+    # so one pathological name cannot pad every row (output stays linear in the input)
+    name_width = min(max([len(r[1]) for r in rows] + [4]), MAX_PAD)
+    club_width = min(max([len(r[4]) for r in rows] + [4]), MAX_PAD)
     value_widths = [
         max([len(label)] + [len(r[5][i]) for r in rows]) for i, (_, label) in enumerate(columns)
     ]
     round_width = max([len(tok) for r in rows for tok in r[6]] + [2])
 
-    stream.write(f"; EV[{t.name}]\n")
+    stream.write(f"; EV[{printable(t.name)}]\n")
     reduction = settings.handicap_reduction
     if reduction is not None:
         stream.write(f"; HA[h{reduction}]\n")

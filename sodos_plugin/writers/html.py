@@ -6,18 +6,29 @@ standings page, each round's cell is ``<opponent number><result>/<colour><handic
 jigo, ``?`` no result yet, ``!`` a game decided by default. Rounds without a game show
 ``bye``, ``abs`` (announced absent) or ``–`` (not paired). Numbers are the players'
 line numbers on the page; values print halves as ``½`` as the terminal table does.
+
+Every text from the input goes through :func:`escape`: HTML-escaped, and its control
+and format characters shown as escapes (``\\x1b``, ``\\u202e``), so a name can
+neither inject markup nor reverse the text that follows it.
 """
 
 from __future__ import annotations
 
-from html import escape
+import html
 from typing import TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
 from sodos_plugin.model import Result
 from sodos_plugin.standings import Standings, rank_text
+from sodos_plugin.textsafe import printable
 from sodos_plugin.writers.numbers import format_value
+
+
+def escape(text: str) -> str:
+    """Text for the page: controls escaped visibly, then HTML-escaped (quotes too)."""
+    return html.escape(printable(text))
+
 
 #: Symbol of a result from one player's point of view: (as Black, as White).
 SYMBOL: dict[Result, tuple[str, str]] = {

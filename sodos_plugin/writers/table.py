@@ -7,21 +7,22 @@ from typing import TextIO
 from sodos_hookspecs import Writer, hookimpl
 
 from sodos_plugin.standings import Standings, rank_text
+from sodos_plugin.textsafe import printable
 from sodos_plugin.writers.numbers import format_value
 
 
 def write(standings: Standings, stream: TextIO) -> None:
-    header = ["Pl", "Name", "Rank", "Co", "Club", *standings.criteria]
+    header = ["Pl", "Name", "Rank", "Co", "Club", *map(printable, standings.criteria)]
     lines = []
     for row in standings.rows():
         place = f"{row.place}" + ("=" if row.tied else "")
         lines.append(
             [
                 place,
-                row.player.name,
+                printable(row.player.name),  # textsafe: no terminal sequence, no new line
                 rank_text(row.player.rank),
-                row.player.country,
-                row.player.club,
+                printable(row.player.country),
+                printable(row.player.club),
                 *(format_value(row.values[c]) for c in standings.criteria),
             ]
         )
@@ -37,14 +38,14 @@ def write(standings: Standings, stream: TextIO) -> None:
 
     t = standings.tournament
     stream.write(
-        f"{t.name or 'Tournament'} — standings after round {standings.round}"
+        f"{printable(t.name) or 'Tournament'} — standings after round {standings.round}"
         f" ({standings.settings.system})\n"
     )
     stream.write(render(header) + "\n")
     for line in lines:
         stream.write(render(line) + "\n")
     for warning in standings.warnings:
-        stream.write(f"warning: {warning}\n")
+        stream.write(f"warning: {printable(warning)}\n")
 
 
 @hookimpl
