@@ -186,18 +186,15 @@ def assemble(
             status[position] = FileReport(outcome.source, "excluded", reason)
             continue
         problem = None
+        several = len(outcome.records) > 1
         for record in outcome.records:
             if record.round is None or not 1 <= record.round <= MAX_ROUNDS:
                 problem = record, _check_record(record)
                 break
-            if key(record.black) == key(record.white):
-                problem = (
-                    record,
-                    (
-                        f"PB {record.black!r} and PW {record.white!r} are the same player "
-                        "(docs/rules.md §8)"
-                    ),
-                )
+            if several and key(record.black) == key(record.white):
+                # a collection is checked whole first (its other games must not count);
+                # a file of one game is checked when its names are resolved, below
+                problem = record, _same_player(record)
                 break
         if problem is not None:
             record, reason = problem
@@ -245,14 +242,20 @@ def assemble(
                     others.append(("excluded", f"event {record_event!r}, not {event!r}", source))
                     continue
                 no_event += 1
-            b = resolved.get(black) or player_name(black, source)
-            w = resolved.get(white) or player_name(white, source)
+            b = resolved.get(black)
+            w = resolved.get(white)
+            if b is None or w is None or b == w:  # a spelling met for the first time
+                if names.key(black) == names.key(white):
+                    if key(black) != key(white):
+                        raise InputError(
+                            f"round {r}: PB and PW are both {names.lookup(black)!r} after "
+                            "the aliases",
+                            source=source,
+                        )
+                    status[position] = FileReport(outcome.source, "rejected", _same_player(record))
+                    break  # one game in this file (a collection was checked whole)
+                b, w = player_name(black, source), player_name(white, source)
             if b != black or w != white:
-                if b == w:
-                    raise InputError(
-                        f"round {r}: PB and PW are both {b!r} after the aliases",
-                        source=source,
-                    )
                 black, white = b, w
                 record = record._replace(black=black, white=white)  # kept under its new names
             round_seats = seats.get(r)
@@ -313,6 +316,8 @@ def assemble(
             if notes:
                 warnings.extend(f"{source}: {note}" for note in notes)
             ingested = True
+        if status[position] is not None:  # rejected above
+            continue
         if ingested:
             report = FileReport(outcome.source, "ingested")
             if several:  # each game not ingested is reported as a loose file would be
@@ -397,6 +402,10 @@ def assemble(
     files.extend(status)  # type: ignore[arg-type]  # every position was filled above
     files.extend(extra)
     return tournament, files, warnings
+
+
+def _same_player(record: Record) -> str:
+    return f"PB {record.black!r} and PW {record.white!r} are the same player (docs/rules.md §8)"
 
 
 def _rank_changes(known: Record, record: Record) -> list[str]:
