@@ -486,10 +486,12 @@ class Host:
         SGF archives, h9 and XML files (one dated tournament each), dated ``Tournament``
         objects and ``HistoryGame`` s, in date order (docs/rules.md §10.1)."""
         from sodos_plugin.history import read_history
+        from sodos_plugin.readers.sgf.walk import paused_gc
 
-        return read_history(
-            self, paths, tournaments=tournaments, games=games, jobs=jobs, progress=progress
-        )
+        with paused_gc():  # millions of small tuples, no cycles: see paused_gc
+            return read_history(
+                self, paths, tournaments=tournaments, games=games, jobs=jobs, progress=progress
+            )
 
     def ratings(
         self,
@@ -530,10 +532,14 @@ class Host:
             given = read_initial(initial)
         else:
             given = dict(initial)
-        given, unused = match_initial(given, history)
-        warnings += unused
+        if given:
+            given, unused = match_initial(given, history)
+            warnings += unused
+        from sodos_plugin.readers.sgf.walk import paused_gc
+
         try:
-            result = chosen.rate(history, given, {**values, "details": details})
+            with paused_gc():  # a rating run makes millions of steps, no cycles
+                result = chosen.rate(history, given, {**values, "details": details})
         except (InputError, ConfigError):
             raise
         except Exception as error:

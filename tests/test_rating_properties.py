@@ -149,3 +149,17 @@ def test_explain_ratings_through_the_command(tmp_path):
         total = sum(Decimal(p["value"]) for p in step["parts"])
         assert total == Decimal(step["change"])
         assert len(step["details"]) == step["games"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(games=games_strategy, ratings=ratings_strategy, system=st.sampled_from(SYSTEMS))
+def test_with_or_without_details_the_same_numbers(games, ratings, system):
+    """The lean paths (no details: steps as columns, GoR's per-player factors) give the
+    very numbers of the detailed ones."""
+    params = {"period": "game"} if system != "egf" else {}
+    lean = HOST.ratings(make(games), system=system, initial=initial_of(ratings), **params)
+    full = HOST.ratings(
+        make(games), system=system, initial=initial_of(ratings), details=True, **params
+    )
+    assert lean.result.final == full.result.final
+    assert [s[:6] for s in lean.result.steps] == [s[:6] for s in full.result.steps]

@@ -190,6 +190,7 @@ def rate(
     formula = params["formula"]
     floor = float(params["floor"])
     decimals = params["decimals"]
+    want_details = bool(params.get("details", True))
     epsilon = float(params["epsilon"])
     default = RatingState(float(params["default_rating"]))
     warnings: list[str] = []
@@ -225,34 +226,27 @@ def rate(
                     current[name] = state.rating
                 before[name] = current[name]
         per_player: dict[str, list[dict[str, Any]]] = {name: [] for name in before}
-        for game in rated:
-            b, w = before[game.black], before[game.white]
-            for name, mine, theirs, sa, own, other, colour in (
-                (game.black, b, w, game.result, game.handicap, 0, "B"),
-                (game.white, w, b, 1.0 - game.result, 0, game.handicap, "W"),
-            ):
-                try:
-                    detail = game_contribution(mine, theirs, sa, own, other, formula, epsilon)
-                except ValueError as error:
-                    warnings.append(f"{NAME}: {game.source}: not rated: {error}")
-                    continue
-                opponent = game.white if colour == "B" else game.black
-                detail = {
-                    "opponent": opponent,
-                    "colour": colour,
-                    "handicap": game.handicap,
-                    "round": game.round,
-                    "source": game.source,
-                    **detail,
-                }
-                if weight != 1.0:
-                    detail["weight"] = weight
-                    detail["change"] *= weight
-                per_player[name].append(detail)
+        if not want_details and formula == "2021":
+            _fast_changes(rated, before, weight, per_player, warnings)
+        else:
+            for game in rated:
+                _game_details(game, before, formula, epsilon, weight, per_player, warnings)
         label = event_name(history, key)
         date = event.date if event is not None and event.date else rated[0].date
         for name, details in per_player.items():
             start = before[name]
+            if details and not isinstance(details[0], dict):  # the fast path: changes only
+                changes = details
+                after = max(floor, start + math.fsum(changes))
+                if decimals is not None and decimals >= 0:
+                    after = round(after, decimals)
+                current[name] = after
+                steps.append(
+                    RatingStep(
+                        name, label, date, RatingState(start), RatingState(after), len(changes)
+                    )
+                )
+                continue
             parts: list[tuple[str, float]] = [
                 (
                     f"vs {d['opponent']}" + (f" (round {d['round']})" if d["round"] else ""),
@@ -289,8 +283,63 @@ def rate(
     return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings)
 
 
-def label(state: RatingState) -> str:
-    return f"{state.rating:.3f}"
+def _game_details(game, before, formula, epsilon, weight, per_player, warnings) -> None:
+    """Both players' contributions of one game, with every step (explain shows them)."""
+    b, w = before[game.black], before[game.white]
+    for name, mine, theirs, sa, own, other, colour in (
+        (game.black, b, w, game.result, game.handicap, 0, "B"),
+        (game.white, w, b, 1.0 - game.result, 0, game.handicap, "W"),
+    ):
+        try:
+            detail = game_contribution(mine, theirs, sa, own, other, formula, epsilon)
+        except ValueError as error:
+            warnings.append(f"{NAME}: {game.source}: not rated: {error}")
+            continue
+        opponent = game.white if colour == "B" else game.black
+        detail = {
+            "opponent": opponent,
+            "colour": colour,
+            "handicap": game.handicap,
+            "round": game.round,
+            "source": game.source,
+            **detail,
+        }
+        if weight != 1.0:
+            detail["weight"] = weight
+            detail["change"] *= weight
+        per_player[name].append(detail)
+
+
+def _fast_changes(rated, before, weight, per_player, warnings) -> None:
+    """The 2021 changes without details: β, con and bonus once per player of the
+    tournament (they depend on the starting rating only), the same functions and the
+    same order of operations as :func:`game_contribution`, so the same numbers."""
+    own = {}
+    for name, r in before.items():
+        if r >= CEILING:
+            continue
+        own[name] = (beta(r), con(r), bonus(r))
+    for game in rated:
+        b = before[game.black]
+        if game.black not in own or game.white not in own:
+            warnings.append(f"{NAME}: {game.source}: not rated: a rating of 3300 or more")
+            continue
+        (beta_b, con_b, bonus_b), (beta_w, con_w, bonus_w) = own[game.black], own[game.white]
+        if game.handicap >= 1:
+            adjusted = b + handicap_adjustment(game.handicap)
+            if adjusted >= CEILING:
+                warnings.append(f"{NAME}: {game.source}: not rated: a rating of 3300 or more")
+                continue
+            beta_b = beta(adjusted)
+        se_b = 1.0 / (1.0 + math.exp(beta_w - beta_b))
+        se_w = 1.0 / (1.0 + math.exp(beta_b - beta_w))
+        change_b = con_b * (game.result - se_b) + bonus_b
+        change_w = con_w * ((1.0 - game.result) - se_w) + bonus_w
+        if weight != 1.0:
+            change_b *= weight
+            change_w *= weight
+        per_player[game.black].append(change_b)
+        per_player[game.white].append(change_w)
 
 
 @hookimpl

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date as Date
 from typing import Any
 
+import numpy as np
 from sodos_hookspecs import (
     GameHistory,
     HistoryGame,
@@ -97,69 +98,105 @@ GLICKMAN_PARAMETERS = _parameters("event", 0.0, 350.0, 0.0, 0.0, 0.0, 0.0)
 OGS_PARAMETERS = _parameters("game", 30.0, 500.0, 100.0, 6000.0, 0.01, 0.15)
 
 
-# -- the formulas --------------------------------------------------------------------------
+# -- the formulas ---------------------------------------------------------------------
+#
+# Written once, on numpy arrays: a server's archive rates thousands of players at once
+# (every player of one period, or every game of a "wave" of games that share no
+# player), and a single player is an array of one. Each element goes through exactly
+# the steps the paper lists, whatever else is in its array.
 
 
-def g(phi: float) -> float:
-    return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / _PI2)
+def g(phi):
+    return 1.0 / np.sqrt(1.0 + 3.0 * phi * phi / _PI2)
 
 
-def expected(mu: float, mu_j: float, phi_j: float) -> float:
+def expected(mu, mu_j, phi_j):
     """The paper's E: the opponent's φ only."""
-    return 1.0 / (1.0 + math.exp(-g(phi_j) * (mu - mu_j)))
+    return 1.0 / (1.0 + np.exp(-g(phi_j) * (mu - mu_j)))
 
 
 def expected_combined(r1: float, rd1: float, r2: float, rd2: float) -> float:
     """A prediction between two rated players, g(√(φ₁² + φ₂²)) (skillratings, glicko2js);
     not used in updates."""
     phi = math.hypot(rd1, rd2) / SCALE
-    return 1.0 / (1.0 + math.exp(-g(phi) * (r1 - r2) / SCALE))
+    return float(1.0 / (1.0 + np.exp(-g(phi) * (r1 - r2) / SCALE)))
 
 
-def volatility(phi2: float, v: float, delta: float, sigma: float, tau: float, eps: float) -> float:
-    """σ′: the root of f by the Illinois iteration (the paper's step 5).
+def _f(x, a, d2, pv, tau2):
+    ex = np.exp(x)
+    s = pv + ex
+    return ex * (d2 - pv - ex) / (2.0 * s * s) - (x - a) / tau2
+
+
+def volatility(phi2, v, delta, sigma, tau: float, eps: float):
+    """σ′: the root of f by the Illinois iteration (the paper's step 5), element-wise.
 
     ``phi2`` is the player's φ² (an implementation that put μ² there is reproduced by
-    passing μ²). At most :data:`MAX_ITERATIONS` steps of each loop (it converges in a few).
+    passing μ²). At most :data:`MAX_ITERATIONS` steps of each loop (it converges in a
+    few); an element stops when its own bracket is within ``eps``.
     """
-    log, exp = math.log, math.exp
-    a = log(sigma * sigma)
+    scalar = np.ndim(sigma) == 0
+    phi2, v, delta, sigma = (
+        np.atleast_1d(np.asarray(x, dtype=float)) for x in (phi2, v, delta, sigma)
+    )
+    a = np.log(sigma * sigma)
     d2 = delta * delta
     tau2 = tau * tau
     pv = phi2 + v
-    # f(x) = eˣ(Δ² − φ² − v − eˣ) / (2(φ² + v + eˣ)²) − (x − a)/τ², written out where used
-    big_a = a
-    if d2 > pv:
-        big_b = log(d2 - pv)
-    else:
-        k = 1
-        while k < MAX_ITERATIONS:
-            x = a - k * tau
-            ex = exp(x)
-            s = pv + ex
-            if ex * (d2 - pv - ex) / (2.0 * s * s) - (x - a) / tau2 >= 0:
-                break
-            k += 1
-        big_b = a - k * tau
-    ex = exp(big_a)
-    s = pv + ex
-    fa = ex * (d2 - pv - ex) / (2.0 * s * s)  # (A − a) is 0
-    ex = exp(big_b)
-    s = pv + ex
-    fb = ex * (d2 - pv - ex) / (2.0 * s * s) - (big_b - a) / tau2
+    big_a = a.copy()
+    big_b = np.empty_like(a)
+    wide = d2 > pv
+    big_b[wide] = np.log(d2[wide] - pv[wide])
+    k = np.ones_like(a)
+    todo = ~wide
     for _ in range(MAX_ITERATIONS):
-        if abs(big_b - big_a) <= eps:
+        if not todo.any():
             break
-        c = big_a + (big_a - big_b) * fa / (fb - fa)
-        ex = exp(c)
-        s = pv + ex
-        fc = ex * (d2 - pv - ex) / (2.0 * s * s) - (c - a) / tau2
-        if fc * fb <= 0:
-            big_a, fa = big_b, fb
-        else:
-            fa /= 2.0
-        big_b, fb = c, fc
-    return exp(big_a / 2.0)
+        negative = _f(a[todo] - k[todo] * tau, a[todo], d2[todo], pv[todo], tau2) < 0
+        step = np.zeros_like(a)
+        step[np.flatnonzero(todo)[negative]] = 1.0
+        todo &= step > 0
+        k += step
+    big_b[~wide] = a[~wide] - k[~wide] * tau
+    fa = _f(big_a, a, d2, pv, tau2)
+    fb = _f(big_b, a, d2, pv, tau2)
+    active = np.abs(big_b - big_a) > eps
+    for _ in range(MAX_ITERATIONS):
+        if not active.any():
+            break
+        i = np.flatnonzero(active)
+        A, B, FA, FB = big_a[i], big_b[i], fa[i], fb[i]
+        c = A + (A - B) * FA / (FB - FA)
+        fc = _f(c, a[i], d2[i], pv[i], tau2)
+        swap = fc * FB <= 0
+        big_a[i] = np.where(swap, B, A)
+        fa[i] = np.where(swap, FB, FA / 2.0)
+        big_b[i] = c
+        fb[i] = fc
+        active[i] = np.abs(c - big_a[i]) > eps
+    out = np.exp(big_a / 2.0)
+    return float(out[0]) if scalar else out
+
+
+def update_rows(mu, phi, sigma, row, mu_j, phi_j, s, tau: float = 0.5, eps: float = 1e-6):
+    """One rating period for many players at once.
+
+    ``mu``, ``phi``, ``sigma``: arrays per player; ``row`` (player position), ``mu_j``,
+    ``phi_j``, ``s``: arrays per game of the period (every player has at least one).
+    Returns per player μ′, φ′, σ′, v, Δ, φ*, and per game g and E.
+    """
+    n = len(mu)
+    gj = g(phi_j)
+    e = 1.0 / (1.0 + np.exp(-gj * (mu[row] - mu_j)))
+    v = 1.0 / np.bincount(row, weights=gj * gj * e * (1.0 - e), minlength=n)
+    total = np.bincount(row, weights=gj * (s - e), minlength=n)
+    delta = v * total
+    phi2 = phi * phi
+    new_sigma = volatility(phi2, v, delta, sigma, tau, eps)
+    phi_star2 = phi2 + new_sigma * new_sigma
+    new_phi = 1.0 / np.sqrt(1.0 / phi_star2 + 1.0 / v)
+    new_mu = mu + new_phi * new_phi * total
+    return new_mu, new_phi, new_sigma, v, delta, np.sqrt(phi_star2), gj, e
 
 
 def update(
@@ -170,28 +207,26 @@ def update(
     tau: float = 0.5,
     eps: float = 1e-6,
 ) -> tuple[float, float, float, float, float, float, list[tuple[float, float]]]:
-    """One period on the Glicko-2 scale: ``games`` = (μⱼ, φⱼ, sⱼ), at least one.
+    """One player's period on the Glicko-2 scale: ``games`` = (μⱼ, φⱼ, sⱼ), at least one.
 
     Returns μ′, φ′, σ′, v, Δ, φ* and per game (g, E): the intermediates ``explain`` shows.
     """
-    v_inv = 0.0
-    total = 0.0
-    per_game = []
-    exp = math.exp
-    for mu_j, phi_j, s in games:
-        gj = 1.0 / math.sqrt(1.0 + 3.0 * phi_j * phi_j / _PI2)
-        e = 1.0 / (1.0 + exp(-gj * (mu - mu_j)))
-        v_inv += gj * gj * e * (1.0 - e)
-        total += gj * (s - e)
-        per_game.append((gj, e))
-    v = 1.0 / v_inv
-    delta = v * total
-    phi2 = phi * phi
-    new_sigma = volatility(phi2, v, delta, sigma, tau, eps)
-    phi_star2 = phi2 + new_sigma * new_sigma
-    new_phi = 1.0 / math.sqrt(1.0 / phi_star2 + 1.0 / v)
-    new_mu = mu + new_phi * new_phi * total
-    return new_mu, new_phi, new_sigma, v, delta, math.sqrt(phi_star2), per_game
+    mu_j, phi_j, s = (np.array(col, dtype=float) for col in zip(*games))
+    row = np.zeros(len(games), dtype=np.intp)
+    out = update_rows(
+        np.array([mu], float), np.array([phi], float), np.array([sigma], float),
+        row, mu_j, phi_j, s, tau, eps,
+    )  # fmt: skip
+    new_mu, new_phi, new_sigma, v, delta, phi_star = (float(x[0]) for x in out[:6])
+    return (
+        new_mu,
+        new_phi,
+        new_sigma,
+        v,
+        delta,
+        phi_star,
+        list(zip(out[6].tolist(), out[7].tolist())),
+    )
 
 
 def no_games(phi: float, sigma: float, periods: int = 1) -> float:
@@ -202,12 +237,13 @@ def no_games(phi: float, sigma: float, periods: int = 1) -> float:
 # -- OGS rank scale -------------------------------------------------------------------------
 
 
-def rating_to_rank(rating: float) -> float:
-    return math.log(min(MAX_RANK_RATING, max(MIN_RANK_RATING, rating)) / RANK_A) * RANK_C
+def rating_to_rank(rating):
+    """OGS rank of a rating (element-wise): 23.15·ln(r/525), r clamped to [100, 6000]."""
+    return np.log(np.clip(rating, MIN_RANK_RATING, MAX_RANK_RATING) / RANK_A) * RANK_C
 
 
-def rank_to_rating_value(rank: float) -> float:
-    return RANK_A * math.exp(rank / RANK_C)
+def rank_to_rating_value(rank):
+    return RANK_A * np.exp(rank / RANK_C)
 
 
 def rank_deviation(rating: float, deviation: float) -> float:
@@ -245,7 +281,7 @@ def label(state: RatingState) -> str:
     """``"6.3k"`` (OGS's partial rank), ``"?"`` when provisional (RD ≥ 160)."""
     if state.deviation is not None and state.deviation >= PROVISIONAL_RD:
         return "?"
-    return rank_label(rating_to_rank(state.rating), tenths=True)
+    return rank_label(float(rating_to_rank(state.rating)), tenths=True)
 
 
 def ogs_rank(text: str) -> float:
@@ -261,6 +297,9 @@ def handicap_shift(rating: float, ranks: float) -> float:
 # -- rating a history -----------------------------------------------------------------------
 
 
+_NO_SUMMARY = RatingStep._field_defaults["summary"]
+
+
 class _Clamp:
     """The configured clamps as plain floats (a parameter of 0 is no clamp)."""
 
@@ -273,12 +312,15 @@ class _Clamp:
         self.min_v = float(params["min_volatility"]) or 0.0
         self.max_v = float(params["max_volatility"]) or inf
 
-    def state(self, r: float, rd: float, vol: float) -> RatingState:
-        return RatingState(
-            min(self.max_r, max(self.min_r, r)),
-            min(self.max_rd, max(self.min_rd, rd)),
-            min(self.max_v, max(self.min_v, vol)),
+    def arrays(self, r, rd, vol):
+        return (
+            np.clip(r, self.min_r, self.max_r),
+            np.clip(rd, self.min_rd, self.max_rd),
+            np.clip(vol, self.min_v, self.max_v),
         )
+
+    def state(self, r: float, rd: float, vol: float) -> RatingState:
+        return RatingState(*(float(x) for x in self.arrays(r, rd, vol)))
 
 
 def _period_index(day: str, period: str) -> int:
@@ -336,6 +378,8 @@ class _Run:
         self.warnings: list[str] = []
         self.origin: dict[str, str] = {}
         self.state: dict[str, RatingState] = {}
+        #: every player's latest state (the start of the next period)
+        self.last: dict[str, RatingState] = {}
         self.steps: list[RatingStep] = []
 
     def current(self, player: str) -> RatingState:
@@ -358,123 +402,247 @@ class _Run:
             self.state[player] = known
         return known
 
-    def opponent_seen(self, game: HistoryGame, colour: str, other: RatingState) -> float:
-        """The opponent's rating as this player's update sees it (handicap moved)."""
-        if not (self.handicap and game.handicap):
-            return other.rating
-        ranks = -game.handicap if colour == "B" else game.handicap
-        return other.rating + handicap_shift(other.rating, ranks)
-
-    def rate_player(
-        self,
-        player: str,
-        label_text: str,
-        day: str,
-        before: RatingState,
-        played: list[tuple[float, float, float, HistoryGame, str]],
-    ) -> RatingState:
+    def batch(self, labels, dates, players, before, opponents, scores, handicaps, colours, games):
+        """Rate one batch: ``players`` (names, each once), their states ``before``
+        (r, RD, σ arrays), and per game row its player position (``opponents`` holds the
+        opponent's r and RD as this player sees it before the handicap). Appends one step
+        per player (``labels``/``dates`` per player) and returns the states after."""
+        row, o_r, o_rd = opponents
+        if self.handicap and handicaps.any():
+            # h stones move Black h ranks up: White's update sees Black higher, Black's
+            # update sees White lower (OGS v5)
+            ranks = np.where(colours == 0, -handicaps, handicaps).astype(float)
+            moved = o_r + handicap_shift(o_r, ranks)
+            o_r = np.where(handicaps > 0, moved, o_r)
         r, rd, vol = before
-        new_mu, new_phi, new_vol, v, delta, phi_star, per_game = update(
-            (r - 1500.0) / SCALE,
-            rd / SCALE,
-            vol,
-            [((o - 1500.0) / SCALE, o_rd / SCALE, s) for o, o_rd, s, _, _ in played],
-            self.tau,
-            self.eps,
-        )
-        after = self.clamp.state(SCALE * new_mu + 1500.0, SCALE * new_phi, new_vol)
-        if not self.details:
-            self.steps.append(RatingStep(player, label_text, day, before, after, len(played)))
-            return after
-        factor = SCALE * new_phi * new_phi  # rating points per unit of g·(s − E)
-        parts, details = [], []
-        for (o, o_rd, s, game, colour), (gj, e) in zip(played, per_game):
-            opponent = game.white if colour == "B" else game.black
-            contribution = factor * gj * (s - e)
-            parts.append((f"vs {opponent}", contribution))
-            details.append(
-                {
-                    "opponent": opponent,
-                    "colour": colour,
-                    "handicap": game.handicap,
-                    "source": game.source,
-                    "opponent_rating": o,
-                    "opponent_deviation": o_rd,
-                    "result": s,
-                    "g": gj,
-                    "expected": e,
-                    "change": contribution,
-                }
-            )
+        new_mu, new_phi, new_vol, v, delta, phi_star, gj, e = update_rows(
+            (r - 1500.0) / SCALE, rd / SCALE, vol, row, (o_r - 1500.0) / SCALE, o_rd / SCALE,
+            scores, self.tau, self.eps,
+        )  # fmt: skip
         unclamped = SCALE * new_mu + 1500.0
-        if after.rating != unclamped:
-            parts.append(("rating clamp", after.rating - unclamped))
-        summary = {
-            "v": v,
-            "delta": delta,
-            "volatility": new_vol,
-            "phi_star": phi_star,
-            "deviation": SCALE * new_phi,
-            "factor": factor,
-        }
-        self.steps.append(
-            RatingStep(player, label_text, day, before, after, len(played), parts, details, summary)
-        )
-        return after
+        after_r, after_rd, after_v = self.clamp.arrays(unclamped, SCALE * new_phi, new_vol)
+        counts = np.bincount(row, minlength=len(players)).tolist()
+        make_step, make_state = RatingStep._make, RatingState._make
+        states = list(map(make_state, zip(after_r.tolist(), after_rd.tolist(), after_v.tolist())))
+        previous = self.last
+        if not self.details:
+            for name, label, day, n, state in zip(players, labels, dates, counts, states):
+                self.steps.append(
+                    make_step((name, label, day, previous[name], state, n, (), (), _NO_SUMMARY))
+                )
+                previous[name] = state
+            return
+        factor = SCALE * new_phi * new_phi
+        contribution = factor[row] * gj * (scores - e)
+        per_player: list[list[int]] = [[] for _ in players]
+        for k, p in enumerate(row.tolist()):
+            per_player[p].append(k)
+        for p, (name, label, day, n, state) in enumerate(
+            zip(players, labels, dates, counts, states)
+        ):
+            parts, details = [], []
+            for k in per_player[p]:
+                game, colour = games[k], colours[k]
+                opponent = game.white if colour == 0 else game.black
+                parts.append((f"vs {opponent}", float(contribution[k])))
+                details.append(
+                    {
+                        "opponent": opponent,
+                        "colour": "BW"[colour],
+                        "handicap": game.handicap,
+                        "round": game.round,
+                        "source": game.source,
+                        "opponent_rating": float(o_r[k]),
+                        "opponent_deviation": float(o_rd[k]),
+                        "result": float(scores[k]),
+                        "g": float(gj[k]),
+                        "expected": float(e[k]),
+                        "change": float(contribution[k]),
+                    }
+                )
+            if after_r[p] != unclamped[p]:
+                parts.append(("rating clamp", float(after_r[p] - unclamped[p])))
+            summary = {
+                "v": float(v[p]),
+                "delta": float(delta[p]),
+                "volatility": float(new_vol[p]),
+                "phi_star": float(phi_star[p]),
+                "deviation": float(SCALE * new_phi[p]),
+                "factor": float(factor[p]),
+            }
+            self.steps.append(
+                RatingStep(name, label, day, previous[name], state, n, parts, details, summary)
+            )
+            previous[name] = state
 
     def rate_games(self) -> None:
-        """One game per period for both players, each from the other's state before it."""
-        for game in self.history.games:
-            b, w = self.current(game.black), self.current(game.white)
-            label_text = game.source or game.event
-            self.state[game.black] = self.rate_player(
-                game.black,
-                label_text,
-                game.date,
-                b,
-                [(self.opponent_seen(game, "B", w), w.deviation, game.result, game, "B")],
-            )
-            self.state[game.white] = self.rate_player(
-                game.white,
-                label_text,
-                game.date,
-                w,
-                [(self.opponent_seen(game, "W", b), b.deviation, 1.0 - game.result, game, "W")],
-            )
+        """One game per period for both players, each from the other's state before it.
+
+        Games are rated in waves: a game's wave is one more than the last wave of either
+        player, so a wave's games share no player and are rated at once, each from the
+        states its players had after their previous game — the same numbers as one game
+        after another. Steps are then put back in the games' order.
+        """
+        games = self.history.games
+        last_wave: dict[str, int] = {}
+        waves: list[list[int]] = []
+        for i, game in enumerate(games):
+            for name in (game.black, game.white):
+                if name not in self.last:
+                    self.last[name] = self.current(name)
+            w = max(last_wave.get(game.black, -1), last_wave.get(game.white, -1)) + 1
+            last_wave[game.black] = last_wave[game.white] = w
+            if w == len(waves):
+                waves.append([])
+            waves[w].append(i)
+        for wave in waves:
+            chosen = [games[i] for i in wave]
+            n = len(chosen)
+            names = [g.black for g in chosen] + [g.white for g in chosen]
+            states = [self.last[x] for x in names]
+            r = np.array([x[0] for x in states])
+            rd = np.array([x[1] for x in states])
+            vol = np.array([x[2] for x in states])
+            row = np.arange(2 * n)
+            other = np.concatenate([np.arange(n, 2 * n), np.arange(n)])
+            result = np.array([g.result for g in chosen], dtype=float)
+            scores = np.concatenate([result, 1.0 - result])
+            handicaps = np.array([g.handicap for g in chosen] * 2, dtype=np.int64)
+            colours = np.repeat(np.array([0, 1], dtype=np.int64), n)
+            labels = [g.source or g.event for g in chosen] * 2
+            dates = [g.date for g in chosen] * 2
+            self.batch(
+                labels, dates, names, (r, rd, vol), (row, r[other], rd[other]),
+                scores, handicaps, colours, chosen * 2,
+            )  # fmt: skip
+        # the steps of a wave were appended black first then white: back to game order
+        start = len(self.steps) - 2 * len(games)
+        placed = [None] * (2 * len(games))
+        k = start
+        for wave in waves:
+            for i in wave:
+                placed[2 * i] = self.steps[k]
+                k += 1
+            for i in wave:
+                placed[2 * i + 1] = self.steps[k]
+                k += 1
+        self.steps[start:] = placed
+
+    def rate_games_columns(self) -> None:
+        """:meth:`rate_games` without details: player states in arrays, steps as columns
+        (:class:`~._columns.StepColumns`), the same waves and the same formulas."""
+        from sodos_plugin.ratings._columns import StepColumns
+
+        games = self.history.games
+        n = len(games)
+        ids: dict[str, int] = {}
+        names: list[str] = []
+        last_wave: list[int] = []
+        blacks: list[int] = []
+        whites: list[int] = []
+        waves: list[int] = []
+        get = ids.get
+        for game in games:
+            pb = get(game.black)
+            if pb is None:
+                pb = ids[game.black] = len(names)
+                names.append(game.black)
+                last_wave.append(-1)
+            pw = get(game.white)
+            if pw is None:
+                pw = ids[game.white] = len(names)
+                names.append(game.white)
+                last_wave.append(-1)
+            a, b = last_wave[pb], last_wave[pw]
+            lw = (a if a > b else b) + 1
+            last_wave[pb] = last_wave[pw] = lw
+            blacks.append(pb)
+            whites.append(pw)
+            waves.append(lw)
+        black = np.array(blacks, dtype=np.int64)
+        white = np.array(whites, dtype=np.int64)
+        wave = np.array(waves, dtype=np.int64)
+        first = [self.current(name) for name in names]
+        R = np.array([x[0] for x in first], dtype=float)
+        RD = np.array([x[1] for x in first], dtype=float)
+        V = np.array([x[2] for x in first], dtype=float)
+        result = np.fromiter((g.result for g in games), dtype=float, count=n)
+        stones = np.fromiter((g.handicap for g in games), dtype=np.int64, count=n)
+        before = [np.empty(2 * n) for _ in range(3)]
+        after = [np.empty(2 * n) for _ in range(3)]
+        order = np.argsort(wave, kind="stable")
+        bounds = np.searchsorted(wave[order], np.arange(wave.max() + 2 if n else 1))
+        for k in range(len(bounds) - 1):
+            idx = order[bounds[k] : bounds[k + 1]]
+            m = len(idx)
+            if not m:
+                continue
+            players = np.concatenate([black[idx], white[idx]])
+            opp = np.concatenate([white[idx], black[idx]])
+            r, rd, vol = R[players], RD[players], V[players]
+            o_r = R[opp]
+            h = np.concatenate([stones[idx], stones[idx]])
+            if self.handicap and h.any():
+                ranks = np.concatenate([-stones[idx], stones[idx]]).astype(float)
+                o_r = np.where(h > 0, o_r + handicap_shift(o_r, ranks), o_r)
+            scores = np.concatenate([result[idx], 1.0 - result[idx]])
+            new_mu, new_phi, new_vol, *_ = update_rows(
+                (r - 1500.0) / SCALE, rd / SCALE, vol, np.arange(2 * m),
+                (o_r - 1500.0) / SCALE, RD[opp] / SCALE, scores, self.tau, self.eps,
+            )  # fmt: skip
+            ar, ard, av = self.clamp.arrays(SCALE * new_mu + 1500.0, SCALE * new_phi, new_vol)
+            slots = np.concatenate([2 * idx, 2 * idx + 1])  # black's step, white's step
+            for column, values in zip(before, (r, rd, vol)):
+                column[slots] = values
+            for column, values in zip(after, (ar, ard, av)):
+                column[slots] = values
+            R[players], RD[players], V[players] = ar, ard, av
+        labels = [x for g in games for x in ((g.source or g.event),) * 2]
+        dates = [x for g in games for x in (g.date, g.date)]
+        who = np.empty(2 * n, dtype=np.int64)
+        who[0::2], who[1::2] = black, white
+        self.steps = StepColumns(names, who, labels, dates, before, after, np.ones(2 * n))
+        self.last = {
+            name: RatingState(r, rd, v)
+            for name, r, rd, v in zip(names, R.tolist(), RD.tolist(), V.tolist())
+        }
 
     def rate_periods(self) -> None:
         calendar = self.period in ("day", "week", "month")
-        last: dict[str, int] = {}
+        last_period: dict[str, int] = {}
         for label_text, day, games in _periods(self.history, self.period):
             index = _period_index(day, self.period) if calendar else 0
-            before: dict[str, RatingState] = {}
+            position: dict[str, int] = {}
             for game in games:
-                for player in (game.black, game.white):
-                    if player in before:
-                        continue
-                    state = self.current(player)
-                    missed = index - last[player] - 1 if player in last else 0
-                    if missed > 0:  # calendar periods sat out: the deviation grows
-                        rd = SCALE * no_games(state.deviation / SCALE, state.volatility, missed)
-                        state = state._replace(deviation=min(self.clamp.max_rd, rd))
-                    before[player] = state
-            played: dict[str, list[tuple[float, float, float, HistoryGame, str]]] = {
-                p: [] for p in before
-            }
-            for game in games:
-                b, w = before[game.black], before[game.white]
-                played[game.black].append(
-                    (self.opponent_seen(game, "B", w), w.deviation, game.result, game, "B")
-                )
-                played[game.white].append(
-                    (self.opponent_seen(game, "W", b), b.deviation, 1.0 - game.result, game, "W")
-                )
-            for player, games_of in played.items():
-                self.state[player] = self.rate_player(
-                    player, label_text, day, before[player], games_of
-                )
-                if calendar:
-                    last[player] = index
+                for name in (game.black, game.white):
+                    if name not in position:
+                        position[name] = len(position)
+                        if name not in self.last:
+                            self.last[name] = self.current(name)
+                        missed = index - last_period[name] - 1 if name in last_period else 0
+                        if missed > 0:  # calendar periods sat out: the deviation grows
+                            state = self.last[name]
+                            rd = SCALE * no_games(state.deviation / SCALE, state.volatility, missed)
+                            self.last[name] = state._replace(deviation=min(self.clamp.max_rd, rd))
+                        if calendar:
+                            last_period[name] = index
+            names = list(position)
+            states = [self.last[x] for x in names]
+            r = np.array([x[0] for x in states])
+            rd = np.array([x[1] for x in states])
+            vol = np.array([x[2] for x in states])
+            pb = np.array([position[g.black] for g in games], dtype=np.intp)
+            pw = np.array([position[g.white] for g in games], dtype=np.intp)
+            row = np.concatenate([pb, pw])
+            opp = np.concatenate([pw, pb])
+            result = np.array([g.result for g in games], dtype=float)
+            scores = np.concatenate([result, 1.0 - result])
+            handicaps = np.array([g.handicap for g in games] * 2, dtype=np.int64)
+            colours = np.repeat(np.array([0, 1], dtype=np.int64), len(games))
+            self.batch(
+                [label_text] * len(names), [day] * len(names), names, (r, rd, vol),
+                (row, r[opp], rd[opp]), scores, handicaps, colours, list(games) * 2,
+            )  # fmt: skip
 
 
 def make_rate(system: str):
@@ -482,12 +650,14 @@ def make_rate(system: str):
         history: GameHistory, initial: Mapping[str, InitialRating], params: Mapping[str, Any]
     ) -> RatingResult:
         run = _Run(system, history, initial, params)
-        if run.period == "game":
+        if run.period == "game" and not run.details:
+            run.rate_games_columns()
+        elif run.period == "game":
             run.rate_games()
         else:
             run.rate_periods()
         return RatingResult(
-            steps=run.steps, final=dict(run.state), initial=run.origin, warnings=run.warnings
+            steps=run.steps, final=dict(run.last), initial=run.origin, warnings=run.warnings
         )
 
     return rate
