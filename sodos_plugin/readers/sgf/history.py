@@ -232,8 +232,10 @@ def _unusable(record: Record, date: str | None) -> str | None:
     if parsed.by_default:
         return f"RE[{record.result_text}]: won by default (not rated)"
     if parsed.result not in _SCORES:
-        why = parsed.note or "result unknown"
-        return f"RE[{record.result_text or ''}]: {why} (not rated)"
+        why = parsed.note or f"RE[{record.result_text or ''}]: result unknown"
+        if not why.startswith("RE["):
+            why = f"RE[{record.result_text or ''}]: {why}"
+        return f"{why} (not rated)"
     return None
 
 
