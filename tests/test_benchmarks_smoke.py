@@ -29,3 +29,15 @@ def test_run_all_quick_prints_every_row(tmp_path):
         assert part in names
     assert all("skipped" not in row for row in rows)
     assert done.stdout.count("\n|") >= len(rows)  # the table: a header line and a row each
+
+
+def test_ratings_benchmark_runs_and_prints_its_ratios():
+    """benchmarks/ratings.py at tiny sizes (the Glicko-2 row needs the bench extra)."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "ratings.py"), "gor", "cache",
+         "--tournaments", "20", "--records", "300", "--players", "200"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "gor, 20 tournaments: ours" in done.stdout and "ratio" in done.stdout
+    assert "second run with 1 % new files" in done.stdout
