@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from sodos_hookspecs import Breakdown, Criterion, FileReport, ReadResult
 
+from sodos_plugin import compat as compat_mode
 from sodos_plugin.advice import advice
 from sodos_plugin.context import Context
 from sodos_plugin.errors import ConfigError, InputError, OutputError, PluginError, StrictError
@@ -328,9 +329,16 @@ class Host:
         system: str | None = None,
         files: Sequence[FileReport] = (),
         warnings: Sequence[str] = (),
+        compat: str | None = None,
     ) -> Standings:
-        """Ordered standings after round ``round`` (default: the last round)."""
-        settings = self.settings_for(tournament, files=files, system=system, criteria=criteria)
+        """Ordered standings after round ``round`` (default: the last round).
+
+        ``compat`` (``"opengotha"``) overrides the config's ``compat`` (docs/rules.md §7).
+        """
+        settings = self.settings_for(
+            tournament, files=files, system=system, criteria=criteria, compat=compat
+        )
+        tournament, settings, compat_notes = compat_mode.prepare(tournament, settings)
         rounds = tournament.rounds if round is None else round
         if not 0 <= rounds <= tournament.rounds:
             raise ConfigError(f"round {rounds} outside 0..{tournament.rounds}", where="--round")
@@ -351,7 +359,8 @@ class Host:
         order, places, tied = order_players(
             tournament, columns, [c.higher_is_better for c in definitions]
         )
-        all_warnings = list(warnings)
+        all_warnings = list(warnings) + compat_notes
+        all_warnings += compat_mode.criteria_notes(settings, names, rounds)
         all_warnings += self.plugin_warnings()
         all_warnings += advice(
             settings.system,
@@ -400,8 +409,9 @@ class Host:
         """Run one criterion, checking what it returns (plugin faults are reported)."""
         owner = entry.plugin
         hook = f"compute ({entry.name})"
+        compute = compat_mode.adjusted(entry.name, owner, entry.item.compute, ctx.settings)
         try:
-            breakdown = entry.item.compute(ctx)
+            breakdown = compute(ctx)
         except (InputError, ConfigError, KeyboardInterrupt):
             raise
         except BaseException as error:  # SystemExit from a plugin is its failure too

@@ -99,6 +99,19 @@ class Game:
 
 
 @dataclass(frozen=True)
+class CompatView:
+    """The event as another program reads its file (docs/rules.md §7).
+
+    :param tournament: what that program reads.
+    :param defects: why it differs: defect code (``"V1"``, see
+        :data:`sodos_plugin.compat.DEFECTS`) → what it changes in this file.
+    """
+
+    tournament: Tournament
+    defects: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Tournament:
     """Players, rounds and games of one event.
 
@@ -111,8 +124,9 @@ class Tournament:
     :param date: the first day of the event as ISO ``YYYY-MM-DD`` (``""`` when unknown);
         game histories (ratings) order tournaments by it.
     :param compat: the same event as another program reads the file, by ``compat``
-        name (``"opengotha"``), when it reads it differently (e.g. drops games); used
-        by :mod:`sodos_plugin.compat` only. Empty when the program reads it as we do.
+        name (``"opengotha"``), when it reads it differently (e.g. drops games): a
+        :class:`CompatView`; used by :mod:`sodos_plugin.compat` only. Empty when the
+        program reads the file as we do.
     """
 
     name: str
@@ -124,7 +138,7 @@ class Tournament:
     settings: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""
     date: str = ""
-    compat: Mapping[str, Tournament] = field(default_factory=dict)
+    compat: Mapping[str, CompatView] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))

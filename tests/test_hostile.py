@@ -209,10 +209,17 @@ def test_binary_garbage_and_empty_files(tmp_path):
     assert len(players(done)) == 4
     without = cli("standings", str(folder), cwd=tmp_path)
     assert without.returncode == 2 and "4 input file(s) rejected" in clean(without)
-    for name, data in (("g.h9", garbage), ("g.xml", garbage), ("e.h9", b""), ("e.xml", b"")):
+    for name, data in (("g.h9", garbage), ("g.xml", garbage), ("e.h9", b"")):
         (tmp_path / name).write_bytes(data)
         done = cli("standings", str(tmp_path / name), cwd=tmp_path)
         assert done.returncode == 2 and name in clean(done)
+    # an empty .xml is what OpenGotha opens as an empty tournament: said, and an error
+    # under --strict (docs/rules.md §6)
+    (tmp_path / "e.xml").write_bytes(b"")
+    done = cli("standings", str(tmp_path / "e.xml"), cwd=tmp_path)
+    assert done.returncode == 0 and "e.xml: the file is empty" in done.stdout + clean(done)
+    done = cli("standings", str(tmp_path / "e.xml"), "--strict", cwd=tmp_path)
+    assert done.returncode == 2 and "the file is empty" in clean(done)
 
 
 def test_empty_folder(tmp_path):

@@ -68,10 +68,10 @@ def xml_file(
     return path
 
 
-def game(r, black, white, result, handicap=0):
+def game(r, black, white, result, handicap=0, table=1):
     return (
-        f'<Game roundNumber="{r}" blackPlayer="{black}" whitePlayer="{white}" '
-        f'result="{result}" handicap="{handicap}" knownColor="true"/>'
+        f'<Game roundNumber="{r}" tableNumber="{table}" blackPlayer="{black}" '
+        f'whitePlayer="{white}" result="{result}" handicap="{handicap}" knownColor="true"/>'
     )
 
 
@@ -81,7 +81,7 @@ def test_juvisy_players_games_and_settings():
     assert dict(t.settings) == {
         "system": "mcmahon",
         "criteria": ["MMS", "SOSM", "SOSOSM"],
-        "mcmahon": {"bar": "4D", "floor": "20K", "zero": "30K"},
+        "mcmahon": {"bar": "4d", "floor": "20k", "zero": "30k"},
         "scoring": {
             "bye": "1",
             "bye_mms": "1",
@@ -155,31 +155,51 @@ def test_participating_zero_is_an_absence_unless_paired(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "games, message",
+    "games, warning",
     [
-        (game(1, "ALPHAANN", "NOBODY", "RESULT_BLACKWINS"), "no player has the key 'NOBODY'"),
-        (game(1, "ALPHAANN", "BETABOB", "RESULT_WIN"), "unknown result 'RESULT_WIN'"),
-        (game(7, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS"), "expected 1..3, got 7"),
-        (game(1, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS", 12), "expected 0..9, got 12"),
+        (
+            game(1, "ALPHAANN", "NOBODY", "RESULT_BLACKWINS"),
+            "round 1 table 1 ALPHAANN - NOBODY: no player has this key: the game is skipped",
+        ),
+        (
+            game(1, "ALPHAANN", "BETABOB", "RESULT_WIN"),
+            "result 'RESULT_WIN' is not an OpenGotha result",
+        ),
         (
             game(1, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS")
-            + game(1, "GAMMAGUY", "ALPHAANN", "RESULT_BLACKWINS"),
-            "two games in this round",
+            + game(1, "GAMMAGUY", "ALPHAANN", "RESULT_BLACKWINS", table=2),
+            "round 1: Alpha Ann has 2 games: table 1 vs Beta Bob (Black), table 2 vs "
+            "Gamma Guy (White)",
         ),
     ],
 )
-def test_bad_games_are_named(tmp_path, games, message):
+def test_odd_games_are_read_as_opengotha_reads_them_and_named(tmp_path, games, warning):
     path = xml_file(tmp_path, games)
-    with pytest.raises(InputError, match=message) as caught:
+    result = Host(config_file=False, entry_points=False).read([path])
+    assert any(warning in w and str(path) in w for w in result.warnings), result.warnings
+
+
+def test_a_game_after_the_last_round_raises_the_number_of_rounds(tmp_path):
+    t = opengotha_xml.read_path(
+        xml_file(tmp_path, game(7, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS"))
+    )
+    assert t.rounds == 7 and t.games[0].round == 7
+
+
+def test_bad_values_are_named(tmp_path):
+    path = xml_file(tmp_path, game(1, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS", 12))
+    with pytest.raises(InputError, match="expected 0..9, got 12") as caught:
         opengotha_xml.read_path(path)
     assert str(path) in str(caught.value) and "<Game" in str(caught.value)
 
 
-def test_unknown_criterion_and_bad_rank_are_errors(tmp_path):
-    with pytest.raises(InputError, match="unknown OpenGotha placement criterion 'FOO'"):
-        opengotha_xml.read_path(xml_file(tmp_path, "", criteria=("MMS", "FOO")))
-    bad = [("Alpha", "Ann", "42D", "111", 0)]
-    with pytest.raises(InputError, match=r"<Player name='Alpha'> rank"):
+def test_unknown_criterion_is_null_with_a_warning_and_bad_rating_an_error(tmp_path):
+    path = xml_file(tmp_path, "", criteria=("MMS", "FOO"))
+    t, warnings = opengotha_xml.read_file(path)
+    assert t.settings["criteria"] == ["MMS"]
+    assert any("'FOO' is not an OpenGotha criterion name" in w for w in warnings)
+    bad = [("Alpha", "Ann", "2D", "111", "x")]
+    with pytest.raises(InputError, match=r"<Player name='Alpha' firstName='Ann'> smmsCorrection"):
         opengotha_xml.read_path(xml_file(tmp_path, "", players=bad))
 
 

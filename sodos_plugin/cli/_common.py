@@ -140,6 +140,15 @@ GLOBAL_OPTIONS: list[GlobalOption] = [
             "help": "every warning is an error: exit 2 listing them (config: strict = true)",
         },
     ),
+    GlobalOption(
+        ("--compat",),
+        {
+            "dest": "compat",
+            "choices": ["none", "opengotha"],
+            "help": "opengotha: print OpenGotha 3.51's numbers, its defects included "
+            '(config: compat = "opengotha"; docs/rules.md §7)',
+        },
+    ),
 ]
 
 _TOP = "_global_"
@@ -253,9 +262,10 @@ def make_host(args: argparse.Namespace, *, raise_plugin_errors: bool = True) -> 
     from sodos_plugin.host import Host
 
     modules, blocked, autoload = plugin_control(args)
+    compat = getattr(args, "compat", None)
     host = Host(
         config_file=args.config,
-        overrides=args.overrides,
+        overrides=[*args.overrides, *([f"compat={compat}"] if compat else [])],
         entry_points=autoload,
         plugins=modules,
         disable=blocked,
