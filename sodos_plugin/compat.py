@@ -213,7 +213,12 @@ def differences(host: Host, standings: Standings) -> tuple[list[Difference], lis
     kinds = active(tournament, settings, standings.criteria, standings.round)
     if not kinds:
         return [], []
-    other = _with_compat(host, standings)
+    from sodos_plugin.errors import SodosError
+
+    try:
+        other = _with_compat(host, standings)
+    except SodosError:  # e.g. --strict and compat's own notes: nothing to compare
+        return [], []
     names = {" ".join(p.name.split()): i for i, p in enumerate(other.tournament.players)}
     found = []
     for p, player in enumerate(tournament.players):

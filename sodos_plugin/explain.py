@@ -90,6 +90,9 @@ class Explanation:
     tied: bool
     games: list[RoundLine]
     criteria: list[CriterionLines]
+    #: where OpenGotha 3.51 would print another value for this player, and why
+    #: (docs/rules.md §7; see :func:`with_opengotha`)
+    opengotha: list[str] = field(default_factory=list)
 
 
 def find_player(tournament: Tournament, name: str) -> int:
@@ -271,6 +274,7 @@ def as_dict(explanation: Explanation, warnings: Sequence[str] = ()) -> dict[str,
         "tied": e.tied,
         "games": [game(line) for line in e.games],
         "criteria": [criterion(c) for c in e.criteria],
+        "opengotha": list(e.opengotha),
         "warnings": list(warnings),
     }
 
@@ -333,6 +337,25 @@ def render(explanation: Explanation) -> str:
         else:
             out.append(f"  total: {format_value(c.shown_sum)}")
         out.append("")
+    if e.opengotha:
+        out.append("OpenGotha 3.51 would print otherwise (docs/rules.md §7):")
+        out += [f"  {note}" for note in e.opengotha]
+        out.append("")
     # each entry is one line: escaping it keeps a name from starting a terminal sequence
     # or another line (sodos_plugin.textsafe)
     return "\n".join(map(printable, out))
+
+
+def with_opengotha(explanation: Explanation, host: Any, standings: Standings) -> Explanation:
+    """The explanation with the values OpenGotha 3.51 would print otherwise for this
+    player, each with the defect that makes it (:func:`sodos_plugin.compat.differences`)."""
+    from sodos_plugin import compat
+
+    found, reasons = compat.differences(host, standings)
+    mine = [d for d in found if d.player == explanation.player]
+    if not mine:
+        return explanation
+    notes = [
+        f"{d.criterion} = {format_value(d.theirs)} (sodos: {format_value(d.ours)})" for d in mine
+    ]
+    return replace(explanation, opengotha=notes + [f"why: {reason}" for reason in reasons])

@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
         raise SodosError("cannot read config: no such file", source=str(args.config))
     errors: list[str] = []
     warnings: list[str] = []
+    notes: list[str] = []
     files: list[str] = []
     rejected = 0
     settings, chosen = None, []
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
             settings = standings.settings
             chosen = [standings.definitions[c] for c in standings.criteria]
             warnings += [w for w in standings.warnings if w not in errors]
+            notes += opengotha_notes(host, standings)
         else:
             _ = host.roster  # read now: a bad roster fails the check
             settings = host.settings_for(None, criteria=names, system=args.system)
@@ -87,9 +89,27 @@ def run(args: argparse.Namespace) -> int:
         say(f"error: {problem}", sys.stdout)
     for warning in warnings:
         say(f"warning: {warning}", sys.stdout)
+    for note in notes:
+        say(f"note: {note}", sys.stdout)
     if rejected:
         say(f"error: {rejected} input file(s) rejected", sys.stdout)
     if settings is not None and not errors and not rejected:
         names_text = ", ".join(c.name for c in chosen)
         say(f"ok: system {settings.system}; criteria {names_text}", sys.stdout)
     return EXIT_FAILED_CHECK if errors or rejected else EXIT_OK
+
+
+def opengotha_notes(host, standings) -> list[str]:
+    """Where OpenGotha 3.51 would print other values, by criterion, and why
+    (docs/rules.md §7); nothing with ``--compat opengotha`` or when it agrees."""
+    from sodos_plugin import compat
+
+    found, reasons = compat.differences(host, standings)
+    if not found:
+        return []
+    by_criterion: dict[str, int] = {}
+    for d in found:
+        by_criterion[d.criterion] = by_criterion.get(d.criterion, 0) + 1
+    counts = ", ".join(f"{name} of {n} player(s)" for name, n in by_criterion.items())
+    lines = [f"OpenGotha 3.51 would print other values: {counts} (--compat opengotha prints them)"]
+    return lines + [f"  why: {reason}" for reason in reasons]

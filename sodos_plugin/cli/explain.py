@@ -34,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sodos_plugin.explain import as_dict, explain_player, render
+    from sodos_plugin.explain import as_dict, explain_player, render, with_opengotha
 
     if args.ratings:
         from sodos_plugin.cli.ratings import explain_ratings
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     check_options(host, args)
     standings = read_and_rank(host, args)
     announce_plugins(host, standings, sys.stderr, reader=args.reader_used)
-    explanation = explain_player(standings, args.player)
+    explanation = with_opengotha(explain_player(standings, args.player), host, standings)
     if args.format == "json":
         from sodos_plugin.textsafe import json_text
 

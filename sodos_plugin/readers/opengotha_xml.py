@@ -230,8 +230,16 @@ def _utf8_repaired(data: bytes) -> tuple[bytes, str] | None:
         return repaired, f"line {line}"
 
 
-def scan(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> _Scanned:
-    """The root element of the file, parsed safely within ``max_bytes`` and ``max_nodes``."""
+def scan(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> Element:
+    """The root element of the file, parsed safely within ``max_bytes`` and ``max_nodes``
+    (an empty ``<Tournament>`` for an empty file)."""
+    root = scan_file(path, max_bytes, max_nodes).root
+    return Element("Tournament") if root is None else root
+
+
+def scan_file(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> _Scanned:
+    """:func:`scan` with what the reader needs besides: whether the file names OpenGotha's
+    DTD, and warnings (empty file, bytes that are not UTF-8)."""
     source = str(path)
     try:  # a regular file only, within max_bytes (sodos_plugin.inputfiles)
         data = read_regular(path, max_bytes, "option [plugin.builtin.opengotha_xml] max_bytes")
@@ -930,7 +938,7 @@ def read_file(
         None (default): Turkish when a key holds ``İ`` (the file was written so).
     """
     source = str(path)
-    scanned = scan(path, max_bytes, max_nodes)
+    scanned = scan_file(path, max_bytes, max_nodes)
     if scanned.root is None:  # empty: OpenGotha's defaults, no players
         root = Element("Tournament")
         root.append(Element("GeneralParameterSet"))
