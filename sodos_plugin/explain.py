@@ -93,6 +93,7 @@ class Explanation:
     #: where OpenGotha 3.51 would print another value for this player, and why
     #: (docs/rules.md §7; see :func:`with_opengotha`)
     opengotha: list[str] = field(default_factory=list)
+    player_id: str | None = None  # the host's id (JSON tournaments)
 
 
 def find_player(tournament: Tournament, name: str) -> int:
@@ -227,6 +228,7 @@ def explain_player(standings: Standings, player_name: str | int) -> Explanation:
         tied=standings.tied[position],
         games=games,
         criteria=criteria,
+        player_id=info.id,
     )
 
 
@@ -269,7 +271,8 @@ def as_dict(explanation: Explanation, warnings: Sequence[str] = ()) -> dict[str,
 
     return {
         "tournament": {"name": e.tournament, "rounds": e.round, "system": e.system},
-        "player": {"name": e.name, "rank": e.rank, "country": e.country, "club": e.club},
+        "player": {"name": e.name, "rank": e.rank, "country": e.country, "club": e.club}
+        | ({"id": e.player_id} if e.player_id is not None else {}),
         "place": e.place,
         "tied": e.tied,
         "games": [game(line) for line in e.games],

@@ -59,6 +59,7 @@ class Player:
         ``int`` when the source prints an integer (OpenGotha XML), else a ``float`` holding
         the printed decimal exactly as ``repr`` shows it (GoR ``2674.564``, OGS
         ``1465.2197``); :func:`rating_value` gives the exact value for sorting.
+    :param id: the host's own identifier (JSON tournaments), echoed in JSON output.
     """
 
     name: str
@@ -68,6 +69,7 @@ class Player:
     country: str = ""
     smms_correction: int = 0
     start_score: Any = None  # int | Fraction | None; Any keeps the slot type simple
+    id: str | None = None
 
 
 def rating_value(rating: int | float) -> Fraction:

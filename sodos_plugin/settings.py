@@ -163,6 +163,28 @@ def _as_int(value: Any) -> int:
     raise TypeError("expected an integer (at most 9 digits)")
 
 
+def _as_seconds(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("expected a number of seconds")
+    if not (math.isfinite(value) and 0 < value <= 86400):
+        raise TypeError("expected seconds between 0 and 86400")
+    return float(value)
+
+
+def _as_count(value: Any) -> int:
+    number = _as_int(value)
+    if number <= 0:
+        raise TypeError("expected a positive integer")
+    return number
+
+
+def _as_port(value: Any) -> int:
+    number = _as_int(value)
+    if not 0 <= number <= 65535:
+        raise TypeError("expected a port number 0..65535 (0: any free port)")
+    return number
+
+
 @dataclass(frozen=True)
 class Key:
     """One config key: its converter, default and meaning (the docs list these)."""
@@ -213,6 +235,14 @@ SCHEMA: dict[str, Key] = {
         "none",
         "opengotha: print OpenGotha 3.51's numbers, its defects included (docs/rules.md §7)",
     ),
+    # sodos serve (docs/hosts.md): where it listens and what one stranger's request may cost
+    "serve.host": Key(_as_str, "127.0.0.1", "address sodos serve binds (default: loopback only)"),
+    "serve.port": Key(_as_port, 8000, "port of sodos serve (0: any free port, printed)"),
+    "serve.max_request_bytes": Key(_as_count, 4 << 20, "largest request body accepted (413)"),
+    "serve.timeout": Key(_as_seconds, 10.0, "seconds one request may compute (then 504)"),
+    "serve.concurrency": Key(_as_count, 2, "requests computed at once (worker processes)"),
+    "serve.queue_timeout": Key(_as_seconds, 5.0, "seconds a request waits for a worker (503)"),
+    "serve.max_connections": Key(_as_count, 100, "open connections the server accepts"),
 }
 
 # Game histories and ratings (docs/rules.md §10).
@@ -273,6 +303,8 @@ class Settings:
     #: system's parameters when it is used
     rating_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     origins: Mapping[str, str] = field(default_factory=dict)
+    #: the ``serve.*`` keys without their prefix (``serve["timeout"]``)
+    serve: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def form(self) -> str:
@@ -518,4 +550,5 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
         plugin_sections=sections,
         rating_sections=rating,
         origins=origins,
+        serve={key[6:]: get(key) for key in SCHEMA if key.startswith("serve.")},
     )

@@ -106,18 +106,26 @@ class Standings:
                 {
                     "place": row.place,
                     "tied": row.tied,
-                    "player": {
-                        "name": row.player.name,
-                        "rank": rank_text(row.player.rank),
-                        "country": row.player.country,
-                        "club": row.player.club,
-                    },
+                    "player": player_dict(row.player),
                     "values": {c: json_number(v) for c, v in row.values.items()},
                 }
                 for row in self.rows()
             ],
             "warnings": list(self.warnings),
         }
+
+
+def player_dict(player: Player) -> dict[str, Any]:
+    """A player in JSON output; ``id`` only when the host gave one (JSON tournaments)."""
+    entry = {
+        "name": player.name,
+        "rank": rank_text(player.rank),
+        "country": player.country,
+        "club": player.club,
+    }
+    if player.id is not None:
+        entry["id"] = player.id
+    return entry
 
 
 def rank_text(rank: int | None) -> str:

@@ -36,6 +36,9 @@ COMMANDS: dict[str, str] = {
     "check": "check",
     "config": "config",
     "ratings": "ratings",
+    "schema": "schema",
+    "convert": "convert",
+    "serve": "serve",
 }
 
 

@@ -1,0 +1,52 @@
+"""``sodos convert PATH... --to json``: any readable input as a JSON tournament.
+
+The document carries the tournament as the reader built it: players in order, games
+in order, byes, absences and the file's own settings (not the config of this run).
+Before writing, it is read back and compared with the tournament it came from, so a
+written file always gives the same standings as its input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from sodos_plugin.cli._common import EXIT_OK, common, make_host, output, report_files
+from sodos_plugin.errors import SodosError
+
+HELP = "write a tournament (XML, h9, SGF folder...) as a JSON tournament"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    common(p)
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.add_argument("--to", choices=["json"], required=True, help="output format")
+    p.add_argument("--output", type=Path, help="write to this file")
+    p.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="continue when some input files are rejected (still listed)",
+    )
+    p.add_argument("--jobs", type=int, default=None, help="ingest processes for SGF folders")
+
+
+def run(args: argparse.Namespace) -> int:
+    from sodos_plugin.readers import json_tournament
+
+    host = make_host(args)
+    read = host.read(args.paths, skip_bad=args.skip_bad, jobs=args.jobs)
+    report_files(read, sys.stderr, args.skip_bad)
+    tournament = read.tournament
+    text = json_tournament.dumps(json_tournament.to_document(tournament))
+    back, _ = json_tournament.parse(text.encode("utf-8"), "<converted>")
+    for field in ("name", "rounds", "players", "games", "byes", "absences"):
+        if getattr(back, field) != getattr(tournament, field):
+            raise SodosError(f"cannot be written as JSON without changing its {field}")
+    if dict(back.settings) != json_tournament._json_ready(tournament.settings):
+        raise SodosError("cannot be written as JSON without changing its settings")
+    with output(args.output) as stream:
+        stream.write(text)
+    for warning in read.warnings:
+        sys.stderr.write(f"warning: {warning}\n")
+    return EXIT_OK

@@ -1,0 +1,84 @@
+"""``sodos serve``: the HTTP service (docs/hosts.md) on waitress, the ``serve`` extra.
+
+waitress: pure Python (no compiler), maintained, a production WSGI server that buffers
+each request before the application sees it (a slow client holds no worker) and
+bounds connections and body size itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+
+from sodos_plugin.cli._common import EXIT_OK, UsageError, common
+
+HELP = "serve standings, explanations and ratings over HTTP (JSON; loopback by default)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    common(p)
+    p.add_argument("--host", help="address to bind (config serve.host, default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="port (config serve.port, default 8000; 0: any)")
+
+
+def _stop(signum, frame):  # SIGTERM: stop as Ctrl-C does, so the workers are ended
+    raise KeyboardInterrupt
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import waitress
+    except ImportError:
+        raise UsageError(
+            "sodos serve needs waitress: pip install 'sodos-plugin[serve]' "
+            "(or mount sodos_plugin.serve:app in your own WSGI server)"
+        ) from None
+    from sodos_plugin.serve import make_app
+
+    overrides = list(args.overrides)
+    if args.host is not None:
+        overrides.append(f"serve.host={json.dumps(args.host)}")
+    if args.port is not None:
+        overrides.append(f"serve.port={args.port}")
+    app = make_app(
+        config_file=args.config,
+        overrides=overrides,
+        entry_points=not args.no_entry_points,
+    )
+    serve = app.host.settings.serve
+    try:
+        server = waitress.create_server(
+            app,
+            host=serve["host"],
+            port=serve["port"],
+            threads=serve["concurrency"] + 4,
+            connection_limit=serve["max_connections"],
+            max_request_body_size=serve["max_request_bytes"],
+            channel_timeout=30,
+            clear_untrusted_proxy_headers=True,
+            ident="sodos",
+        )
+    except OSError as error:
+        app.close()
+        where = f"{serve['host']}:{serve['port']}"
+        raise UsageError(f"cannot listen on {where}: {error.strerror}") from None
+    signal.signal(signal.SIGTERM, _stop)
+    host = serve["host"]
+    shown = f"[{host}]" if ":" in host else host
+    sys.stderr.write(
+        f"sodos serve: listening on http://{shown}:{server.effective_port} "
+        f"({serve['concurrency']} workers, {serve['timeout']:g} s per request, "
+        f"{serve['max_request_bytes']} bytes per body)\n"
+    )
+    sys.stderr.flush()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        app.close()
+    sys.stderr.write("sodos serve: stopped\n")
+    return EXIT_OK

@@ -1,0 +1,74 @@
+"""``sodos serve``: the host API over HTTP, as a standard WSGI application.
+
+Mount it in any WSGI server (waitress, gunicorn, uWSGI, mod_wsgi)::
+
+    from sodos_plugin.serve import make_app
+    app = make_app({"system": "mcmahon"}, config_file=False)
+
+or name ``sodos_plugin.serve:app``, the application made from ``./sodos.toml`` (if
+any) the first time it is used. ``sodos serve`` runs it on waitress (the ``serve``
+extra). Routes, limits and error answers: :mod:`sodos_plugin.serve.app`,
+docs/hosts.md.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sodos_plugin.serve.app import App
+
+
+def host_factory(
+    config: Mapping[str, Any] | None = None,
+    *,
+    config_file: Path | str | None | bool = None,
+    overrides: Sequence[str] = (),
+    entry_points: bool = True,
+):
+    """A picklable callable that builds the Host (the same in every worker process).
+
+    ``config_file=None`` is resolved here, once, to the ``sodos.toml`` of the current
+    directory (or none), so that every worker reads the same file.
+    """
+    from sodos_plugin.host import Host
+    from sodos_plugin.settings import find_config
+
+    if config_file is None:
+        config_file = find_config(Path.cwd()) or False
+    return functools.partial(
+        Host,
+        dict(config or {}),
+        config_file=config_file,
+        overrides=list(overrides),
+        entry_points=entry_points,
+    )
+
+
+def make_app(
+    config: Mapping[str, Any] | None = None,
+    *,
+    config_file: Path | str | None | bool = None,
+    overrides: Sequence[str] = (),
+    entry_points: bool = True,
+) -> App:
+    """The WSGI application, configured as :class:`~sodos_plugin.host.Host` would be.
+
+    Starts the worker processes (``serve.concurrency``); ``app.close()`` stops them.
+    Plugins must be importable by name (config ``plugins``, entry points): objects
+    registered on a Host at run time do not reach the worker processes.
+    """
+    factory = host_factory(
+        config, config_file=config_file, overrides=overrides, entry_points=entry_points
+    )
+    return App(factory)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # made on first use, so that importing this module starts nothing
+        global app
+        app = make_app()
+        return app
+    raise AttributeError(name)

@@ -1,0 +1,286 @@
+"""The WSGI application of ``sodos serve``: routes, limits and error answers.
+
+Contract: :class:`App` is a standard WSGI callable (PEP 3333). The parent process
+does only cheap, bounded work — routing, the query, the body's size and type — and
+hands each POST to a worker of :class:`~sodos_plugin.serve.pool.Pool`, which computes
+it within ``serve.timeout``. Every answer is JSON; every error answer has the shape of
+``sodos schema error`` and names the field or the config key of the limit that refused
+the request.
+
+Routes (docs/hosts.md): ``GET /health``, ``GET /criteria``, ``GET /plugins``,
+``POST /standings``, ``POST /explain``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import traceback
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl
+
+from sodos_plugin import __version__
+from sodos_plugin.serve import pool as pools
+from sodos_plugin.serve.jobs import error_body
+
+MAX_QUERY_BYTES = 4096
+MAX_QUERY_FIELDS = 16
+#: Query parameters of each POST route, with their converters.
+_RANKING = {"round": "round", "criteria": "list", "system": "text"}
+QUERY: dict[str, dict[str, str]] = {
+    "standings": _RANKING,
+    "explain": {**_RANKING, "player": "text", "id": "text"},
+}
+STATUS = {
+    200: "200 OK",
+    400: "400 Bad Request",
+    404: "404 Not Found",
+    405: "405 Method Not Allowed",
+    411: "411 Length Required",
+    413: "413 Content Too Large",
+    414: "414 URI Too Long",
+    415: "415 Unsupported Media Type",
+    500: "500 Internal Server Error",
+    503: "503 Service Unavailable",
+    504: "504 Gateway Timeout",
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may cost: the ``serve.*`` config keys (docs/config.md)."""
+
+    max_request_bytes: int
+    timeout: float
+    concurrency: int
+    queue_timeout: float
+
+    @classmethod
+    def from_settings(cls, serve: Mapping[str, Any]) -> Limits:
+        return cls(
+            max_request_bytes=serve["max_request_bytes"],
+            timeout=serve["timeout"],
+            concurrency=serve["concurrency"],
+            queue_timeout=serve["queue_timeout"],
+        )
+
+
+class Refused(Exception):
+    """An answer decided before any computation (4xx, 503)."""
+
+    def __init__(self, status: int, message: str, headers: Iterable[tuple[str, str]] = (), **extra):
+        self.status = status
+        self.body = error_body(status, message, **extra)
+        self.headers = list(headers)
+
+
+def criteria_rows(host: Any) -> list[dict[str, Any]]:
+    """``GET /criteria``: every criterion the host can compute, with its provider."""
+    registry = host.registry
+    return [
+        {
+            "name": name,
+            "description": criterion.description,
+            "rule": criterion.source,
+            "higher_is_better": criterion.higher_is_better,
+            "plugin": registry.criterion_owner.get(name, ""),
+        }
+        for name, criterion in sorted(registry.criteria.items())
+    ]
+
+
+def _dump(document: Any, *, ensure_ascii: bool = False) -> bytes:
+    return (json.dumps(document, ensure_ascii=ensure_ascii, indent=1) + "\n").encode("utf-8")
+
+
+class App:
+    """The service: ``App(host_factory)``; see the module docstring.
+
+    :param host_factory: a picklable callable returning a configured
+        :class:`~sodos_plugin.host.Host`; called here (for the GET routes and the
+        limits) and once in every worker process.
+    """
+
+    def __init__(self, host_factory: Callable[[], Any]):
+        from sodos_plugin.cli.plugins import plugin_rows
+        from sodos_plugin.readers import json_tournament
+
+        self.host = host_factory()
+        settings = self.host.settings
+        # a bad reader option is the service's config error, found now, not per request
+        section = settings.plugin_sections.get(json_tournament.PLUGIN, {})
+        json_tournament.Limits.from_options(section)
+        self.limits = Limits.from_settings(settings.serve)
+        self.static = {
+            "/criteria": _dump(criteria_rows(self.host)),
+            "/plugins": (json.dumps(plugin_rows(self.host), indent=1) + "\n").encode("utf-8"),
+        }
+        self.pool = pools.Pool(host_factory, self.limits.concurrency)
+        self.lock = threading.Lock()
+        self.served = 0
+
+    # -- WSGI -------------------------------------------------------------------------
+
+    def __call__(self, environ: Mapping[str, Any], start_response: Callable) -> list[bytes]:
+        try:
+            status, body, headers = self.answer(environ)
+        except Refused as refused:
+            status, body, headers = refused.status, refused.body, refused.headers
+        except Exception:  # a bug here: one 500, the service goes on
+            incident = uuid.uuid4().hex[:12]
+            sys.stderr.write(f"sodos serve: incident {incident}:\n{traceback.format_exc()}")
+            status, body, headers = 500, error_body(500, "internal error", incident=incident), []
+        with self.lock:
+            self.served += 1
+        start_response(
+            STATUS.get(status, f"{status} Error"),
+            [
+                ("Content-Type", "application/json; charset=utf-8"),
+                ("Content-Length", str(len(body))),
+                ("Cache-Control", "no-store"),
+                ("X-Content-Type-Options", "nosniff"),
+                *headers,
+            ],
+        )
+        return [body]
+
+    def answer(self, environ: Mapping[str, Any]) -> tuple[int, bytes, list[tuple[str, str]]]:
+        method = environ.get("REQUEST_METHOD", "GET")
+        path = environ.get("PATH_INFO", "") or "/"
+        if path in ("/health", "/criteria", "/plugins"):
+            if method not in ("GET", "HEAD"):
+                raise Refused(405, f"{path} takes GET", [("Allow", "GET")], field="method")
+            self._query(environ, {})
+            body = self._health() if path == "/health" else self.static[path]
+            return 200, b"" if method == "HEAD" else body, []
+        route = path.strip("/")
+        if route in QUERY:
+            if method != "POST":
+                raise Refused(405, f"{path} takes POST", [("Allow", "POST")], field="method")
+            options = self._query(environ, QUERY[route])
+            if route == "explain" and ("player" in options) == ("id" in options):
+                raise Refused(400, "give the player: ?player=NAME or ?id=ID", field="player")
+            body = self._body(environ)
+            return self._compute(route, options, body)
+        known = "GET /health, GET /criteria, GET /plugins, POST /standings, POST /explain"
+        raise Refused(404, f"no route {path!r} (routes: {known})", field="path")
+
+    # -- parts of a request -------------------------------------------------------------
+
+    def _query(self, environ: Mapping[str, Any], known: Mapping[str, str]) -> dict[str, Any]:
+        raw = environ.get("QUERY_STRING", "") or ""
+        if len(raw) > MAX_QUERY_BYTES:
+            raise Refused(414, f"query longer than {MAX_QUERY_BYTES} bytes", field="query")
+        try:
+            pairs = parse_qsl(
+                raw, keep_blank_values=True, max_num_fields=MAX_QUERY_FIELDS, errors="strict"
+            )
+        except (ValueError, UnicodeDecodeError):
+            raise Refused(400, "the query is not key=value pairs in UTF-8", field="query") from None
+        options: dict[str, Any] = {}
+        for key, value in pairs:
+            kind = known.get(key)
+            if kind is None:
+                names = ", ".join(known) or "none"
+                raise Refused(400, f"unknown query parameter (known: {names})", field=key[:40])
+            if key in options:
+                raise Refused(400, "given twice", field=key)
+            options[key] = self._convert(key, kind, value)
+        return options
+
+    @staticmethod
+    def _convert(key: str, kind: str, value: str) -> Any:
+        if kind == "round":
+            if not value.isascii() or not value.isdigit() or len(value) > 4:
+                raise Refused(400, "expected a round number >= 0", field=key)
+            return int(value)
+        if kind == "list":
+            names = [part.strip() for part in value.split(",") if part.strip()]
+            if not names or len(names) > 64:
+                raise Refused(400, "expected 1 to 64 comma-separated names", field=key)
+            return names
+        if len(value) > 200 or not value.strip():
+            raise Refused(400, "expected a non-empty value of at most 200 characters", field=key)
+        return value
+
+    def _body(self, environ: Mapping[str, Any]) -> bytes:
+        media = (environ.get("CONTENT_TYPE") or "").split(";")
+        if media[0].strip().lower() != "application/json":
+            raise Refused(
+                415, "send the tournament as Content-Type: application/json", field="Content-Type"
+            )
+        for parameter in media[1:]:
+            name, _, value = parameter.partition("=")
+            if name.strip().lower() == "charset" and value.strip().strip('"').lower() != "utf-8":
+                raise Refused(415, "JSON is read as UTF-8 only", field="Content-Type")
+        limit = self.limits.max_request_bytes
+        too_large = Refused(
+            413,
+            f"request body larger than {limit} bytes (config serve.max_request_bytes)",
+            field="body",
+            limit="serve.max_request_bytes",
+        )
+        stream = environ["wsgi.input"]
+        length_text = (environ.get("CONTENT_LENGTH") or "").strip()
+        if length_text:
+            if not length_text.isdigit() or len(length_text) > 18:
+                raise Refused(400, "not a byte count", field="Content-Length")
+            length = int(length_text)
+            if length > limit:
+                raise too_large
+            body = stream.read(length)
+            if len(body) != length:
+                raise Refused(400, "body shorter than its Content-Length", field="body")
+            return body
+        if not environ.get("wsgi.input_terminated"):
+            raise Refused(411, "send a Content-Length", field="Content-Length")
+        body = stream.read(limit + 1)
+        if len(body) > limit:
+            raise too_large
+        return body
+
+    def _compute(self, route: str, options: dict[str, Any], body: bytes):
+        limits = self.limits
+        try:
+            status, answer = self.pool.run(
+                (route, options, body), timeout=limits.timeout, wait=limits.queue_timeout
+            )
+        except pools.Busy:
+            raise Refused(
+                503,
+                f"all {limits.concurrency} workers busy for {limits.queue_timeout:g} s "
+                "(config serve.concurrency, serve.queue_timeout)",
+                [("Retry-After", "1")],
+                limit="serve.concurrency",
+            ) from None
+        except pools.TimeLimit:
+            raise Refused(
+                504,
+                f"the request took longer than {limits.timeout:g} s (config serve.timeout)",
+                limit="serve.timeout",
+            ) from None
+        except pools.WorkerLost:
+            incident = uuid.uuid4().hex[:12]
+            sys.stderr.write(f"sodos serve: incident {incident}: a worker died computing {route}\n")
+            raise Refused(500, "internal error", incident=incident) from None
+        return status, answer, []
+
+    def _health(self) -> bytes:
+        return _dump(
+            {
+                "status": "ok",
+                "version": __version__,
+                "workers": self.limits.concurrency,
+                "idle": self.pool.idle_count,
+                "restarts": self.pool.restarts,
+                "served": self.served,
+            }
+        )
+
+    def close(self) -> None:
+        """Stop the worker processes (also done when the process exits)."""
+        self.pool.close()

@@ -1,0 +1,125 @@
+"""What a worker computes for one request: the body in, ``(status, JSON bytes)`` out.
+
+Contract: :func:`run` never raises. A document the CLI prints for the same input is
+returned byte for byte (``sodos standings --format json``, ``sodos explain --format
+json``): the same reader, host calls and writer. A problem with the request is a 400
+naming the field (``games[12].white``, ``round``, ``player``); a plugin's failure or a
+bug is a 500 that names the plugin and hook, or an incident number, and nothing else
+(the details go to the service's stderr).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import traceback
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from sodos_plugin.errors import PluginError, SodosError
+
+#: ``source`` of the tournament in a request (shown in the document's warnings).
+SOURCE = "request"
+
+
+def error_body(status: int, message: str, **extra: Any) -> bytes:
+    """The body of every error answer (``sodos schema error``); ASCII, nothing raw."""
+    body: dict[str, Any] = {"error": message, "status": status}
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return (json.dumps(body) + "\n").encode("ascii")
+
+
+class _BadRequest(Exception):
+    def __init__(self, message: str, field: str):
+        self.message = message
+        self.field = field
+
+
+class _Stage:
+    """A step of a request: a SodosError (not a plugin's) is a 400 naming the field."""
+
+    def __init__(self, default_field: str):
+        self.default_field = default_field
+
+    def __enter__(self) -> _Stage:
+        return self
+
+    def __exit__(self, kind: Any, error: Any, tb: Any) -> bool:
+        if isinstance(error, SodosError) and not isinstance(error, PluginError):
+            where, message = error.where or "", error.message
+            if where.startswith("line "):  # JSON syntax: the place is in the body
+                message, where = f"{message} ({where})", ""
+            field = where.removeprefix("--") or self.default_field  # --round is ?round=
+            raise _BadRequest(message, field) from error
+        return False
+
+
+def _tournament(host: Any, body: bytes):
+    from sodos_plugin.readers import json_tournament
+
+    options = host.settings.plugin_sections.get(json_tournament.PLUGIN, {})
+    with _Stage("body"):
+        return json_tournament.parse(body, SOURCE, options)
+
+
+def _standings(host: Any, options: Mapping[str, Any], body: bytes):
+    tournament, warnings = _tournament(host, body)
+    with _Stage("query"):
+        names = options.get("criteria")
+        if names:  # as registered: "sosm-1" is shown as SOSM-1 (as the CLI does)
+            names = [c.name for c in host.resolve_criteria(names)]
+        return host.standings(
+            tournament,
+            round=options.get("round"),
+            criteria=names,
+            system=options.get("system"),
+            warnings=warnings,
+        )
+
+
+def standings(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
+    result = _standings(host, options, body)
+    stream = io.StringIO()
+    host.write(result, "json", stream)
+    return stream.getvalue().encode("utf-8")
+
+
+def explain(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
+    from sodos_plugin.errors import InputError
+    from sodos_plugin.explain import as_dict, explain_player
+
+    result = _standings(host, options, body)
+    with _Stage("player"):
+        wanted: str | int = options.get("player", "")
+        if "id" in options:
+            ids = [i for i, p in enumerate(result.tournament.players) if p.id == options["id"]]
+            if not ids:
+                raise InputError(f"no player has the id {options['id']!r}", where="id")
+            wanted = ids[0]
+        explanation = explain_player(result, wanted)
+    text = json.dumps(as_dict(explanation, result.warnings), ensure_ascii=False, indent=1)
+    return (text + "\n").encode("utf-8")
+
+
+ROUTES = {"standings": standings, "explain": explain}
+
+
+def run(host: Any, job: tuple[str, Mapping[str, Any], bytes]) -> tuple[int, bytes]:
+    """``job`` = (route, options from the query, body) → (status, body)."""
+    route, options, body = job
+    try:
+        return 200, ROUTES[route](host, options, body)
+    except _BadRequest as bad:
+        return 400, error_body(400, bad.message, field=bad.field)
+    except PluginError as error:
+        incident = uuid.uuid4().hex[:12]
+        sys.stderr.write(f"sodos serve: incident {incident}: {error}\n")
+        return 500, error_body(
+            500, "a plugin failed", plugin=error.plugin, hook=error.hook, incident=incident
+        )
+    except Exception:  # a bug: the service goes on, the details stay here
+        incident = uuid.uuid4().hex[:12]
+        sys.stderr.write(f"sodos serve: incident {incident}:\n{traceback.format_exc()}")
+        return 500, error_body(500, "internal error", incident=incident)

@@ -1,0 +1,188 @@
+"""Worker processes that compute requests, each within a time limit.
+
+Contract: :class:`Pool` keeps ``size`` processes, each with its own
+:class:`~sodos_plugin.host.Host` built by the same picklable factory (so the same config
+and plugins as the parent). :meth:`Pool.run` hands one job to an idle worker and
+returns its answer, or raises :class:`Busy` (no worker free within ``wait`` seconds),
+:class:`TimeLimit` (no answer within ``timeout``: the worker is killed) or
+:class:`WorkerLost` (the worker died). A killed or dead worker is replaced in the
+background, so no request — however long, however it fails — takes the service down.
+
+Processes, not threads: a computation in Python cannot be stopped from outside, a
+process can; and a crash (a plugin's C extension, memory) stays in its process.
+Workers are started with ``spawn`` (no fork of a threaded server) and end when the
+parent's end of their pipe closes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sodos_plugin.serve import jobs
+
+#: A worker that has not built its host in this many seconds is given up on.
+START_TIMEOUT = 120.0
+
+
+class Busy(Exception):
+    """No worker was free in time."""
+
+
+class TimeLimit(Exception):
+    """The job ran past its time limit; its worker was killed."""
+
+
+class WorkerLost(Exception):
+    """The worker died while computing the job."""
+
+
+class StartFailed(Exception):
+    """A worker could not build its host (bad config, a plugin that fails to import)."""
+
+
+def _worker_main(conn: Any, host_factory: Callable[[], Any]) -> None:
+    """The worker process: build the host once, then answer jobs until the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    try:
+        host = host_factory()
+    except BaseException as error:  # reported to the parent, which refuses to start
+        conn.send(("failed", f"{type(error).__name__}: {error}"))
+        return
+    conn.send(("ready", os.getpid()))
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        conn.send(jobs.run(host, job))
+
+
+class _Worker:
+    def __init__(self, context: Any, host_factory: Callable[[], Any]):
+        self.conn, child = context.Pipe()
+        self.process = context.Process(
+            target=_worker_main, args=(child, host_factory), daemon=True, name="sodos-worker"
+        )
+        self.process.start()
+        child.close()
+
+    def wait_ready(self, timeout: float) -> None:
+        if not self.conn.poll(timeout):
+            self.kill()
+            raise StartFailed(f"a worker did not start within {timeout:.0f} s")
+        try:
+            kind, detail = self.conn.recv()
+        except (EOFError, OSError):
+            self.kill()
+            raise StartFailed("a worker died while starting") from None
+        if kind != "ready":
+            self.kill()
+            raise StartFailed(str(detail))
+
+    def kill(self) -> None:
+        try:
+            self.process.kill()
+            self.process.join(5)
+        finally:
+            self.conn.close()
+
+
+class Pool:
+    """``size`` worker processes; see the module docstring."""
+
+    def __init__(self, host_factory: Callable[[], Any], size: int):
+        self.host_factory = host_factory
+        self.size = size
+        self.context = multiprocessing.get_context("spawn")
+        self.idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+        self.closed = False
+        self.lock = threading.Lock()
+        self.workers: set[_Worker] = set()
+        self.restarts = 0
+        started = [self._new() for _ in range(size)]
+        try:
+            for worker in started:
+                worker.wait_ready(START_TIMEOUT)
+        except StartFailed:
+            self.close()
+            raise
+        for worker in started:
+            self.idle.put(worker)
+
+    def _new(self) -> _Worker:
+        worker = _Worker(self.context, self.host_factory)
+        with self.lock:
+            self.workers.add(worker)
+        return worker
+
+    def _drop(self, worker: _Worker) -> None:
+        with self.lock:
+            self.workers.discard(worker)
+        worker.kill()
+
+    def _replace(self) -> None:
+        """Start a worker in place of one killed or lost, without making anyone wait."""
+
+        def start() -> None:
+            delay = 0.5
+            while not self.closed:
+                worker = self._new()
+                try:
+                    worker.wait_ready(START_TIMEOUT)
+                except StartFailed as error:
+                    self._drop(worker)
+                    sys.stderr.write(f"sodos serve: cannot restart a worker: {error}\n")
+                    time.sleep(delay)
+                    delay = min(delay * 2, 30)
+                    continue
+                if self.closed:
+                    self._drop(worker)
+                    return
+                self.restarts += 1
+                self.idle.put(worker)
+                return
+
+        threading.Thread(target=start, name="sodos-worker-restart", daemon=True).start()
+
+    def run(self, job: tuple, *, timeout: float, wait: float) -> tuple[int, bytes]:
+        """The worker's ``(status, body)`` for ``job``; see the module docstring."""
+        try:
+            worker = self.idle.get(timeout=wait)
+        except queue.Empty:
+            raise Busy from None
+        try:
+            worker.conn.send(job)
+            if not worker.conn.poll(timeout):
+                self._drop(worker)
+                self._replace()
+                raise TimeLimit
+            answer = worker.conn.recv()
+        except (EOFError, OSError):
+            self._drop(worker)
+            self._replace()
+            raise WorkerLost from None
+        self.idle.put(worker)
+        return answer
+
+    @property
+    def idle_count(self) -> int:
+        return self.idle.qsize()
+
+    def pids(self) -> list[int]:
+        with self.lock:
+            return [w.process.pid for w in self.workers if w.process.pid is not None]
+
+    def close(self) -> None:
+        self.closed = True
+        with self.lock:
+            workers, self.workers = list(self.workers), set()
+        for worker in workers:
+            worker.kill()
