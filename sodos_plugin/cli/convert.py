@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     tournament = read.tournament
     text = json_tournament.dumps(json_tournament.to_document(tournament))
     back, _ = json_tournament.parse(text.encode("utf-8"), "<converted>")
-    for field in ("name", "rounds", "players", "games", "byes", "absences"):
+    for field in ("name", "date", "rounds", "players", "games", "byes", "absences"):
         if getattr(back, field) != getattr(tournament, field):
             raise SodosError(f"cannot be written as JSON without changing its {field}")
     if dict(back.settings) != json_tournament._json_ready(tournament.settings):

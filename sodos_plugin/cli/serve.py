@@ -23,6 +23,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, help="port (config serve.port, default 8000; 0: any)")
 
 
+def _json_errors(server) -> None:
+    """Errors waitress answers itself (a body over the limit, bad chunking, a malformed
+    request line) in the service's JSON error shape instead of plain text."""
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask
+
+    from sodos_plugin.serve.jobs import error_body
+
+    class JSONErrorTask(ErrorTask):
+        def execute(self) -> None:
+            error = self.request.error
+            extra = {}
+            if error.code == 413:
+                extra = {"field": "body", "limit": "serve.max_request_bytes"}
+            body = error_body(error.code, f"{error.reason}: {error.body}", **extra)
+            self.status = f"{error.code} {error.reason}"
+            self.response_headers.append(("Content-Type", "application/json; charset=utf-8"))
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    class Channel(HTTPChannel):
+        error_task_class = JSONErrorTask
+
+    server.channel_class = Channel
+
+
 def _stop(signum, frame):  # SIGTERM: stop as Ctrl-C does, so the workers are ended
     raise KeyboardInterrupt
 
@@ -64,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         app.close()
         where = f"{serve['host']}:{serve['port']}"
         raise UsageError(f"cannot listen on {where}: {error.strerror}") from None
+    _json_errors(server)
     signal.signal(signal.SIGTERM, _stop)
     host = serve["host"]
     shown = f"[{host}]" if ":" in host else host

@@ -32,9 +32,9 @@ counts for SOS-type values.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +47,7 @@ from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin import schemas
 from sodos_plugin.errors import ConfigError, InputError
+from sodos_plugin.identity import identity_key as identity
 from sodos_plugin.jsonshape import ShapeError, compile_schema, object_pairs, shown
 from sodos_plugin.model import Game, Player, Result, Tournament
 from sodos_plugin.ranks import format_rank, parse_rank
@@ -189,16 +190,8 @@ def check_shape(document: Any, source: str) -> None:
 
 # -- 4. meaning ---------------------------------------------------------------------------
 
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
-_SPACES = re.compile(r"\s+")
 _EXACT = re.compile(r"\s*([+-]?\d{1,6})(?:\.(\d{1,6}))?\s*|\s*([+-]?\d{1,6})\s*/\s*(\d{1,6})\s*")
 MAX_DENOMINATOR = 1024
-
-
-def identity(name: str) -> str:
-    """The project's "same person" key (NFKC, casefold, zero-width removed, spaces folded)."""
-    text = unicodedata.normalize("NFKC", name).casefold().translate(_ZERO_WIDTH)
-    return _SPACES.sub(" ", text).strip()
 
 
 def _text(value: str, source: str, where: str) -> str:
@@ -420,9 +413,20 @@ def build(document: Mapping[str, Any], source: str) -> tuple[Tournament, list[st
         raise InputError(
             message, source=source, where=f"settings.{key}" if key else "settings"
         ) from None
+    date = document.get("date", "")
+    if date:
+        try:
+            datetime.date.fromisoformat(date)
+            if len(date) != 10:
+                raise ValueError
+        except ValueError:
+            raise InputError(
+                f"expected a date as YYYY-MM-DD, got {shown(date)}", source=source, where="date"
+            ) from None
     try:
         tournament = Tournament(
             name=_text(document.get("name", ""), source, "name"),
+            date=date,
             rounds=rounds,
             players=tuple(roster.players),
             games=tuple(games),
@@ -534,6 +538,7 @@ def to_document(tournament: Tournament) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "name": tournament.name,
+        **({"date": tournament.date} if tournament.date else {}),
         "rounds": tournament.rounds,
         "players": [player_entry(p) for p in players],
         "games": [game_entry(g) for g in tournament.games],
