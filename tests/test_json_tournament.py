@@ -273,7 +273,9 @@ def test_schema_uses_only_what_the_checker_supports():
 def test_settings_in_the_schema_are_the_config_keys_a_tournament_may_set():
     from sodos_plugin.settings import SCHEMA
 
-    not_for_a_tournament = {"plugins", "disable"}
+    # code to load, plugins to block, files to open, how strict the run is: the
+    # operator's choices, never a document's (a stranger's roster path could be any file)
+    not_for_a_tournament = {"plugins", "disable", "strict", "roster"}
     allowed = {
         key for key in SCHEMA if key not in not_for_a_tournament and not key.startswith("serve.")
     }

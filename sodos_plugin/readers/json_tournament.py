@@ -48,6 +48,7 @@ from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 from sodos_plugin import schemas
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.identity import identity_key as identity
+from sodos_plugin.inputfiles import FileRefused, read_regular
 from sodos_plugin.jsonshape import ShapeError, compile_schema, object_pairs, shown
 from sodos_plugin.model import Game, Player, Result, Tournament
 from sodos_plugin.ranks import format_rank, parse_rank
@@ -585,19 +586,9 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     source = str(path)
     limits = Limits.from_options(options)
     try:
-        if not path.is_file():
-            raise InputError("not a regular file", source=source)
-        size = path.stat().st_size
-        if size > limits.max_bytes:
-            raise InputError(
-                f"file is {size} bytes, above the limit of {limits.max_bytes} "
-                f"(option {SECTION} max_bytes)",
-                source=source,
-            )
-        with path.open("rb") as handle:
-            data = handle.read(limits.max_bytes + 1)
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source=source) from None
+        data = read_regular(path, limits.max_bytes, f"option {SECTION} max_bytes")
+    except FileRefused as error:
+        raise InputError(str(error), source=source) from None
     tournament, warnings = parse(data, source, options)
     return ReadResult(tournament, files=[FileReport(source, "ingested")], warnings=warnings)
 
