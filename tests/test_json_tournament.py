@@ -460,3 +460,37 @@ def test_standings_of_a_bad_json_file_is_one_line(tmp_path):
     assert done.stderr.decode().strip() == (
         f'sodos: error: {path}:games[0].white: no player has the id or name "Zed"'
     )
+
+
+# -- the output schemas document every member -------------------------------------------
+
+
+def strict(schema):
+    """The schema with every object closed: a member the schema does not name fails."""
+    if isinstance(schema, dict):
+        closed = {k: strict(v) for k, v in schema.items()}
+        if "properties" in closed and "additionalProperties" not in closed:
+            closed["additionalProperties"] = False
+        return closed
+    if isinstance(schema, list):
+        return [strict(v) for v in schema]
+    return schema
+
+
+def test_standings_and_explain_output_match_their_strict_schemas(host):
+    jsonschema = pytest.importorskip("jsonschema")
+    from sodos_plugin.explain import as_dict, explain_player
+
+    read = host.read([shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")])
+    criteria = ["MMS", "SOSM", "SOSM-1", "SODOSM", "CUSSM", "DC"]
+    standings = host.standings(read.tournament, criteria=criteria)
+    jsonschema.validate(standings.as_dict(), strict(schemas.load("standings")))
+    for name in ("Minieri Davide", read.tournament.players[-1].name):
+        explained = as_dict(explain_player(standings, name), standings.warnings)
+        jsonschema.validate(explained, strict(schemas.load("explain")))
+    tournament, _ = parse(encoded(DOC), "t.json")  # ids appear in both
+    standings = host.standings(tournament)
+    jsonschema.validate(standings.as_dict(), strict(schemas.load("standings")))
+    explained = as_dict(explain_player(standings, "Bob"), standings.warnings)
+    assert explained["player"]["id"] == "b-7"
+    jsonschema.validate(explained, strict(schemas.load("explain")))

@@ -8,6 +8,7 @@ bounds connections and body size itself.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import signal
 import sys
@@ -62,18 +63,15 @@ def run(args: argparse.Namespace) -> int:
             "sodos serve needs waitress: pip install 'sodos-plugin[serve]' "
             "(or mount sodos_plugin.serve:app in your own WSGI server)"
         ) from None
-    from sodos_plugin.serve import make_app
+    from sodos_plugin.cli._common import make_host
+    from sodos_plugin.serve.app import App
 
-    overrides = list(args.overrides)
     if args.host is not None:
-        overrides.append(f"serve.host={json.dumps(args.host)}")
+        args.overrides.append(f"serve.host={json.dumps(args.host)}")
     if args.port is not None:
-        overrides.append(f"serve.port={args.port}")
-    app = make_app(
-        config_file=args.config,
-        overrides=overrides,
-        entry_points=not args.no_entry_points,
-    )
+        args.overrides.append(f"serve.port={args.port}")
+    # every worker builds its host as this command would: the same config and plugins
+    app = App(functools.partial(make_host, args))
     serve = app.host.settings.serve
     try:
         server = waitress.create_server(

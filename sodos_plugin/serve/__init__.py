@@ -14,56 +14,36 @@ docs/hosts.md.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from sodos_plugin.serve.app import App
 
 
-def host_factory(
-    config: Mapping[str, Any] | None = None,
-    *,
-    config_file: Path | str | None | bool = None,
-    overrides: Sequence[str] = (),
-    entry_points: bool = True,
-):
+def host_factory(config: Mapping[str, Any] | None = None, **options: Any):
     """A picklable callable that builds the Host (the same in every worker process).
 
-    ``config_file=None`` is resolved here, once, to the ``sodos.toml`` of the current
-    directory (or none), so that every worker reads the same file.
+    ``options`` are :class:`~sodos_plugin.host.Host`'s keyword arguments. A
+    ``config_file`` of ``None`` is resolved here, once, to the ``sodos.toml`` of the
+    current directory (or none), so that every worker reads the same file.
     """
     from sodos_plugin.host import Host
     from sodos_plugin.settings import find_config
 
-    if config_file is None:
-        config_file = find_config(Path.cwd()) or False
-    return functools.partial(
-        Host,
-        dict(config or {}),
-        config_file=config_file,
-        overrides=list(overrides),
-        entry_points=entry_points,
-    )
+    if options.get("config_file") is None:
+        options["config_file"] = find_config(Path.cwd()) or False
+    return functools.partial(Host, dict(config or {}), **options)
 
 
-def make_app(
-    config: Mapping[str, Any] | None = None,
-    *,
-    config_file: Path | str | None | bool = None,
-    overrides: Sequence[str] = (),
-    entry_points: bool = True,
-) -> App:
-    """The WSGI application, configured as :class:`~sodos_plugin.host.Host` would be.
+def make_app(config: Mapping[str, Any] | None = None, **options: Any) -> App:
+    """The WSGI application, configured as ``Host(config, **options)`` would be.
 
     Starts the worker processes (``serve.concurrency``); ``app.close()`` stops them.
     Plugins must be importable by name (config ``plugins``, entry points): objects
     registered on a Host at run time do not reach the worker processes.
     """
-    factory = host_factory(
-        config, config_file=config_file, overrides=overrides, entry_points=entry_points
-    )
-    return App(factory)
+    return App(host_factory(config, **options))
 
 
 def __getattr__(name: str) -> Any:

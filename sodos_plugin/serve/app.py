@@ -78,21 +78,6 @@ class Refused(Exception):
         self.headers = list(headers)
 
 
-def criteria_rows(host: Any) -> list[dict[str, Any]]:
-    """``GET /criteria``: every criterion the host can compute, with its provider."""
-    registry = host.registry
-    return [
-        {
-            "name": name,
-            "description": criterion.description,
-            "rule": criterion.source,
-            "higher_is_better": criterion.higher_is_better,
-            "plugin": registry.criterion_owner.get(name, ""),
-        }
-        for name, criterion in sorted(registry.criteria.items())
-    ]
-
-
 def _dump(document: Any, *, ensure_ascii: bool = False) -> bytes:
     return (json.dumps(document, ensure_ascii=ensure_ascii, indent=1) + "\n").encode("utf-8")
 
@@ -115,9 +100,11 @@ class App:
         section = settings.plugin_sections.get(json_tournament.PLUGIN, {})
         json_tournament.Limits.from_options(section)
         self.limits = Limits.from_settings(settings.serve)
+        # what `sodos plugins --kind criterion --format json` and `sodos plugins --format
+        # json` print: the plugins do not change while the service runs
         self.static = {
-            "/criteria": _dump(criteria_rows(self.host)),
-            "/plugins": (json.dumps(plugin_rows(self.host), indent=1) + "\n").encode("utf-8"),
+            "/criteria": _dump(plugin_rows(self.host, "criterion")),
+            "/plugins": _dump(plugin_rows(self.host)),
         }
         self.pool = pools.Pool(host_factory, self.limits.concurrency)
         self.lock = threading.Lock()
