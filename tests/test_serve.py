@@ -545,3 +545,39 @@ def test_wsgi_app_mounts_in_another_server(small_file):
 class _QuietHandler(wsgiref.simple_server.WSGIRequestHandler):
     def log_message(self, *args) -> None:
         pass
+
+
+# -- ratings --------------------------------------------------------------------------------
+
+
+def test_ratings_is_the_document_the_cli_prints(service, small_file, tmp_path):
+    dated = json.loads(small_file.read_text("utf-8"))
+    dated["date"] = "2026-03-14"
+    path = tmp_path / "dated.json"
+    path.write_text(json.dumps(dated), encoding="utf-8")
+    status, _, body = service.post("/ratings", path.read_bytes())
+    assert status == 200, body
+    by_cli = cli(service, "ratings", str(path), "--format", "json", "--no-cache")
+    # the same document; only the input's name differs (a file there, the request here)
+    assert body.decode("utf-8").replace('"request', f'"{path}') == by_cli.decode("utf-8")
+    document = json.loads(body)
+    assert document["system"] == "egf" and document["games"] == 5  # 6 games, 1 forfeit
+    status, _, glicko = service.post("/ratings?system=glicko2&initial=ranks", path.read_bytes())
+    assert status == 200 and json.loads(glicko)["system"] == "glicko2"
+
+
+def test_ratings_of_a_history_and_its_errors(service, small_file):
+    dated = json.loads(small_file.read_text("utf-8"))
+    dated["date"] = "2026-03-14"
+    later = dict(dated, name="Club league 2", date="2026-04-11")
+    status, _, body = service.post("/ratings", json.dumps([dated, later]).encode())
+    assert status == 200, body
+    assert json.loads(body)["events"] == 2
+    status, _, answer = service.post("/ratings", json.dumps([dated, {"format": 1}]).encode())
+    error_of(status, answer, 400, "[1].format")
+    status, _, answer = service.post("/ratings?system=elo9", json.dumps(dated).encode())
+    error_of(status, answer, 400, "system")
+    status, _, answer = service.post("/ratings?initial=mine", json.dumps(dated).encode())
+    error_of(status, answer, 400, "initial")
+    status, _, answer = service.post("/ratings", b"[]")
+    error_of(status, answer, 400, "body")

@@ -53,7 +53,7 @@ def run_block(block: str, port: int) -> subprocess.CompletedProcess:
 
 def test_there_are_curl_examples_for_every_route():
     commands = " ".join(block for block, _ in examples())
-    for route in ("/health", "/criteria", "/plugins", "/standings", "/explain"):
+    for route in ("/health", "/criteria", "/plugins", "/standings", "/explain", "/ratings"):
         assert f"{URL}{route}" in commands or f"{URL}{route}?" in commands, route
 
 

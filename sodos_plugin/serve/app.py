@@ -8,7 +8,7 @@ it within ``serve.timeout``. Every answer is JSON; every error answer has the sh
 the request.
 
 Routes (docs/hosts.md): ``GET /health``, ``GET /criteria``, ``GET /plugins``,
-``POST /standings``, ``POST /explain``.
+``POST /standings``, ``POST /explain``, ``POST /ratings``.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ _RANKING = {"round": "round", "criteria": "list", "system": "text"}
 QUERY: dict[str, dict[str, str]] = {
     "standings": _RANKING,
     "explain": {**_RANKING, "player": "text", "id": "text"},
+    "ratings": {"system": "text", "initial": "initial"},
 }
 STATUS = {
     200: "200 OK",
@@ -153,7 +154,10 @@ class App:
                 raise Refused(400, "give the player: ?player=NAME or ?id=ID", field="player")
             body = self._body(environ)
             return self._compute(route, options, body)
-        known = "GET /health, GET /criteria, GET /plugins, POST /standings, POST /explain"
+        known = (
+            "GET /health, GET /criteria, GET /plugins, "
+            "POST /standings, POST /explain, POST /ratings"
+        )
         raise Refused(404, f"no route {path!r} (routes: {known})", field="path")
 
     # -- parts of a request -------------------------------------------------------------
@@ -185,6 +189,10 @@ class App:
             if not value.isascii() or not value.isdigit() or len(value) > 4:
                 raise Refused(400, "expected a round number >= 0", field=key)
             return int(value)
+        if kind == "initial":
+            if value not in ("ranks", "files"):
+                raise Refused(400, 'expected "ranks" or "files"', field=key)
+            return value
         if kind == "list":
             names = [part.strip() for part in value.split(",") if part.strip()]
             if not names or len(names) > 64:

@@ -103,7 +103,49 @@ def explain(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
     return (text + "\n").encode("utf-8")
 
 
-ROUTES = {"standings": standings, "explain": explain}
+def ratings(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
+    """A tournament, or an array of tournaments (a history, each dated), rated as
+    ``sodos ratings FILE... --format json`` rates the same files."""
+    from sodos_plugin.errors import InputError
+    from sodos_plugin.rating_report import write
+    from sodos_plugin.readers import json_tournament
+
+    limits = json_tournament.Limits.from_options(
+        host.settings.plugin_sections.get(json_tournament.PLUGIN, {})
+    )
+    with _Stage("body"):
+        value = json_tournament.decode(body, SOURCE, limits)
+        documents = value if isinstance(value, list) else [value]
+        if not documents:
+            raise InputError("an empty array: give a tournament or an array of tournaments")
+        tournaments, warnings = [], []
+        for i, document in enumerate(documents):
+            prefix = f"[{i}]" if isinstance(value, list) else ""
+            source = f"{SOURCE}{prefix}"
+            try:
+                json_tournament.check_shape(document, source)
+                tournament, notes = json_tournament.build(document, source)
+            except InputError as error:
+                where = error.where if error.where not in (None, "$") else ""
+                joined = f"{prefix}.{where}" if prefix and where else (prefix or where)
+                raise InputError(error.message, source=SOURCE, where=joined or None) from None
+            tournaments.append(tournament)
+            warnings += notes
+    with _Stage("query"):
+        history = host.history(tournaments=tournaments)
+        initial = options.get("initial")
+        result = host.ratings(
+            history,
+            system=options.get("system", "egf"),
+            initial=None if initial in (None, "ranks") else initial,
+        )
+    result.warnings[:0] = warnings
+    stream = io.StringIO()
+    write(result, "json", stream)
+    return stream.getvalue().encode("utf-8")
+
+
+ROUTES = {"standings": standings, "explain": explain, "ratings": ratings}
 
 
 def run(host: Any, job: tuple[str, Mapping[str, Any], bytes]) -> tuple[int, bytes]:

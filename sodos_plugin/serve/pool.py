@@ -16,6 +16,7 @@ parent's end of their pipe closes.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import queue
@@ -54,15 +55,16 @@ def _worker_main(conn: Any, host_factory: Callable[[], Any]) -> None:
     try:
         host = host_factory()
     except BaseException as error:  # reported to the parent, which refuses to start
-        conn.send(("failed", f"{type(error).__name__}: {error}"))
+        with contextlib.suppress(OSError):
+            conn.send(("failed", f"{type(error).__name__}: {error}"))
         return
-    conn.send(("ready", os.getpid()))
-    while True:
-        try:
+    try:
+        conn.send(("ready", os.getpid()))
+        while True:
             job = conn.recv()
-        except (EOFError, OSError):
-            return
-        conn.send(jobs.run(host, job))
+            conn.send(jobs.run(host, job))
+    except (EOFError, OSError):  # the parent is gone (or gave up on us): end quietly
+        return
 
 
 class _Worker:
