@@ -1,0 +1,34 @@
+"""benchmarks/serve.py runs end to end on a tiny load (its figures are not checked:
+timings are never thresholds in tests) and counts no error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_serve_benchmark_smoke():
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "serve.py"),
+            *("--players", "12", "--rounds", "3", "--requests", "12"),
+            *("--clients", "3", "--baseline-requests", "2", "--workers", "1"),
+            *("--max-seconds", "240"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "sodos serve (HTTP)                 12 requests" in done.stdout
+    assert "CLI, a subprocess each              2 requests" in done.stdout
+    assert done.stdout.count("errors 0") == 2
+    assert "MiB peak" in done.stdout and "ratio" in done.stdout
