@@ -182,8 +182,9 @@ def explain_steps(run: RatingRun, player: str) -> list[dict[str, Any]]:
     for step in run.steps_of(player):
         change = _q(step.after.rating, places) - _q(step.before.rating, places)
         # a part that prints as 0 (a rounding far below the shown digits) is left out
-        parts = [(label, _q(value, places)) for label, value in step.parts]
-        parts = [(label, v) for label, v in parts if v or len(parts) == 1]
+        shown = [(label, _q(value, places)) for label, value in step.parts]
+        # when every part prints as 0, the first still says where the (zero) change is from
+        parts = [(label, v) for label, v in shown if v] or shown[:1]
         if parts:
             rest = change - sum((v for _, v in parts), Decimal(0))
             if rest:
