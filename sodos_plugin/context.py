@@ -8,17 +8,70 @@ same tables (SOS, SOSOS, SODOS...) compute them once.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sodos_plugin.model import Tournament
-from sodos_plugin.scores import Pairings, Scores
+from sodos_plugin.model import Participation, Result, Tournament
+from sodos_plugin.scores import PARTICIPATION, Pairings, Scores
 from sodos_plugin.settings import Settings
 
 if TYPE_CHECKING:
     from sodos_hookspecs import Breakdown
 
 T = TypeVar("T")
+
+#: A result from one player's side: (as Black, as White).
+OUTCOMES: dict[Result, tuple[str, str]] = {
+    Result.BLACK_WINS: ("win", "loss"),
+    Result.WHITE_WINS: ("loss", "win"),
+    Result.JIGO: ("jigo", "jigo"),
+    Result.BOTH_WIN: ("both win", "both win"),
+    Result.BOTH_LOSE: ("both lose", "both lose"),
+    Result.UNKNOWN: ("unknown", "unknown"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player's round as a criterion author reads it: ``ctx.seats(r)``.
+
+    :ivar round: the round number, 1..R.
+    :ivar player: the player's index in ``ctx.tournament.players``.
+    :ivar opponent: the opponent's index, or ``None`` when the player has no game
+        (bye, absent, not assigned) — the tables' ``-1``.
+    :ivar participation: :class:`~sodos_plugin.model.Participation` (PAIRED, BYE, ABSENT,
+        NOT_ASSIGNED).
+    :ivar outcome: ``"win"``, ``"loss"``, ``"jigo"``, ``"both win"``, ``"both lose"``,
+        ``"unknown"`` (no result yet), or ``None`` without a game.
+    :ivar points: what the game gave the player, exactly: ``1``, ``1/2`` or ``0``
+        (a both-win gives 1; bye and absence points are in ``ctx.scores``, not here).
+    :ivar colour: ``"B"`` or ``"W"``, ``None`` without a game.
+    :ivar handicap: the game's handicap stones (0 without a game), unsigned.
+    :ivar by_default: the game was decided by default (a forfeit), not played.
+    """
+
+    round: int
+    player: int
+    opponent: int | None
+    participation: Participation
+    outcome: str | None
+    points: Fraction
+    colour: str | None
+    handicap: int
+    by_default: bool
+
+    @property
+    def played(self) -> bool:
+        """The player has a game this round (by default or not)."""
+        return self.opponent is not None
+
+    @property
+    def won(self) -> bool:
+        """A win, a both-win or a win by default."""
+        return self.outcome in ("win", "both win")
 
 
 class Context:
@@ -85,9 +138,85 @@ class Context:
             self._memo[key] = (breakdown, breakdown.numerators())
         return self._memo[key][1]
 
+    # -- the per-game view and exact helpers (docs/plugins.md) ------------------------
+
+    def seats(self, round_number: int) -> tuple[Seat, ...]:
+        """Every player's :class:`Seat` in round ``round_number`` (1..R), by player index."""
+        if not 1 <= round_number <= self.round:
+            raise ValueError(f"round {round_number} outside 1..{self.round}")
+        return self.memo(("seats", round_number), lambda: self._seats(round_number))
+
+    def _seats(self, round_number: int) -> tuple[Seat, ...]:
+        r = round_number - 1
+        pairings = self.pairings
+        colour: dict[int, str] = {}
+        result: dict[int, str] = {}
+        for game in self.tournament.games:  # the game listed last counts, as in Pairings
+            if game.round == round_number:
+                black, white = OUTCOMES[game.result]
+                colour[game.black], result[game.black] = "B", black
+                colour[game.white], result[game.white] = "W", white
+        half = Fraction(1, 2)
+        seats = []
+        for p in range(self.size):
+            o = pairings.opponent[r][p]
+            played = o >= 0
+            seats.append(
+                Seat(
+                    round=round_number,
+                    player=p,
+                    opponent=o if played else None,
+                    participation=PARTICIPATION[pairings.state[r][p]],
+                    outcome=result.get(p) if played else None,
+                    points=pairings.half_points[r][p] * half if played else Fraction(0),
+                    colour=colour.get(p) if played else None,
+                    handicap=abs(pairings.handicap[r][p]) if played else 0,
+                    by_default=played and p in pairings.by_default[r],
+                )
+            )
+        return tuple(seats)
+
+    def final_scores(self, form: str | None = None) -> tuple[Fraction, ...]:
+        """Each player's score after round R as an exact number: NBW in the W form, MMS
+        in the M form (default: ``ctx.form``). The tables in ``ctx.scores`` hold the same
+        values as integers over ``ctx.scores.unit``."""
+        form = form or self.form
+        unit = self.scores.unit
+        return self.memo(
+            ("final-scores", form),
+            lambda: tuple(Fraction(v, unit) for v in self.scores.final(form)),
+        )
+
+    def breakdown(self, rows: Sequence[Sequence[Fraction | int]], **options: Any) -> Breakdown:
+        """A per-round :class:`~sodos_hookspecs.Breakdown` from exact values: ``rows[r][p]``
+        for rounds 1..R (``Fraction`` or ``int``); the common denominator is found for you.
+        ``options`` go to ``Breakdown`` (``drop_lowest``, ``details``)."""
+        from sodos_hookspecs import Breakdown
+
+        denominator, scaled = _common([v for row in rows for v in row])
+        size = self.size
+        table = [scaled[i * size : (i + 1) * size] for i in range(len(rows))]
+        return Breakdown(denominator=denominator, contributions=table, **options)
+
+    def totals(self, values: Sequence[Fraction | int], **options: Any) -> Breakdown:
+        """A :class:`~sodos_hookspecs.Breakdown` of one exact value per player."""
+        from sodos_hookspecs import Breakdown
+
+        denominator, scaled = _common(list(values))
+        return Breakdown(denominator=denominator, totals=scaled, **options)
+
     def criterion(self, name: str) -> Breakdown:
         """The breakdown of another registered criterion, computed once per context."""
         if self._evaluate is None:
             raise LookupError("this context has no criteria registry")
         evaluate = self._evaluate
         return self.memo(("criterion", name), lambda: evaluate(name, self))
+
+
+def _common(values: list[Fraction | int]) -> tuple[int, list[int]]:
+    """The least common denominator of exact values, and each value over it."""
+    if any(isinstance(v, float) for v in values):
+        raise TypeError("criteria are exact: give Fraction or int values, not float")
+    fractions = [Fraction(v) for v in values]
+    denominator = math.lcm(1, *(f.denominator for f in fractions))
+    return denominator, [int(f * denominator) for f in fractions]

@@ -56,3 +56,10 @@ class StrictError(InputError):
         self.warnings = list(warnings)
         listed = "".join(f"\n  {warning}" for warning in self.warnings)
         super().__init__(f"{len(self.warnings)} warning(s), errors under --strict:{listed}")
+
+
+class ModelError(InputError, ValueError):
+    """A tournament built with data of the wrong shape, naming the field
+    (``players[2].rank: expected an integer rank ...``). Raised when the
+    :class:`~sodos_plugin.model.Tournament` is built; a ``ValueError`` too, so readers that
+    catch the model's ``ValueError`` to name their file keep working."""

@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
+
+from sodos_plugin.errors import ModelError
 
 
 class Result(Enum):
@@ -143,41 +145,99 @@ class Tournament:
     compat: Mapping[str, CompatView] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        where = self.source or self.name or "tournament"
+        for name in ("players", "games"):  # a host's lists are taken as tuples
+            value = getattr(self, name)
+            if isinstance(value, list):
+                object.__setattr__(self, name, tuple(value))
+            elif not isinstance(value, tuple):
+                _bad(where, name, f"expected a tuple of {name[:-1].title()}", value)
+        for name in ("byes", "absences"):
+            value = getattr(self, name)
+            if isinstance(value, set):
+                object.__setattr__(self, name, frozenset(value))
+            elif not isinstance(value, frozenset):
+                _bad(
+                    where,
+                    name,
+                    "expected a frozenset of (round, player index) pairs, e.g. frozenset({(3, 0)})",
+                    value,
+                )
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
         object.__setattr__(self, "compat", MappingProxyType(dict(self.compat)))
+        self._validate_shapes(where)
         self._validate()
+
+    def _validate_shapes(self, where: str) -> None:
+        """Types a host may get wrong, each named by its field (:class:`ModelError`).
+
+        Cheap on the usual data: players are checked one by one (few), games by one
+        integer expression per game whose ``TypeError`` sends us to :func:`_game_field`.
+        """
+        if not isinstance(self.name, str):
+            _bad(where, "name", "expected a string", self.name)
+        if type(self.rounds) is not int:
+            _bad(where, "rounds", "expected an integer number of rounds", self.rounds)
+        for i, player in enumerate(self.players):
+            if type(player) is not Player:
+                _bad(where, f"players[{i}]", "expected a sodos_plugin.Player", player)
+            _check_player(where, i, player)
+        result = Result
+        try:
+            for game in self.games:
+                game.round | game.black | game.white | game.handicap  # noqa: B018 - ints only
+                if type(game.result) is not result:
+                    raise TypeError
+        except (TypeError, AttributeError):
+            _game_field(where, self.games)
+        for name in ("byes", "absences"):
+            for pair in getattr(self, name):
+                if not (
+                    type(pair) is tuple and len(pair) == 2 and all(type(v) is int for v in pair)
+                ):
+                    _bad(where, name, "expected (round, player index) pairs of integers, got "
+                         "an element", pair)  # fmt: skip
 
     def _validate(self) -> None:
         n, rounds = len(self.players), self.rounds
         where = self.source or self.name or "tournament"
         if rounds < 0:
-            raise ValueError(f"{where}: number of rounds must be >= 0, got {rounds}")
+            raise ModelError(f"{where}: rounds: must be >= 0, got {rounds}")
         paired: set[tuple[int, int]] = set()
         add = paired.add
         for game in self.games:
             r, b, w = game.round, game.black, game.white
             if not 1 <= r <= rounds:
-                raise ValueError(f"{where}: game in round {r} outside 1..{rounds}")
+                raise ModelError(f"{where}: games: a game in round {r} outside 1..{rounds}")
             if not (0 <= b < n and 0 <= w < n):
-                raise ValueError(f"{where}: round {r}: bad players {b} vs {w}")
+                raise ModelError(
+                    f"{where}: games: round {r}: bad players {b} vs {w} "
+                    f"(player indexes are 0..{n - 1})"
+                )
             add((r, b))
             add((r, w))
             if game.handicap < 0:
-                raise ValueError(f"{where}: round {r}: negative handicap {game.handicap}")
+                raise ModelError(f"{where}: games: round {r}: negative handicap {game.handicap}")
         for r, p in self.byes:
             if not (1 <= r <= rounds and 0 <= p < n):
-                raise ValueError(f"{where}: bye ({r}, {p}) out of range")
+                raise ModelError(
+                    f"{where}: byes: bye ({r}, {p}) out of range (rounds 1..{rounds}, "
+                    f"player index 0..{n - 1})"
+                )
         for r, p in self.absences:
             if not (1 <= r <= rounds and 0 <= p < n):
-                raise ValueError(f"{where}: absence ({r}, {p}) out of range")
+                raise ModelError(
+                    f"{where}: absences: absence ({r}, {p}) out of range (rounds 1..{rounds}, "
+                    f"player index 0..{n - 1})"
+                )
             if (r, p) in paired:
-                raise ValueError(
+                raise ModelError(
                     f"{where}: round {r}: {self.players[p].name} is paired and has an absence"
                 )
         both = self.byes & self.absences
         if both:
             r, p = min(both)
-            raise ValueError(f"{where}: round {r}: {self.players[p].name} has a bye and is absent")
+            raise ModelError(f"{where}: round {r}: {self.players[p].name} has a bye and is absent")
 
     def participation(self, round_number: int, player: int) -> Participation:
         """The derived participation of one player in one round (slow path)."""
@@ -197,3 +257,55 @@ class Tournament:
             if player.name.strip() == wanted:
                 return i
         raise KeyError(name)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _bad(where: str, field_name: str, expected: str, value: Any) -> NoReturn:
+    raise ModelError(
+        f"{where}: {field_name}: {expected}, got {type(value).__name__} {_shown(value)}"
+    )
+
+
+def _check_player(where: str, i: int, player: Player) -> None:
+    field_name = f"players[{i}]"
+    if not isinstance(player.name, str):
+        _bad(where, f"{field_name}.name", "expected a string", player.name)
+    rank = player.rank
+    if rank is not None and (type(rank) is not int or not -30 <= rank <= 8):
+        hint = "an integer rank -30 (30k) .. 8 (9d) or None; sodos_plugin.ranks.parse_rank"
+        text = f"expected {hint}('3d') == 2"
+        _bad(where, f"{field_name}.rank", text, rank)
+    rating = player.rating
+    if rating is not None and (type(rating) not in (int, float) or rating != rating):
+        _bad(where, f"{field_name}.rating", "expected an int, a float or None", rating)
+    for name in ("club", "country"):
+        if not isinstance(getattr(player, name), str):
+            _bad(where, f"{field_name}.{name}", "expected a string", getattr(player, name))
+    if type(player.smms_correction) is not int:
+        _bad(where, f"{field_name}.smms_correction", "expected an integer", player.smms_correction)
+    start = player.start_score
+    if start is not None and type(start) not in (int, Fraction):
+        _bad(where, f"{field_name}.start_score", "expected an int, a Fraction or None", start)
+
+
+def _game_field(where: str, games: tuple[Game, ...]) -> NoReturn:
+    """Name the first game field of the wrong type (the slow path of the check)."""
+    for i, game in enumerate(games):
+        if type(game) is not Game:
+            _bad(where, f"games[{i}]", "expected a sodos_plugin.Game", game)
+        for name in ("round", "black", "white", "handicap"):
+            value = getattr(game, name)
+            if type(value) is not int:
+                what = (
+                    "a round number"
+                    if name == "round"
+                    else ("a handicap" if name == "handicap" else "a player index")
+                )
+                _bad(where, f"games[{i}].{name}", f"expected {what} (an integer)", value)
+        if type(game.result) is not Result:
+            _bad(where, f"games[{i}].result", "expected a sodos_plugin.Result", game.result)
+    raise ModelError(f"{where}: games: unexpected data")  # pragma: no cover

@@ -8,7 +8,7 @@ the order of the input — a documented order that never changes a place.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import repeat
@@ -80,17 +80,19 @@ class Standings:
         by = self.provider_text(criterion)
         return f"{criterion} ({by})" if by else criterion
 
-    def rows(self) -> Iterator[Row]:
-        """Rows in standings order."""
+    def rows(self) -> list[Row]:
+        """Rows in standings order (a list: index it, take its length, iterate it twice)."""
         players = self.tournament.players
-        for position, index in enumerate(self.order):
-            yield Row(
+        return [
+            Row(
                 place=self.places[position],
                 tied=self.tied[position],
                 index=index,
                 player=players[index],
                 values={c: self.value(c, index) for c in self.criteria},
             )
+            for position, index in enumerate(self.order)
+        ]
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape other tools rely on (numbers as JSON numbers)."""
