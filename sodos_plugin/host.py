@@ -29,7 +29,7 @@ from sodos_plugin.advice import advice
 from sodos_plugin.context import Context
 from sodos_plugin.errors import ConfigError, InputError, OutputError, PluginError, StrictError
 from sodos_plugin.inputfiles import FileRefused, read_head
-from sodos_plugin.model import Tournament
+from sodos_plugin.model import Result, Tournament
 from sodos_plugin.plugins import PluginHost, Provided, Registry
 from sodos_plugin.roster import Roster, load_roster
 from sodos_plugin.settings import (
@@ -331,15 +331,28 @@ class Host:
         warnings: Sequence[str] = (),
         compat: str | None = None,
     ) -> Standings:
-        """Ordered standings after round ``round`` (default: the last round).
+        """Ordered standings after round ``round``.
 
+        By default, the last round with any result: a tournament whose round 4 is paired
+        but not played yet is ranked after round 3, and ``standings.round_note`` says so.
         ``compat`` (``"opengotha"``) overrides the config's ``compat`` (docs/rules.md §7).
         """
         settings = self.settings_for(
             tournament, files=files, system=system, criteria=criteria, compat=compat
         )
         tournament, settings, compat_notes = compat_mode.prepare(tournament, settings)
-        rounds = tournament.rounds if round is None else round
+        note = ""
+        if round is None:
+            rounds = last_round_with_results(tournament)
+            if rounds < tournament.rounds:
+                later = (
+                    f"round {rounds + 1}"
+                    if rounds + 1 == tournament.rounds
+                    else f"rounds {rounds + 1}-{tournament.rounds}"
+                )
+                note = f"the last round with results ({later}: none yet; --round to choose)"
+        else:
+            rounds = round
         if not 0 <= rounds <= tournament.rounds:
             raise ConfigError(f"round {rounds} outside 0..{tournament.rounds}", where="--round")
         provided = self.resolve("criteria", settings.criteria)
@@ -375,6 +388,7 @@ class Host:
             breakdowns=breakdowns,
             definitions=dict(zip(names, definitions)),
             providers={p.name: self.describe(p) for p in provided},
+            round_note=note,
             order=order,
             places=places,
             tied=tied,
@@ -609,6 +623,12 @@ class Host:
             message = f"{format}: {reason}" if reason else f"unknown output format {format!r}"
             raise ConfigError(f"{message} (known: {known})", where="--format")
         return [entry]
+
+
+def last_round_with_results(tournament: Tournament) -> int:
+    """The last round in which some game has a result (0 when none has)."""
+    unknown = Result.UNKNOWN
+    return max((g.round for g in tournament.games if g.result is not unknown), default=0)
 
 
 def _head(path: Path) -> bytes:

@@ -131,6 +131,10 @@ class Tournament:
         name (``"opengotha"``), when it reads it differently (e.g. drops games): a
         :class:`CompatView`; used by :mod:`sodos_plugin.compat` only. Empty when the
         program reads the file as we do.
+    :param info: what the source says about the event, under the EGD h9 header's names:
+        ``TC`` (tournament code), ``CL`` (class), ``PC`` (place), ``DT`` (dates,
+        ``2025-05-18,2025-05-21``), ``KM`` (komi), ``TM`` (time), ``CM`` (comment); only
+        what is known. Writers (h9) print it; nothing is computed from it.
     """
 
     name: str
@@ -143,6 +147,7 @@ class Tournament:
     source: str = ""
     date: str = ""
     compat: Mapping[str, CompatView] = field(default_factory=dict)
+    info: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         where = self.source or self.name or "tournament"
@@ -165,6 +170,7 @@ class Tournament:
                 )
         object.__setattr__(self, "settings", MappingProxyType(dict(self.settings)))
         object.__setattr__(self, "compat", MappingProxyType(dict(self.compat)))
+        object.__setattr__(self, "info", MappingProxyType(dict(self.info)))
         self._validate_shapes(where)
         self._validate()
 

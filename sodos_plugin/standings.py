@@ -51,6 +51,9 @@ class Standings:
     #: criterion name -> who provides it (plugin, built-in or not, distribution,
     #: version, the name it provided, the built-in plugin it replaces); JSON "providers"
     providers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: why ``round`` is not the last scheduled one when it was chosen by default
+    #: ("the last round with results (round 5: none yet; --round to choose)"), else ""
+    round_note: str = ""
     _numerators: dict[str, list[int]] = field(default_factory=dict, repr=False)
 
     def numerators(self, criterion: str) -> list[int]:
@@ -100,6 +103,8 @@ class Standings:
             "tournament": {
                 "name": self.tournament.name,
                 "rounds": self.round,
+                "scheduled_rounds": self.tournament.rounds,
+                "round_note": self.round_note,
                 "system": self.settings.system,
             },
             "criteria": list(self.criteria),

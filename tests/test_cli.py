@@ -101,13 +101,14 @@ def test_table_aligns_and_shares_places(tmp_path):
     assert done.returncode == 0, done.stderr
     expected = api_standings(path)
     lines = done.stdout.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["Pl", "Name"])
+    # places are shared, so a Num column numbers the lines that round cells refer to
+    header = next(i for i, line in enumerate(lines) if line.split()[:3] == ["Num", "Pl", "Name"])
     body = lines[header + 1 : header + 1 + len(expected.tournament.players)]
     # the last column is numeric and right-aligned: every row ends where the header ends
     assert {len(line) for line in body} == {len(lines[header])}
     last = expected.criteria[-1]
-    for line, row in zip(body, expected.rows()):
-        assert line.split()[0] == f"{row.place}{'=' if row.tied else ''}"
+    for number, (line, row) in enumerate(zip(body, expected.rows()), start=1):
+        assert line.split()[:2] == [str(number), f"{row.place}{'=' if row.tied else ''}"]
         assert line.endswith(format_value(row.values[last]))
     assert any(row.tied for row in expected.rows())  # shared places are really exercised
 
@@ -140,7 +141,7 @@ def test_standings_options(juvisy, tmp_path):
 
 def test_explain(juvisy, tmp_path):
     expected = api_standings(juvisy, criteria=["MMS", "SOSM", "SOSM-1", "SODOSM"])
-    first = next(expected.rows())
+    first = expected.rows()[0]
     done = sodos(
         "explain", first.player.name.lower(), juvisy, "--criteria", "MMS,SOSM,SOSM-1,SODOSM",
         "--no-entry-points", cwd=tmp_path,

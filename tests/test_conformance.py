@@ -49,7 +49,14 @@ EXPECTED_COLUMNS = {
 
 
 def standings_json(path: Path, capsys, *extra: str) -> dict:
-    """``sodos standings PATH --format json`` through the CLI entry point."""
+    """``sodos standings PATH --format json`` through the CLI entry point, after the
+    file's last round as OpenGotha's export is (the CLI's own default is the last round
+    with a result, e.g. round 1 of TournoiChinois's 5)."""
+    if "--round" not in extra:
+        from sodos_plugin import Host
+
+        rounds = Host(config_file=False, entry_points=False).read([path]).tournament.rounds
+        extra = ("--round", str(rounds), *extra)
     capsys.readouterr()
     status = main(["standings", str(path), "--format", "json", "--no-entry-points", *extra])
     out = capsys.readouterr()

@@ -89,6 +89,8 @@ def round_robins(draw):
 
 
 def table(host, tournament, system="mcmahon", criteria=ALL, round=None):
+    """After ``round``, by default the last scheduled one (unknown results included)."""
+    round = tournament.rounds if round is None else round
     s = host.standings(tournament, system=system, criteria=criteria, round=round)
     return {c: [s.value(c, p) for p in range(len(tournament.players))] for c in criteria}
 

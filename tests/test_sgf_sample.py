@@ -61,8 +61,10 @@ def test_records_carry_full_move_sequences() -> None:
 def test_table(capsys) -> None:
     assert main(["standings", str(SAMPLE), "--no-entry-points"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "Sodos Spring McMahon 2026 — standings after round 5 (mcmahon)"
-    assert out[1].split() == ["Pl", "Name", "Rank", "Co", "Club", "MMS", "SOSM", "SOSOSM"]
+    assert out[0] == "Sodos Spring McMahon 2026 — standings after round 5 of 5 (mcmahon)"
+    # no country or club in the records: those columns are dropped; one per round
+    assert out[1].split() == ["Pl", "Name", "Rank", "R1", "R2", "R3", "R4", "R5", "MMS", "SOSM",
+                              "SOSOSM"]  # fmt: skip
     assert len(out) == 2 + 24
     assert out[2].split()[:4] == ["1", "Nowak", "Piotr", "5d"]
 
@@ -73,6 +75,8 @@ def test_json_shape(capsys) -> None:
     assert data["tournament"] == {
         "name": "Sodos Spring McMahon 2026",
         "rounds": 5,
+        "scheduled_rounds": 5,
+        "round_note": "",
         "system": "mcmahon",
     }
     assert data["criteria"] == ["MMS", "SOSM", "SOSOSM"]

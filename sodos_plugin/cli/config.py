@@ -41,8 +41,11 @@ ATTRIBUTES = {
     "unplayed.virtual_opponent": "virtual_opponent",
     "handicap.sos_correction": "sos_correction",
     "handicap.reduction": "handicap_reduction",
+    "categories.lower_limits": "category_limits",
+    "history.event_gap_days": "event_gap_days",
 }
 RANK_KEYS = {"mcmahon.bar", "mcmahon.floor", "mcmahon.zero"}
+RANK_LISTS = {"categories.lower_limits"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -65,6 +68,8 @@ def shown(key: str, value: Any) -> str:
         return "(not set)"
     if key in RANK_KEYS and isinstance(value, int):
         return f'"{format_rank(value)}"'
+    if key in RANK_LISTS and isinstance(value, tuple):
+        return "[" + ", ".join(f'"{format_rank(v)}"' for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Fraction):
@@ -77,10 +82,8 @@ def shown(key: str, value: Any) -> str:
 
 
 def value_of(settings: Settings, key: str) -> Any:
-    attribute = ATTRIBUTES.get(key) or key.replace(".", "_")
-    if hasattr(settings, attribute):
-        return getattr(settings, attribute)
-    return getattr(settings, key.rsplit(".", 1)[-1], None)
+    """The resolved value of a config key (a test checks every key has one)."""
+    return getattr(settings, ATTRIBUTES.get(key) or key.replace(".", "_"))
 
 
 def trace_lines(host: Host, settings: Settings, files: Sequence[FileReport] = ()) -> list[str]:

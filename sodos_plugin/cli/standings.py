@@ -61,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
                 write_changes(changes, standings, stream)
         if changes is not None:
             standings.warnings.extend(w for w in changes.warnings if w not in standings.warnings)
+    if standings.round_note and (args.format != "table" or args.output is not None):
+        say(
+            f"note: standings after round {standings.round} of "
+            f"{standings.tournament.rounds}, {standings.round_note}"
+        )
     if args.format != "table" or args.output is not None:  # else the table ends with them
         for warning in standings.warnings:
             say(f"warning: {warning}")

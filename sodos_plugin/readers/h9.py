@@ -323,9 +323,12 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
                 where=where,
             )
         place = int(tokens.pop(0))
-    rank_at = next((i for i in range(1, len(tokens)) if _RANK.match(tokens[i])), None)
-    if rank_at is None:
+    candidates = [i for i in range(1, len(tokens)) if _RANK.match(tokens[i])]
+    if not candidates:
         raise InputError("no rank (e.g. 5k, 3d) after the name", source=parsed.source, where=where)
+    # A name may hold a rank-like word ("Kim 3d Lee"): the rank is the first candidate
+    # after which at most two words (country, club) come before the values and rounds.
+    rank_at = next((i for i in candidates if _fits_after_rank(tokens[i + 1 :])), candidates[0])
     name = " ".join(tokens[:rank_at])
     try:
         rank = parse_rank(tokens[rank_at])
@@ -338,7 +341,8 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
             extra.append(rest.pop(0))
         else:
             extra.append("")
-    country, club = extra
+    # writers join the words of a country or club with "_" (EGD's way for spaces)
+    country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra)
     values: list[Fraction] = []
     rounds: list[RoundToken] = []
     for token in rest:
@@ -367,6 +371,17 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
         raise InputError(f"more than {MAX_ROUNDS} rounds", source=parsed.source, where=where)
     return H9Row(number, place, name, rank, country, club, printed, rounds)
 
+
+def _fits_after_rank(rest: list[str]) -> bool:
+    """Whether ``rest`` can follow the rank: up to two words, then values and rounds."""
+    for words, token in enumerate(rest):
+        if parse_value(token) is not None or parse_round(token) is not None:
+            return words <= 2
+    return len(rest) <= 2
+
+
+#: header properties kept as the event's information (Tournament.info)
+INFO = ("TC", "CL", "PC", "DT", "KM", "TM", "CM")
 
 _POINTS = {"+": Fraction(1), "=": Fraction(1, 2), "-": Fraction(0), "?": Fraction(0)}
 
@@ -450,6 +465,7 @@ def interpret(parsed: H9File) -> tuple[Tournament, list[str]]:
             absences=frozenset(absences),
             settings=settings,
             source=source,
+            info={k: v.strip() for k, v in parsed.properties.items() if k in INFO and v.strip()},
         )
     except ValueError as error:
         raise InputError(str(error), source=source) from None

@@ -484,6 +484,7 @@ class _Settings:
     rounds: int
     name: str
     date: str
+    info: dict[str, str] = field(default_factory=dict)
 
 
 def _settings(root: Element, attrs: _Attributes) -> _Settings:
@@ -547,7 +548,7 @@ def _settings(root: Element, attrs: _Attributes) -> _Settings:
     name = (general.get("name") or general.get("shortName") or "").strip()
     begin = general.get("beginDate", "")
     date = begin if re.fullmatch(r"\d{4}-\d{2}-\d{2}", begin) else ""
-    return _Settings(settings, rounds, name, date)
+    return _Settings(settings, rounds, name, date, event_info(general))
 
 
 def _categories(root: Element, general: Element, attrs: _Attributes) -> list[int]:
@@ -821,6 +822,7 @@ def _tournament(
             settings=meta.settings,
             source=source,
             date=meta.date,
+            info=meta.info,
         )
     except ValueError as error:
         raise InputError(str(error), source=source) from None
@@ -1087,6 +1089,20 @@ def _defects(
 def read_path(path: Path, max_bytes: int = MAX_BYTES, max_nodes: int = MAX_NODES) -> Tournament:
     """Read one OpenGotha XML file into a Tournament carrying the file's settings."""
     return read_file(path, max_bytes, max_nodes)[0]
+
+
+def event_info(general: Element) -> dict[str, str]:
+    """What the file says about the event, under EGD h9 names (``Tournament.info``):
+    place, dates, komi and basic time, as OpenGotha's own h9 export writes them."""
+    info = {}
+    dates = [d.strip() for d in (general.get("beginDate"), general.get("endDate")) if d]
+    if dates:
+        info["DT"] = ",".join(dict.fromkeys(dates))
+    for key, attribute in (("PC", "location"), ("KM", "komi"), ("TM", "basicTime")):
+        value = (general.get(attribute) or "").strip()
+        if value:
+            info[key] = value
+    return info
 
 
 def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
