@@ -120,6 +120,7 @@ def test_each_documented_call_runs(tmp_path):
         "standings.value": lambda: standings.value("SODOS", 0) == 11 or None,
         "standings.as_dict": lambda: json.dumps(standings.as_dict()),
         "host.write": lambda: host.write(standings, "CSV", stream) or stream.getvalue(),
+        "host.render": lambda: host.render(standings, "json").startswith("{"),
         "host.register": lambda: host.register(Plugin(), name="empty") or True,
         "host.resolve_criteria": lambda: host.resolve_criteria(["sodos"])[0].name == "SODOS",
         "host.settings_for": lambda: host.settings_for(t, system="swiss").origins["system"],

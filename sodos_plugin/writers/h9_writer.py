@@ -85,14 +85,15 @@ def _property(text: str) -> str:
 
 
 def h9_text(text: str) -> str:
-    """A name for a row: one line, single spaces, controls escaped."""
-    return " ".join(printable(text).split())
+    """A name for a row: one line (any whitespace, a line break too, is one space),
+    other controls escaped."""
+    return printable(" ".join(text.split()))
 
 
 def h9_word(text: str) -> str:
     """A country or club as one word: spaces become ``_`` (EGD's way), which the h9
     reader reads back as spaces."""
-    return "_".join(printable(text).split())
+    return printable("_".join(text.split()))
 
 
 def _free_token(points: Fraction) -> str:

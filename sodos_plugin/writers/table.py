@@ -29,7 +29,7 @@ from sodos_plugin.standings import Standings, rank_text
 from sodos_plugin.textsafe import display_width, fit, pad, printable
 from sodos_plugin.writers.numbers import format_value
 
-NAME_WIDTH = 30  # OpenGotha's h9 export cuts names at 30 characters too
+NAME_WIDTH = 40  # as the h9 writer pads names (MAX_PAD)
 CLUB_WIDTH = 12
 
 #: A result from one player's side: (as Black, as White).
@@ -73,7 +73,7 @@ def write(standings: Standings, stream: TextIO) -> None:
     cut: list[str] = []
 
     def shown(text: str, width: int, what: str) -> str:
-        text = printable(" ".join(text.split()))
+        text = " ".join(printable(text).split())  # escaped first: a line break shows as \n
         if display_width(text) > width:
             cut.append(what)
             return fit(text, width)
