@@ -281,10 +281,9 @@ def _check_player(where: str, i: int, player: Player) -> None:
     if not isinstance(player.name, str):
         _bad(where, f"{field_name}.name", "expected a string", player.name)
     rank = player.rank
-    if rank is not None and (type(rank) is not int or not -30 <= rank <= 8):
-        hint = "an integer rank -30 (30k) .. 8 (9d) or None; sodos_plugin.ranks.parse_rank"
-        text = f"expected {hint}('3d') == 2"
-        _bad(where, f"{field_name}.rank", text, rank)
+    if rank is not None and type(rank) is not int:
+        hint = "an integer rank (30k = -30, 1d = 0, 9d = 8) or None; sodos_plugin.ranks"
+        _bad(where, f"{field_name}.rank", f"expected {hint}.parse_rank('3d') == 2", rank)
     rating = player.rating
     if rating is not None and (type(rating) not in (int, float) or rating != rating):
         _bad(where, f"{field_name}.rating", "expected an int, a float or None", rating)
