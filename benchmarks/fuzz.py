@@ -1,6 +1,6 @@
 """Long fuzzing and the linear-time check for every parser that reads untrusted input.
 
-Two parts:
+Three parts:
 
 1. ``--examples N`` (default 3000): runs the hypothesis fuzz tests of the suite
    (tests/test_reader_fuzz.py, tests/test_config_fuzz.py, tests/test_cli_fuzz.py) with N
@@ -10,8 +10,13 @@ Two parts:
    deep nesting, huge rows...). The time of the largest over the time of the size
    half as big must stay near 2 (linear); a ratio above 3 is reported as
    SUPER-LINEAR. No thresholds in the test suite: timings belong here.
+3. Per-file isolation (``benchmarks/fuzz_isolation.py``): random bytes inside valid SGF,
+   h9 and XML records; each damaged file must be a per-file answer (ingested, or
+   rejected with its reason), never a plugin failure, a traceback or a hang, with the
+   good records beside it still read. ``--isolation-cases N`` per format (0 skips it).
 
-Run: ``python benchmarks/fuzz.py`` (``--skip-hypothesis`` for part 2 only).
+Run: ``python benchmarks/fuzz.py`` (``--skip-hypothesis``, ``--skip-doubling`` to run
+fewer parts).
 """
 
 from __future__ import annotations
@@ -138,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--examples", type=int, default=3000)
     parser.add_argument("--skip-hypothesis", action="store_true")
+    parser.add_argument("--skip-doubling", action="store_true")
+    parser.add_argument("--isolation-cases", type=int, default=400)
+    parser.add_argument("--isolation-seconds", type=float, default=120)
     args = parser.parse_args(argv)
     status = 0
     if not args.skip_hypothesis:
@@ -153,8 +161,15 @@ def main(argv: list[str] | None = None) -> int:
             env=env,
         )
         status |= done.returncode
-    if not doubling():
+    if not args.skip_doubling and not doubling():
         status |= 1
+    if args.isolation_cases:
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "fuzz_isolation.py"),
+             "--cases", str(args.isolation_cases), "--seconds", str(args.isolation_seconds)],
+            cwd=ROOT,
+        )  # fmt: skip
+        status |= done.returncode
     return status
 
 
