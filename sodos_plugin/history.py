@@ -42,6 +42,7 @@ from sodos_hookspecs import (
 
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.identity import identity_key
+from sodos_plugin.inputfiles import FileRefused, TooLarge, read_head, read_regular
 from sodos_plugin.model import Result, Tournament
 from sodos_plugin.ranks import format_rank
 
@@ -97,8 +98,10 @@ def tournament_games(
 
 def _h9_header(path: Path) -> tuple[str | None, str]:
     date, klass = None, ""
-    with path.open("rb") as handle:
-        head = handle.read(16384).decode("utf-8", "replace")
+    try:  # a regular file only (sodos_plugin.inputfiles): a pipe would block here
+        head = read_head(path, 16384).decode("utf-8", "replace")
+    except FileRefused as error:
+        raise InputError(str(error), source=str(path)) from None
     for line in head.splitlines():
         if not line.lstrip().startswith(";"):
             break
@@ -355,12 +358,12 @@ def read_initial(path: Path | str) -> dict[str, InitialRating]:
     """
     path = Path(path)
     source = str(path)
-    try:
-        if path.stat().st_size > MAX_INITIAL_BYTES:
-            raise InputError(f"larger than {MAX_INITIAL_BYTES} bytes", source=source)
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source=source) from None
+    try:  # a regular file only, bounded (sodos_plugin.inputfiles)
+        text = read_regular(path, MAX_INITIAL_BYTES).decode("utf-8-sig")
+    except TooLarge:
+        raise InputError(f"larger than {MAX_INITIAL_BYTES} bytes", source=source) from None
+    except FileRefused as error:
+        raise InputError(str(error), source=source) from None
     except UnicodeDecodeError:
         raise InputError("not UTF-8 text", source=source) from None
     found: dict[str, InitialRating] = {}

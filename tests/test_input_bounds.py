@@ -94,8 +94,9 @@ def test_each_reader_refuses_a_special_file_itself(tmp_path):
             "from sodos_plugin.readers.sgf.ingest import ingest_file\n"
             "from sodos_plugin.settings import load_file\n"
             "from sodos_plugin.errors import ConfigError\n"
+            "from sodos_plugin.history import read_initial\n"
             f"p = Path({str(path)!r})\n"
-            "for read in (h9.read_path, opengotha_xml.read_path, load_file):\n"
+            "for read in (h9.read_path, opengotha_xml.read_path, load_file, read_initial):\n"
             "    try:\n"
             "        read(p)\n"
             "    except (InputError, ConfigError) as e:\n"
@@ -108,6 +109,7 @@ def test_each_reader_refuses_a_special_file_itself(tmp_path):
             reason,
             reason,
             f"cannot read config: {reason}",
+            reason,
             reason,
         ]
 
