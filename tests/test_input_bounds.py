@@ -144,6 +144,10 @@ def test_a_pipe_as_a_folder_or_given_config_is_refused(tmp_path):
     os.mkfifo(tmp_path / "config.toml")
     done = cli("standings", str(tmp_path / "x.h9"), "--config", "config.toml", cwd=tmp_path)
     assert clean(done).endswith("cannot read config: not a regular file (a named pipe)\n")
+    done = cli("check", "--config", "config.toml", cwd=tmp_path, timeout=20)
+    assert done.returncode == 1
+    reason = "cannot read config: not a regular file (a named pipe)"
+    assert done.stdout == f"error: config.toml: {reason}\n"
 
 
 def test_read_regular_bounds_and_reasons(tmp_path):

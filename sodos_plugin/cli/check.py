@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from sodos_plugin.advice import advice
     from sodos_plugin.errors import StrictError
 
-    if args.config is not None and not args.config.is_file():
+    if args.config is not None and not args.config.exists():  # a pipe: refused when read
         raise SodosError("cannot read config: no such file", source=str(args.config))
     errors: list[str] = []
     warnings: list[str] = []
