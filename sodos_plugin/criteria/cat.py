@@ -12,7 +12,7 @@ from __future__ import annotations
 from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
 from sodos_plugin.context import Context
-from sodos_plugin.errors import InputError
+from sodos_plugin.criteria._needs import every_player_has
 
 SOURCE = "docs/rules.md §5 (OpenGotha CAT, Player.category; OpenGotha help, Placement settings)"
 
@@ -30,12 +30,7 @@ def compute(ctx: Context) -> Breakdown:
     players = ctx.tournament.players
     if not limits:
         return Breakdown(denominator=1, totals=[1] * ctx.size)
-    missing = [p.name for p in players if p.rank is None]
-    if missing:
-        raise InputError(
-            f"CAT needs every player's rank; unknown for {', '.join(missing[:5])}",
-            source=ctx.tournament.source or ctx.tournament.name,
-        )
+    every_player_has(ctx, "rank", "CAT")
     numbers = [category(p.rank, limits) for p in players]
     lowest = [limits[c - 1] if c <= len(limits) else min(-30, *limits) for c in numbers]
     ranks = [p.rank for p in players]

@@ -9,19 +9,14 @@ from __future__ import annotations
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
 from sodos_plugin.context import Context
-from sodos_plugin.errors import InputError
+from sodos_plugin.criteria._needs import every_player_has
 
 SOURCE = "docs/rules.md §5 (OpenGotha Rank: 30K = -30 ... 9D = 8)"
 
 
 def compute(ctx: Context) -> Breakdown:
     players = ctx.tournament.players
-    missing = [p.name for p in players if p.rank is None]
-    if missing:
-        raise InputError(
-            f"RANK needs every player's rank; unknown for {', '.join(missing[:5])}",
-            source=ctx.tournament.source or ctx.tournament.name,
-        )
+    every_player_has(ctx, "rank", "RANK")
     return Breakdown(denominator=1, totals=[p.rank for p in players])
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
 from sodos_plugin.context import Context
-from sodos_plugin.errors import InputError
+from sodos_plugin.criteria._needs import every_player_has
 
 SOURCE = "docs/rules.md §5 (OpenGotha Rating)"
 
@@ -27,12 +27,7 @@ def exact(rating: object) -> Fraction:
 
 def compute(ctx: Context) -> Breakdown:
     players = ctx.tournament.players
-    missing = [p.name for p in players if p.rating is None]
-    if missing:
-        raise InputError(
-            f"RATING needs every player's rating; unknown for {', '.join(missing[:5])}",
-            source=ctx.tournament.source or ctx.tournament.name,
-        )
+    every_player_has(ctx, "rating", "RATING")
     if all(type(p.rating) is int for p in players):
         return Breakdown(denominator=1, totals=[p.rating for p in players])
     values = [exact(p.rating) for p in players]

@@ -42,10 +42,13 @@ references) and refused above ``max_bytes`` (option, default 64 MiB) or above
 before parsing): a tree costs ~100 bytes per node, so 60 MB of ``<a/>`` would need 1.4 GB.
 A 2 000-player, 10-round event has about 100 000.
 
-Layering: :func:`scan` turns bytes into elements; :class:`_Attributes` reads attribute
-text as OpenGotha does (defaults, Java's integer and boolean parsing) and names the
-element of any bad value; the ``_players``/``_settings``/``_games``/``_byes`` functions
-interpret; :func:`_build` makes the two views.
+Layering: :func:`scan` turns bytes into elements;
+:class:`~sodos_plugin.readers.opengotha_values.Attributes` reads attribute text as
+OpenGotha does (defaults, Java's integer and boolean parsing, ranks) and names the
+element of any bad value; :mod:`.opengotha_keys` matches player keys as OpenGotha does;
+the ``_players``/``_settings``/``_game_records``/``_bye_records`` functions interpret;
+:func:`_resolve` makes each reading (ours, OpenGotha's) and :func:`read_file` the
+tournament with its compat view.
 """
 
 from __future__ import annotations
@@ -71,6 +74,15 @@ from sodos_plugin.model import CompatView, Game, Player, Result, Tournament
 from sodos_plugin.ranks import format_rank
 from sodos_plugin.readers import opengotha_keys
 from sodos_plugin.readers.java_hashmap import integer_hash, iteration_order
+from sodos_plugin.readers.opengotha_values import (
+    DEFAULTS,
+    NO_RANK,
+    Attributes,
+    convert_kdp,
+    java_int,
+    rank_note,
+    shown_rank,
+)
 
 NAME = "opengotha-xml"
 MAX_BYTES = 64 << 20
@@ -81,8 +93,6 @@ CRITERIA_SLOTS = 6
 #: Game keys in OpenGotha's map: (round − 1) × this + (table − 1) (``MAX_NUMBER_OF_TABLES``).
 TABLES = 1000
 MIN_RATING, MAX_RATING = -900, 2949
-#: OpenGotha's rank scale (``Gotha.MIN_RANK``, ``MAX_RANK``) and its "unreadable" rank.
-MIN_RANK, MAX_RANK, NO_RANK = -30, 8, -99
 #: The ``dataVersion`` of current files; older files name players by canonical names.
 DATA_VERSION = 201
 
@@ -135,57 +145,9 @@ RESULTS: dict[str, Result] = {
     "RESULT_UNKNOWN": Result.UNKNOWN,
 }
 
-#: Attribute defaults of OpenGotha's import code (``extractNodeValue`` defaults).
-DEFAULTS: dict[tuple[str, str], str] = {
-    ("Tournament", "dataVersion"): "200",
-    ("Player", "name"): "",
-    ("Player", "firstName"): "",
-    ("Player", "rank"): "30K",
-    ("Player", "rating"): "-900",
-    ("Player", "grade"): "",
-    ("Player", "smmsCorrection"): "0",
-    ("Player", "participating"): "1" * 20,
-    ("Game", "roundNumber"): "1",
-    ("Game", "tableNumber"): "1",
-    ("Game", "whitePlayer"): "",
-    ("Game", "blackPlayer"): "",
-    ("Game", "handicap"): "0",
-    ("Game", "result"): "RESULT_UNKNOWN",
-    ("ByePlayer", "roundNumber"): "1",
-    ("ByePlayer", "player"): "",
-    ("GeneralParameterSet", "numberOfRounds"): "5",
-    ("GeneralParameterSet", "numberOfCategories"): "1",
-    ("GeneralParameterSet", "genMMFloor"): "20K",
-    ("GeneralParameterSet", "genMMBar"): "4D",
-    ("GeneralParameterSet", "genMMZero"): "30K",
-    ("GeneralParameterSet", "genNBW2ValueAbsent"): "0",
-    ("GeneralParameterSet", "genNBW2ValueBye"): "0",
-    ("GeneralParameterSet", "genMMS2ValueAbsent"): "0",
-    ("GeneralParameterSet", "genMMS2ValueBye"): "0",
-    ("GeneralParameterSet", "genRoundDownNBWMMS"): "true",
-    ("GeneralParameterSet", "genCountNotPlayedGamesAsHalfPoint"): "false",
-    ("Category", "number"): "1",
-    ("Category", "lowerLimit"): "30K",
-    ("PlacementCriterion", "number"): "1",
-    ("PlacementCriterion", "name"): "NULL",
-    ("HandicapParameterSet", "hdCorrection"): "1",
-}
-#: Where OpenGotha's ``tournament.dtd`` gives another default: a file that names the DTD
-#: gets these from the XML parser before OpenGotha's code sees the element.
-DTD_DEFAULTS: dict[tuple[str, str], str] = {
-    ("GeneralParameterSet", "genNBW2ValueBye"): "1",
-    ("GeneralParameterSet", "genMMS2ValueAbsent"): "1",
-    ("GeneralParameterSet", "genMMS2ValueBye"): "1",
-    ("PlacementCriterion", "name"): "MMS",
-    ("Player", "rating"): "-2950",
-}
 _DOCTYPE = re.compile(rb"<!DOCTYPE\s+Tournament\s+SYSTEM\s+[\"'][^\"']*tournament\.dtd[\"']")
-_JAVA_INT = re.compile(r"[+-]?\d+")
-#: Java's String.trim() removes every character up to U+0020.
-_TRIMMED = "".join(map(chr, range(33)))
 _ON_MMS = {"MMS", "STS", "SOSTS", "SOSM", "SOSM-1", "SOSM-2", "SODOSM", "SOSOSM", "CUSSM"}
 _ON_WINS = {"NBW", "CPS", "SOSW", "SOSW-1", "SOSW-2", "SODOSW", "SOSOSW", "CUSSW", "EXT", "EXR"}
-_STANDARD_RANK = re.compile(r"(?:[1-9]|[12]\d|30)[kK]|[1-9][dDpP]")
 
 
 # -- bytes to elements ------------------------------------------------------------------
@@ -301,106 +263,6 @@ def scan_file(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> _Scanne
 # -- attribute text as OpenGotha reads it -----------------------------------------------
 
 
-class _Attributes:
-    """Attribute values with OpenGotha's defaults; errors name the element."""
-
-    def __init__(self, source: str, dtd: bool):
-        self.source = source
-        self.dtd = dtd
-        self.warnings: list[str] = []
-
-    def warn(self, text: str) -> None:
-        self.warnings.append(f"{self.source}: {text}")
-
-    def label(self, element: Element, skip: str = "") -> str:
-        label = element.tag
-        for key in ("name", "firstName", "roundNumber", "tableNumber", "player", "number"):
-            if key in element.attrib and key != skip:
-                label += f" {key}={element.attrib[key]!r}"
-        return f"<{label}>"
-
-    def fail(self, element: Element, attribute: str, message: str) -> InputError:
-        return InputError(
-            message, source=self.source, where=f"{self.label(element, attribute)} {attribute}"
-        )
-
-    def text(self, element: Element, attribute: str) -> str:
-        value = element.get(attribute)
-        if value is not None:
-            return value
-        key = (element.tag, attribute)
-        if self.dtd and key in DTD_DEFAULTS:
-            return DTD_DEFAULTS[key]
-        return DEFAULTS[key]
-
-    def integer(self, element: Element, attribute: str) -> int:
-        """Java's ``Integer.parseInt`` (surrounding blanks allowed): OpenGotha fails the
-        whole file on anything else, so it is an error here too."""
-        raw = self.text(element, attribute)
-        text = raw.strip()
-        if not _JAVA_INT.fullmatch(text) or len(text) > 11:
-            raise self.fail(element, attribute, f"expected an integer, got {raw!r}")
-        value = int(text)
-        if not -(2**31) <= value < 2**31:
-            raise self.fail(element, attribute, f"expected an integer, got {raw!r}")
-        return value
-
-    def boolean(self, element: Element, attribute: str) -> bool:
-        """Java's ``Boolean.parseBoolean``: ``true`` in any case, anything else false."""
-        raw = self.text(element, attribute)
-        if raw.lower() not in ("true", "false"):
-            self.warn(
-                f"{self.label(element)} {attribute}={raw!r} is not true or false: "
-                "read as false, as OpenGotha does"
-            )
-        return raw.lower() == "true"
-
-    def rank(self, element: Element, attribute: str) -> int:
-        """``Player.convertKDPToInt``: OpenGotha's rank integer, −99 when unreadable."""
-        return convert_kdp(self.text(element, attribute))
-
-
-def _java_int(text: str) -> int | None:
-    return int(text) if _JAVA_INT.fullmatch(text) and len(text) <= 11 else None
-
-
-def convert_kdp(text: str) -> int:
-    """OpenGotha's ``Player.convertKDPToInt``: ``nk`` → −n, ``nd`` → n−1, 1–3p → 7D,
-    4–6p → 8D, more → 9D, another last letter → kyu, all digits (2+) → kyu; clamped to
-    30K…9D; unreadable (empty, one digit, ``1.5K``) → −99."""
-    draft = text.strip(_TRIMMED) or " "
-    last = draft[-1]
-    number = _java_int(draft[:-1])
-    if number is None:
-        return NO_RANK
-    if "0" <= last <= "9":
-        last = "k"
-        number = _java_int(draft)
-        if number is None:  # pragma: no cover - digits before a digit parse
-            return NO_RANK
-    if last in "dD":
-        rank = number - 1
-    elif last in "pP":
-        rank = 6 if number <= 3 else 7 if number <= 6 else 8
-    else:
-        rank = -number
-    return min(MAX_RANK, max(MIN_RANK, rank))
-
-
-def _rank_note(text: str, rank: int) -> str | None:
-    """Why a rank text deserves a warning (None when it is a plain Go rank)."""
-    stripped = text.strip()
-    if rank == NO_RANK:
-        return None
-    if _STANDARD_RANK.fullmatch(stripped):
-        return None
-    return f"rank {text!r} is not a Go rank from 30K to 9D: OpenGotha reads it as {_shown(rank)}"
-
-
-def _shown(rank: int) -> str:
-    return format_rank(rank).upper() if rank != NO_RANK else "-99 (below 30K)"
-
-
 # -- interpretation ---------------------------------------------------------------------
 
 
@@ -417,7 +279,7 @@ class _Player:
     country: str
 
 
-def _players(root: Element, attrs: _Attributes, turkish: bool) -> list[_Player]:
+def _players(root: Element, attrs: Attributes, turkish: bool) -> list[_Player]:
     players: list[_Player] = []
     keys: dict[str, _Player] = {}
     notes: dict[str, list[str]] = {}
@@ -427,7 +289,7 @@ def _players(root: Element, attrs: _Attributes, turkish: bool) -> list[_Player]:
             raise attrs.fail(element, "name", "empty player name")
         raw_rank = attrs.text(element, "rank")
         rank = convert_kdp(raw_rank)
-        note = _rank_note(raw_rank, rank)
+        note = rank_note(raw_rank, rank)
         if rank == NO_RANK:
             grade = attrs.text(element, "grade")
             rank = convert_kdp(grade)
@@ -438,7 +300,7 @@ def _players(root: Element, attrs: _Attributes, turkish: bool) -> list[_Player]:
             )
             note = f"rank {raw_rank!r} is not readable: OpenGotha reads {how}"
             if rank != NO_RANK:
-                note += f", {_shown(rank)}"
+                note += f", {shown_rank(rank)}"
         if note:
             notes.setdefault(note, []).append(f"{name} {first}".strip())
         player = _Player(
@@ -487,7 +349,7 @@ class _Settings:
     info: dict[str, str] = field(default_factory=dict)
 
 
-def _settings(root: Element, attrs: _Attributes) -> _Settings:
+def _settings(root: Element, attrs: Attributes) -> _Settings:
     general = next(root.iter("GeneralParameterSet"), None)
     if general is None:
         raise InputError("no GeneralParameterSet element", source=attrs.source)
@@ -506,7 +368,7 @@ def _settings(root: Element, attrs: _Attributes) -> _Settings:
         value = convert_kdp(raw)
         if value == NO_RANK:
             raise attrs.fail(general, attribute, f"not a rank: {raw!r}")
-        note = _rank_note(raw, value)
+        note = rank_note(raw, value)
         if note:
             attrs.warn(f"{attrs.label(general)} {attribute}: {note}")
         return format_rank(value)
@@ -551,7 +413,7 @@ def _settings(root: Element, attrs: _Attributes) -> _Settings:
     return _Settings(settings, rounds, name, date, event_info(general))
 
 
-def _categories(root: Element, general: Element, attrs: _Attributes) -> list[int]:
+def _categories(root: Element, general: Element, attrs: Attributes) -> list[int]:
     """``numberOfCategories`` − 1 lower limits; a missing Category leaves 1D (Java's 0)."""
     count = attrs.integer(general, "numberOfCategories")
     if count < 0:
@@ -579,7 +441,7 @@ def _categories(root: Element, general: Element, attrs: _Attributes) -> list[int
     return limits
 
 
-def _criteria(root: Element, attrs: _Attributes) -> list[str] | None:
+def _criteria(root: Element, attrs: Attributes) -> list[str] | None:
     """The criteria list by slot ``number``; None when the file has no placement set."""
     placement = next(root.iter("PlacementParameterSet"), None)
     if placement is None:
@@ -627,7 +489,7 @@ class _GameRecord:
     handicap: int
 
 
-def _game_records(root: Element, attrs: _Attributes) -> list[_GameRecord]:
+def _game_records(root: Element, attrs: Attributes) -> list[_GameRecord]:
     records = []
     for element in root.iter("Game"):
         r = attrs.integer(element, "roundNumber")
@@ -671,7 +533,7 @@ class _ByeRecord:
     wrapper: bool  # a <ByePlayer> holding <ByePlayer> elements, with no player of its own
 
 
-def _bye_records(root: Element, attrs: _Attributes) -> list[_ByeRecord]:
+def _bye_records(root: Element, attrs: Attributes) -> list[_ByeRecord]:
     records = []
     for element in root.iter("ByePlayer"):
         r = attrs.integer(element, "roundNumber")
@@ -866,12 +728,12 @@ def _ascii(text: str, turkish: bool) -> str:
     return opengotha_keys.force_to_ascii(opengotha_keys.key_of(text, turkish)).upper()
 
 
-def _players_out_of_range(root: Element, attrs: _Attributes, version: int) -> list[str]:
+def _players_out_of_range(root: Element, attrs: Attributes, version: int) -> list[str]:
     """Warnings for ratings OpenGotha clamps to -900..2949 (after +2050 in old files)."""
     by_note: dict[str, list[str]] = {}
     for element in root.iter("Player"):
         written = element.get("rating")
-        if written is None or _java_int(written) is None:
+        if written is None or java_int(written) is None:
             continue
         rating = int(written) + (2050 if version < DATA_VERSION else 0)
         if not MIN_RATING <= rating <= MAX_RATING:
@@ -889,7 +751,7 @@ def _describe(players: Sequence[_Player], p: int) -> str:
     return f"{players[p].name} {players[p].first}".strip()
 
 
-def _warn_games(attrs: _Attributes, players: Sequence[_Player], view: _View) -> None:
+def _warn_games(attrs: Attributes, players: Sequence[_Player], view: _View) -> None:
     for earlier, later in view.replaced:
         attrs.warn(
             f"{_game_text(later)} replaces {_game_text(earlier)} "
@@ -944,17 +806,17 @@ def read_file(
     if scanned.root is None:  # empty: OpenGotha's defaults, no players
         root = Element("Tournament")
         root.append(Element("GeneralParameterSet"))
-        meta = _settings(root, _Attributes(source, False))
+        meta = _settings(root, Attributes(source, False))
         empty = Tournament(path.stem, meta.rounds, (), (), settings=meta.settings, source=source)
         return empty, scanned.warnings
     root = scanned.root
-    attrs = _Attributes(source, scanned.dtd)
+    attrs = Attributes(source, scanned.dtd)
     attrs.warnings.extend(scanned.warnings)
     raw_version = root.get("dataVersion")
     version_text = (
         raw_version if raw_version is not None else DEFAULTS[("Tournament", "dataVersion")]
     )
-    if _java_int(version_text.strip()) is None:
+    if java_int(version_text.strip()) is None:
         raise attrs.fail(root, "dataVersion", f"expected an integer, got {version_text!r}")
     og_version = int(version_text.strip())
     # OpenGotha 3.51.02 writes fullVersionNumber but (a defect) no dataVersion: such a
