@@ -361,8 +361,8 @@ def write_server_records(
             black, white = order[2 * board], order[2 * board + 1]
             if rank[black] > rank[white]:
                 black, white = white, black
-            handicap = min(9, rank[white] - rank[black])
-            handicap = handicap if handicap >= 2 else 0
+            # about a quarter handicap games (servers' even and handicap games mixed)
+            handicap = min(9, max(2, rank[white] - rank[black])) if rng.random() < 0.25 else 0
             size = 9 if rng.random() < 0.15 else 19
             n = rng.randrange(40, 90) if size == 9 else rng.randrange(moves - 60, moves + 60)
             points = _points(size)

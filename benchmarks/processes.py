@@ -117,11 +117,17 @@ class Row:
         return max(r.peak_kib for r in self.ours) * 1024 / MB
 
 
+#: the children's environment: byte-code caches are written (a user's installed package
+#: has them; with PYTHONDONTWRITEBYTECODE every run of an editable install would
+#: compile every module again)
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_once(command: list[str], cwd: str, stdout=subprocess.DEVNULL) -> Run:
     """One process: wall time around start and reaping, its rusage from ``wait4``."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=cwd, stdout=stdout, stderr=err)
+        process = subprocess.Popen(command, cwd=cwd, stdout=stdout, stderr=err, env=CHILD_ENV)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - start
         process.returncode = os.waitstatus_to_exitcode(status)  # reaped: tell Popen

@@ -13,11 +13,12 @@ Two paths, one answer:
 
 * :func:`scan_fast` reads the root node only (it stops at the first node
   boundary), then proves the rest of the game is well formed with a check that
-  runs at C speed: a plain move list (``;B[pd];W[dp]...)``, whitespace anywhere,
-  or OGS's one-variation-per-move nesting) is checked with one ``translate`` and
-  one comparison, any other linear game with one regular expression. Whatever it
-  cannot prove (other variations, unusual tokens, errors) it does not judge: it
-  returns ``None``.
+  runs at C speed: the rest of a one-game file — moves with any properties (time
+  left, comments, setup, passes), linear or OGS's one variation per move — by a
+  few whole-buffer passes (:func:`_one_game_rest`), each game of a collection by
+  one regular expression. Whatever it cannot prove (other variations, unusual
+  tokens, errors) it does not judge: it returns ``None``. :func:`scan_single` is
+  its short path for the usual record (one game, a root without escapes).
 * :func:`scan_full` is sgfmill's own parser (``parse_sgf_collection``), used when
   the fast scan returns ``None``. It is also the oracle of the differential tests.
 
@@ -75,91 +76,186 @@ _TAIL = _compile_tail()
 
 
 def _compile_simple_root() -> re.Pattern[bytes]:
-    """A simple root: ``ID[value]`` properties (no ``\\``, ``[`` or ``]`` in a value), then
-    whitespace up to a node boundary (``;``, ``(`` or ``)``, not consumed)."""
-    possessive = rb"(?:\s*+[A-Z]{1,64}+\s*+\[[^\\\[\]]*+\])++\s*+(?=[;()])"
+    """A simple root: properties whose values hold no ``\\``, ``[`` or ``]`` (several
+    values each allowed, lower-case ident letters too), then whitespace up to a node
+    boundary (``;``, ``(`` or ``)``, not consumed)."""
+    value = rb"\s*+\[[^\\\[\]]*+\]"
+    possessive = rb"(?:\s*+[A-Za-z]{1,64}+(?:" + value + rb")++)++\s*+(?=[;()])"
     try:  # Python >= 3.11
         return re.compile(possessive)
     except re.error:  # pragma: no cover - Python 3.10: the same language, backtracking
-        return re.compile(rb"(?:\s*[A-Z]{1,64}\s*\[[^\\\[\]]*\])+\s*(?=[;()])")
+        return re.compile(rb"(?:\s*[A-Za-z]{1,64}(?:\s*\[[^\\\[\]]*\])+)+\s*(?=[;()])")
 
 
 _SIMPLE_ROOT = _compile_simple_root()
 
 
-def _move_table() -> bytes:
-    """Byte classes for :func:`_plain_moves`: letters → ``U``/``l``, ``;[]()`` kept, rest ``?``."""
-    table = bytearray(b"?" * 256)
-    for c in string.ascii_uppercase.encode():
-        table[c] = ord("U")
-    for c in _LOWER:
-        table[c] = ord("l")
-    for c in b";[]()":
-        table[c] = c
-    return bytes(table)
-
-
-_MOVE_CLASSES = _move_table()
-_PLAIN_SHAPES: dict[int, bytes] = {}
-_BRACKET_PAIRS: dict[int, bytes] = {}
-
-
-def _repeat(cache: dict[int, bytes], unit: bytes, k: int, end: bytes = b"") -> bytes:
-    found = cache.get(k)
-    if found is None:
-        found = unit * k + end
-        if len(cache) < 4096:
-            cache[k] = found
-    return found
-
-
-def _plain_moves(tail: bytes) -> bool:
-    """True when ``tail`` is ``;B[ab]`` nodes (upper-case ident, two lower-case letters)
-    then ``)``, whitespace aside.
-
-    Deleting whitespace changes no token outside values (each ident is one letter
-    between ";" and "["), and values hold only letters, so sgfmill tokenises the
-    original into the same nodes: valid, ending the game.
-    """
-    shape = tail.translate(_MOVE_CLASSES, _WHITESPACE)
-    k, extra = divmod(len(shape) - 1, 6)
-    if not extra and k >= 0 and shape == _repeat(_PLAIN_SHAPES, b";U[ll]", k, b")"):
-        return True
-    return _nested_moves(shape)
-
-
-def _nested_moves(shape: bytes) -> bool:
-    """OGS writes each move as a nested variation: ``;B[qd](;W[dp](;B[pp]))))``.
-
-    In byte classes: ``;U[ll]`` × a, then ``(;U[ll]`` × k, then ``)`` × (k + 1) — a
-    valid game for sgfmill (k nested one-node variations, then the game closes).
-    """
-    inner = shape.rstrip(b")")
-    k = len(shape) - len(inner) - 1
-    rest = len(inner) - 7 * k
-    if k < 1 or rest < 0 or rest % 6:
-        return False
-    return inner == b";U[ll]" * (rest // 6) + b"(;U[ll]" * k
-
-
 def _simple_root(data: bytes, pos: int) -> tuple[RawRoot, int] | None:
     """The root starting at ``pos`` when it is simple, and where it ends; else None.
 
-    Simple: every property is an upper-case ident and one value with no backslash
-    and no bracket inside (:data:`_SIMPLE_ROOT` proves it in one match, which also
-    finds the node boundary), and no ident repeats. Then each ``]`` ends a value and
+    Simple: no value holds a backslash or a bracket (:data:`_SIMPLE_ROOT` proves it in
+    one match, which also finds the node boundary). Then each ``]`` ends a value and
     each ``[`` starts one, so splitting at brackets yields exactly sgfmill's tokens:
-    ident, value, ident, value ...
+    ident, value, ident, value ... where an empty ident (whitespace only) is one more
+    value of the property before (``AB[dd][pp]``).
     """
     match = _SIMPLE_ROOT.match(data, pos)
     if match is None:
         return None
     boundary = match.end()
     pieces = data[pos:boundary].translate(_CLOSE_AS_OPEN).split(b"[")
-    props = dict(zip(map(bytes.strip, pieces[0:-1:2]), pieces[1::2]))
-    if len(props) != len(pieces) >> 1:
-        return None  # an ident given twice: sgfmill merges the values (the general way)
-    return props, boundary
+    idents = list(map(bytes.strip, pieces[0:-1:2]))
+    props = dict(zip(idents, pieces[1::2]))
+    if len(props) == len(idents) and b"" not in props and b"".join(idents).isupper():
+        return props, boundary
+    return _merged_root(idents, pieces[1::2]), boundary
+
+
+def _merged_root(idents: list[bytes], values: list[bytes]) -> RawRoot:
+    """sgfmill's map when values continue a property (an empty ident: ``AB[dd][pp]``),
+    an ident repeats (its values are added) or has lower-case letters (dropped)."""
+    if b"".join(idents).isupper():
+        props: dict[bytes, bytes | list[bytes]] = dict(zip(idents, values))
+        props.pop(b"", None)
+        if len(props) == len(idents) - idents.count(b""):  # continuations only
+            end, n = 0, len(idents)
+            while True:
+                try:
+                    start = idents.index(b"", end)
+                except ValueError:
+                    return props
+                end = start + 1
+                while end < n and not idents[end]:
+                    end += 1
+                props[idents[start - 1]] = values[start - 1 : end]
+    merged: dict[bytes, list[bytes]] = {}
+    current: list[bytes] = []
+    for ident, value in zip(idents, values):
+        if ident:
+            current = merged.setdefault(ident.translate(None, _LOWER), [])
+        current.append(value)
+    return {k: v[0] if len(v) == 1 else v for k, v in merged.items()}
+
+
+# -- the rest of a one-game file, proved at C speed ------------------------------------
+#
+# A value's bytes play no part in whether sgfmill accepts a file, as long as each value
+# ends where sgfmill ends it; only the text between values (the gaps: idents, ";", "(",
+# ")", whitespace) decides. The check below never looks at one value at a time: a few
+# whole-buffer passes (translate, count, find) prove, for the usual records, that
+# brackets pair up, that the gaps hold only what sgfmill's grammar allows there, and
+# that the game ends once. Anything else is left to the other paths (None/False).
+
+#: Bytes sgfmill allows between values: ident letters, whitespace, ";()". Lower-case
+#: letters are allowed in idents by sgfmill but are taken here as value bytes: a file
+#: with a lower-case ident after its root is simply not proved this way.
+_GAP_BYTES = string.ascii_uppercase.encode() + _WHITESPACE + b";()"
+_VALUE_ONLY = bytes(c for c in range(256) if c not in _GAP_BYTES + b"[]\\")
+
+
+def _classes(mapping: dict[bytes, bytes]) -> bytes:
+    table = bytearray(range(256))
+    for chars, cls in mapping.items():
+        for c in chars:
+            table[c] = cls[0]
+    return bytes(table)
+
+
+#: brackets kept, value-only bytes -> "q" (gap bytes deleted with :data:`_GAP_BYTES`)
+_BRACKETS_AND_VALUE_BYTES = _classes({_VALUE_ONLY: b"q"})
+#: ident letters -> "U", whitespace and ";()" -> "x", brackets kept (value-only deleted)
+_GAP_CLASSES = _classes({string.ascii_uppercase.encode(): b"U", _WHITESPACE + b";()": b"x"})
+_LONG_IDENT = b"U" * 65  # sgfmill's idents have at most 64 letters
+
+
+def _without_comments(tail: bytes) -> bytes | None:
+    """``tail`` with the contents of ``C[...]`` values (and of any value whose ident ends
+    in ``C``) removed, their ends found as sgfmill finds them (``\\`` escapes the next
+    byte); None when a value does not end.
+
+    Why this is exact: removing a value's contents changes no other token, provided the
+    ``[`` is where sgfmill starts a value. :func:`_one_game_rest` then proves that on the
+    result (its brackets pair up with nothing inside the emptied values), and the bytes
+    before each removed part are the same in both.
+    """
+    pieces = []
+    start = 0
+    at = tail.find(b"C")  # memchr: an upper-case C is rare outside comments
+    while at >= 0:
+        if not tail.startswith(b"[", at + 1):
+            at = tail.find(b"C", at + 1)
+            continue
+        opening = at + 1
+        end = tail.find(b"]", opening)
+        while end > 0 and tail[end - 1] == 0x5C:  # a backslash before: count the run
+            run = end - 1
+            while tail[run - 1] == 0x5C:
+                run -= 1
+            if (end - run) % 2 == 0:
+                break  # an even run escapes itself, not the bracket
+            end = tail.find(b"]", end + 1)
+        if end < 0:
+            return None
+        pieces.append(tail[start : opening + 1])
+        start = end
+        at = tail.find(b"C", end)
+    if not pieces:
+        return tail
+    pieces.append(tail[start:])
+    return b"".join(pieces)
+
+
+def _one_game_rest(tail: bytes) -> bool:
+    """True when ``tail`` (from the root's node boundary to the end of the data) is the
+    rest of one game that sgfmill accepts, then whitespace only.
+
+    The game: nodes without variations, or OGS's one variation per node
+    (``;B[qd](;W[dp](;B[pp])))``), each node any properties (``B[pd]BL[1795.3]OB[5]``,
+    comments ``C[...]`` with escapes, setup ``AB[aa][bb]``, passes ``B[]``).
+
+    Proved in whole-buffer passes, on the tail with comments emptied
+    (:func:`_without_comments`) and no other backslash. Value-only bytes are all but
+    upper-case letters, whitespace and ``;()`` (the gap bytes):
+
+    1. with value-only bytes deleted, every ``[`` is followed by ``]`` and every ``]``
+       preceded by ``[``: brackets pair up and every gap byte lies outside the values;
+    2. with gap bytes deleted, no value-only byte precedes a ``[`` or ends the tail:
+       every value-only byte lies inside a value. So (1) is the tail's skeleton, every
+       value emptied, with upper-case letters as ``U`` and the rest as ``x``;
+    3. in the skeleton an ident is followed by its value (never ``Ux``, which would
+       also be whitespace splitting an ident), a value follows an ident or a value
+       (never ``x[``), no ident is longer than 64 letters;
+    4. the parentheses (all in gaps now): ``)`` once, then whitespace to the end; or
+       OGS's chain: k times ``(;``, then k + 1 ``)`` and whitespace.
+
+    Conservative on purpose where real records never go (a space between an ident and
+    its value, ``( ;``): those files take the other paths, with the same answer.
+    """
+    if b"C" in tail:
+        tail = _without_comments(tail)  # type: ignore[assignment]
+        if tail is None:
+            return False
+    if b"\\" in tail:
+        return False
+    gaps = tail.translate(_GAP_CLASSES, _VALUE_ONLY)
+    values = gaps.count(b"[")
+    if gaps.count(b"[]") != values or gaps.count(b"]") != values:
+        return False  # brackets that do not pair up, or a gap byte inside a value
+    if b"Ux" in gaps or b"x[" in gaps or _LONG_IDENT in gaps:
+        return False
+    shape = tail.translate(_BRACKETS_AND_VALUE_BYTES, _GAP_BYTES)
+    if b"q[" in shape or shape[-1:] == b"q":
+        return False  # a value-only byte in a gap
+    body = tail.rstrip()
+    if body[-1:] != b")":
+        return False
+    if body.find(b")") == len(body) - 1:
+        return b"(" not in body
+    inner = body.rstrip(b") \t\n\r\x0b\x0c")  # OGS: k one-node-deep variations, k + 1 ")"
+    opens = inner.count(b"(")
+    if b")" in inner or inner.count(b"(;") != opens:
+        return False
+    return body.count(b")") == opens + 1
 
 
 def _general_root(body: bytes) -> RawRoot:
@@ -190,9 +286,9 @@ def from_lists(props: dict[str, list[bytes]]) -> RawRoot:
 def scan_single(data: bytes) -> RawRoot | None:
     """The root of the usual record, else ``None`` (then :func:`scan_fast` decides).
 
-    The usual record: one game, a simple root (see :func:`_simple_root`), then a
-    plain move list (see :func:`_plain_moves`) and nothing after the game's ``)``
-    but whitespace. When it returns a root, :func:`scan_fast` returns ``[root]``.
+    The usual record: one game, a simple root (see :func:`_simple_root`), then the
+    rest of the game as :func:`_one_game_rest` proves it and nothing after the game's
+    ``)`` but whitespace. When it returns a root, :func:`scan_fast` returns ``[root]``.
     """
     start = _START.search(data)
     if start is None:
@@ -201,7 +297,7 @@ def scan_single(data: bytes) -> RawRoot | None:
     if simple is None:
         return None
     root, boundary = simple
-    return root if _plain_moves(data[boundary:]) else None
+    return root if _one_game_rest(data[boundary:]) else None
 
 
 class TooManyGames(ValueError):
@@ -232,7 +328,7 @@ def scan_fast(data: bytes, max_games: int | None = None) -> list[RawRoot] | None
         roots.append(root)
         if max_games is not None and len(roots) > max_games:
             raise TooManyGames(max_games)
-        if len(roots) == 1 and _plain_moves(data[boundary:]):
+        if len(roots) == 1 and _one_game_rest(data[boundary:]):
             return roots  # one game, nothing after its ")" but whitespace
         tail = _TAIL.match(data, boundary)
         if tail is None:

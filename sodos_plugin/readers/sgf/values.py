@@ -48,6 +48,8 @@ __all__ = [
 TEXT_PROPERTIES = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "GN")
 _KEYS = tuple(ident.encode("ascii") for ident in TEXT_PROPERTIES)
 _SPECIAL = b"\\\t\n\r\x0b\x0c"  # bytes that SimpleText decoding changes
+#: SZ values that are a board size as sgfmill reads them, written plainly (decode_plain)
+_PLAIN_SIZES = frozenset(str(n).encode() for n in range(1, 27))
 
 
 class RecordError(ValueError):
@@ -227,8 +229,8 @@ def decode_root(
 def decode_plain(raw: RawRoot) -> tuple[tuple[str | None, ...], int | None] | None:
     """``(text, handicap)`` as :func:`decode_root` gives them, for the plain root; else None.
 
-    Plain: every value is one value (as :func:`~.scan.scan_single` gives), ``CA``
-    absent or ``UTF-8``, ``SZ`` absent or 19, ``HA`` absent or one digit, and the
+    Plain: every value read is one value (``KM`` too), ``CA`` absent or ``UTF-8``, ``SZ`` absent or
+    a board size 1..26 written plainly (``9``, ``19``), ``HA`` absent or one digit, and the
     values read are UTF-8 with no backslash or line break (so each is its own
     SimpleText). Then the encoding is UTF-8 by each rule of :func:`decode_root`
     (declared, BOM, or detected) and nothing is noted. Anything else, errors
@@ -237,12 +239,20 @@ def decode_plain(raw: RawRoot) -> tuple[tuple[str | None, ...], int | None] | No
     sz = raw.get(b"SZ")
     ca = raw.get(b"CA")
     ha = raw.get(b"HA")
-    if (sz is not None and sz != b"19") or (ca is not None and ca != b"UTF-8"):
+    if sz is not None and (sz.__class__ is not bytes or sz not in _PLAIN_SIZES):
+        return None  # (a list: SZ given twice)
+    if ca is not None and ca != b"UTF-8":
         return None
     if ha is not None and not (len(ha) == 1 and ha.isdigit()):  # type: ignore[union-attr]
         return None
+    km = raw.get(b"KM")
+    if km is not None and km.__class__ is not bytes:
+        return None  # KM given twice: decode_root says so
     found = list(map(raw.get, _KEYS))
-    joined = b"".join(filter(None, found))  # type: ignore[arg-type]
+    try:
+        joined = b"".join(filter(None, found))  # type: ignore[arg-type]
+    except TypeError:  # a list: some property read has several values
+        return None
     if len(joined.translate(None, _SPECIAL)) != len(joined):
         return None
     try:
