@@ -292,6 +292,7 @@ def _ingest_bytes(
             data, forced = _transcode(data)
         except RecordError as error:
             return FileOutcome(source, error=str(error), fast=False)
+    roots = None
     if fast_path and forced is None:  # the usual record, without the general machinery
         raw = scan_single(data)
         plain = None if raw is None or b"RE" not in raw else decode_plain(raw)
@@ -300,9 +301,12 @@ def _ingest_bytes(
                 return FileOutcome(source, (_record(*plain, (), source, ""),), None, True)
             except RecordError as error:
                 return FileOutcome(source, (), str(error), True)
+        if raw is not None:
+            roots = [raw]  # what scan_fast gives for it: not scanned twice
     bom = data[:3] == _BOM8
     try:
-        roots = scan_fast(data, max_games) if fast_path else None
+        if fast_path and roots is None:
+            roots = scan_fast(data, max_games)
     except TooManyGames:
         return FileOutcome(source, error=_too_many_games(max_games), fast=True)
     if roots is not None and len(roots) == 1 and b"RE" in roots[0]:  # one game, RE in its root
