@@ -31,8 +31,12 @@ h9 ≤ 300 MB.
 
 Options: ``--runs N`` pairs per row (default 7; 20 000 players: 3; 100 000: 1),
 ``--quick`` small sizes and 2 runs (a smoke test), ``--data DIR`` keeps the generated
-inputs there and reuses them, ``--json FILE`` writes the rows. Needs the ``bench``
-extra (tiebreak-core); a missing baseline is a skipped row, never a wrong ratio.
+inputs (and the venv) there and reuses them, ``--json FILE`` writes the rows,
+``--instructions`` also counts each side's instructions once under valgrind's
+callgrind (a ratio the machine's load does not move; rows whose runs take more than
+15 s are not counted), ``--in-place`` uses this environment's ``sodos`` instead of a
+fresh regular install. Needs the ``bench`` extra (tiebreak-core); a missing baseline
+is a skipped row, never a wrong ratio.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -79,6 +84,17 @@ class Row:
     skipped: str = ""
     failed: str = ""
     peak_target_mb: float | None = None
+    #: instructions of one run of each side (``--instructions``: callgrind)
+    ours_ir: int | None = None
+    base_ir: int | None = None
+    commands: tuple[list[str], list[str] | None] | None = None
+
+    def ir_ratio(self) -> float | None:
+        if not self.ours_ir or not self.base_ir:
+            return None
+        if self.mode == "faster":
+            return self.base_ir / self.ours_ir
+        return self.ours_ir / self.base_ir
 
     def as_dict(self) -> dict:
         d = {"name": self.name, "baseline": self.baseline_name, "mode": self.mode}
@@ -88,6 +104,7 @@ class Row:
             d[side + "_cpu"] = [r.cpu for r in runs]
             d[side + "_peak_kib"] = [r.peak_kib for r in runs]
         d["ratio"] = self.ratio() if self.ours and self.base else None
+        d.update(ours_ir=self.ours_ir, base_ir=self.base_ir, ir_ratio=self.ir_ratio())
         d["met"] = self.met()
         return d
 
@@ -138,6 +155,7 @@ def run_once(command: list[str], cwd: str, stdout=subprocess.DEVNULL) -> Run:
 
 def compare(row: Row, ours: list[str], base: list[str] | None, runs: int, cwd: str) -> Row:
     """Pairs of runs in alternating order (the warm-up was done by the caller)."""
+    row.commands = (ours, base)
     for i in range(runs):
         order = [("ours", ours), ("base", base)]
         if i % 2:
@@ -200,6 +218,32 @@ def sodos() -> list[str]:
 def has_tiebreak_core() -> bool:
     probe = [PYTHON, "-c", "import tiebreak_core"]
     return subprocess.run(probe, capture_output=True).returncode == 0
+
+
+def instructions(command: list[str], cwd: str) -> int | None:
+    """Instructions one run executes (valgrind's callgrind: the same count on a busy
+    machine as on an idle one), or None when valgrind is missing or the run fails."""
+    tool = shutil.which("valgrind")
+    if tool is None:
+        return None
+    probe = [tool, "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
+    done = subprocess.run(probe, cwd=cwd, capture_output=True, text=True, env=CHILD_ENV)
+    found = [line for line in done.stderr.splitlines() if "Collected :" in line]
+    return int(found[-1].split()[-1]) if done.returncode == 0 and found else None
+
+
+def count_instructions(rows: list[Row], cwd: str, limit: float = 15.0) -> None:
+    """``--instructions``: one callgrind run per side of each row whose runs took at
+    most ``limit`` seconds (callgrind runs ~50x slower)."""
+    for row in rows:
+        if row.commands is None or not row.ours or not row.base:
+            continue
+        if max(r.seconds for r in row.ours + row.base) > limit:
+            row.note = (row.note + "; " if row.note else "") + "not counted (too slow)"
+            continue
+        ours, base = row.commands
+        row.ours_ir = instructions(ours, cwd)
+        row.base_ir = instructions(base, cwd) if base else None
 
 
 # -- groups -----------------------------------------------------------------------------
@@ -334,15 +378,20 @@ def cell(runs: list[Run]) -> str:
 
 
 def table(rows: list[Row]) -> str:
+    counted = any(row.ir_ratio() is not None for row in rows)
     lines = [
         "| what the user runs | sodos min / median | baseline min / median "
         "| ratio: median (range) | CPU ratio | target | met |",
         "|---|---:|---|---:|---:|---|---|",
     ]
+    if counted:
+        lines[0] = lines[0].replace("| CPU ratio |", "| CPU ratio | instructions ratio |")
+        lines[1] = "|---|---:|---|---:|---:|---:|---|---|"
     for row in rows:
         met = {True: "yes", False: "**no**", None: ""}[row.met()]
         if row.failed:
-            lines.append(f"| {row.name} | failed: {row.failed} | | | | | {met} |")
+            blank = "| | | | |" + (" |" if counted else "")
+            lines.append(f"| {row.name} | failed: {row.failed} {blank} {met} |")
             continue
         base = f"{row.baseline_name}: {cell(row.base)}" if row.base else row.skipped
         ratio = cpu = ""
@@ -362,6 +411,9 @@ def table(rows: list[Row]) -> str:
             targets.append(f"peak <= {row.peak_target_mb:g} MB")
         if row.note:
             ours += f" ({row.note})"
+        if counted:
+            ir = row.ir_ratio()
+            cpu += " | " + ("" if ir is None else f"{ir:.2f}x")
         lines.append(
             f"| {row.name} | {ours} | {base} | {ratio} | {cpu} | {', '.join(targets)} | {met} |"
         )
@@ -372,10 +424,16 @@ def main(argv: list[str] | None = None) -> int:
     groups = ["startup", "h9", "sgf", "xml", "memory"]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("groups", nargs="*", metavar="GROUP", help=", ".join(groups) + " (all)")
-    parser.add_argument("--runs", type=int, default=7, help="pairs per row (default 7)")
+    parser.add_argument("--runs", type=int, help="pairs per row (default 7, --quick 2)")
     parser.add_argument("--quick", action="store_true", help="small sizes, 2 runs (smoke)")
     parser.add_argument("--data", type=Path, help="keep generated inputs here (reused)")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each side's instructions once with valgrind (callgrind): "
+        "a ratio that does not move with the machine's load",
+    )
     parser.add_argument(
         "--in-place",
         action="store_true",
@@ -387,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(chosen) - set(groups)
     if unknown:
         parser.error(f"unknown group(s) {', '.join(sorted(unknown))} (known: {', '.join(groups)})")
-    runs = 2 if args.quick else args.runs
+    runs = args.runs or (2 if args.quick else 7)
     h9_sizes = [200, 1000] if args.quick else [1000, 5000, 20000, 100000]
     if "memory" in chosen and "h9" not in chosen:
         h9_sizes = h9_sizes[-1:]
@@ -413,7 +471,10 @@ def main(argv: list[str] | None = None) -> int:
             if name not in chosen:
                 continue
             start = time.perf_counter()
-            rows.extend(step())
+            done = step()
+            if args.instructions:
+                count_instructions(done, str(cwd))
+            rows.extend(done)
             print(f"# {name} done in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     print(table(rows))
     if args.json:
