@@ -26,6 +26,7 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -75,14 +76,29 @@ def tournament_games(
     """One dated tournament → its rated games, its event, its players, unrated games."""
     key = f"{tournament.name} ({date}, {source})"
     event = HistoryEvent(key, tournament.name, date, klass, source)
+    # A history tells players apart by name alone: players of one file who share a name
+    # (after the identity rule) cannot be followed from event to event, so their games
+    # are not rated rather than merged into one person (docs/rules.md §10).
+    shared = Counter(identity_key(p.name) for p in tournament.players)
+    ambiguous = {key for key, count in shared.items() if count > 1}
     players = {}
     for p in tournament.players:
+        if identity_key(p.name) in ambiguous:
+            continue
         rank = format_rank(p.rank) if p.rank is not None else None
         players[p.name] = HistoryPlayer(p.name, rank, p.rating, source)
     games, skipped = [], []
     for game in tournament.games:
         black, white = tournament.players[game.black].name, tournament.players[game.white].name
         where = f"{source}: round {game.round}: {black} vs {white}"
+        same = [n for n in (black, white) if identity_key(n) in ambiguous]
+        if same:
+            names = " and ".join(
+                dict.fromkeys(f"{n!r} names {shared[identity_key(n)]} players" for n in same)
+            )
+            why = f"{names} of this file (not rated: a history tells players apart by name)"
+            skipped.append(FileReport(where, "excluded", why))
+            continue
         score = _SCORES.get(game.result)
         if game.by_default:
             skipped.append(FileReport(where, "excluded", "won by default (not rated)"))

@@ -176,6 +176,29 @@ def test_history_from_host_tournaments_needs_a_date():
         host.history(tournaments=[Tournament("x", 0, (), ())])
 
 
+def test_players_of_one_file_sharing_a_name_are_not_merged_but_reported():
+    # OpenGotha writes names it cannot encode as '?': ten rows called '? ?' are ten people,
+    # whom a history (names only) cannot tell apart, so their games are excluded, said.
+    host = make_host()
+    t = Tournament(
+        "Cup",
+        1,
+        (Player("? ?", rank=0), Player("? ?", rank=-5), Player("Ann", rank=0), Player("Bob")),
+        (Game(1, 0, 2, Result.WHITE_WINS), Game(1, 1, 3, Result.BLACK_WINS)),
+        date="2024-05-04",
+        source="cup.h9",
+    )
+    h = host.history(tournaments=[t])
+    assert h.games == ()
+    assert "? ?" not in h.players
+    excluded = [f for f in h.files if f.status == "excluded"]
+    assert [f.path for f in excluded] == [
+        "cup.h9: round 1: ? ? vs Ann",
+        "cup.h9: round 1: ? ? vs Bob",
+    ]
+    assert all("'? ?' names 2 players of this file" in f.reason for f in excluded)
+
+
 def test_initial_ratings_csv(tmp_path):
     path = tmp_path / "r.csv"
     path.write_text("name,rating,deviation\nAlice,2100.5,80\nbob,1500\n", "utf-8")
