@@ -204,7 +204,22 @@ def kind(d: Difference, active: set[str]) -> str | None:
     if d.criterion == "SOSTS" and "V5" in active:
         return "V5"
     others = active & {"V1", "V2", "V4"}
-    return others.pop() if len(others) == 1 else None
+    if len(others) != 1:
+        return None
+    code = others.pop()
+    return code if d.criterion in CHANGES[code] else None
+
+
+#: The values each file-wide defect can change: V1 drops games and raises ratings, V2
+#: moves every start score (the M forms), V4 drops a bye (every score, not ranks or
+#: ratings); the places and the tie breaks DC, SDC follow the scores.
+_FOLLOW = {"place", "DC", "SDC"}
+CHANGES = {
+    "V1": set(ALL_CRITERIA) - {"CAT", "Rank"} | _FOLLOW,
+    "V2": {"MMS", "STS", "CUSSM", "SOSM", "SOSM-1", "SOSM-2", "SODOSM", "SOSTS", "SOSOSM"}
+    | _FOLLOW,
+    "V4": set(ALL_CRITERIA) - {"CAT", "Rank", "Rating"} | _FOLLOW,
+}
 
 
 #: How many values each defect changes in the sample (pinned: a change is a change of

@@ -19,8 +19,8 @@ def host(config=None):
 
 # -- CPS ----------------------------------------------------------------------------------
 #
-# All 1d. R1: A beats B, C–D jigo, E bye. R2: C beats A by default, B–E jigo, D absent.
-# R3: A beats D, B–C no result yet, E absent.
+# All 1d. R1: A beats B (handicap 2), C–D jigo, E bye. R2: C beats A by default, B–E
+# jigo, D absent. R3: A beats D, B–C no result yet, E absent.
 # After R3 round k counts × 2^(3−k) (4, 2, 1); bye/absence points once, not doubled:
 #   A 4 + 0 + 1 = 5; B 0 + ½·2 + 0 = 1; C ½·4 + 1·2 + 0 = 4; D ½·4 = 2; E bye 1 + ½·2 = 2
 
@@ -30,7 +30,7 @@ def cup():
         [(name, "1d") for name in "ABCDE"],
         3,
         [
-            (1, "A", "B", B),
+            (1, "A", "B", B, 2),  # handicap 2: CPS counts points only
             (1, "C", "D", J),
             (2, "C", "A", B, 0, True),
             (2, "B", "E", J),
@@ -220,6 +220,30 @@ def test_rating_keeps_decimals_exactly():
     players = (Player("A", rating=1500.5), Player("B", rating=1500))  # type: ignore[arg-type]
     s = host().standings(Tournament("t", 0, players, ()), criteria=["RATING"])
     assert values(s, "RATING") == {"A": F(3001, 2), "B": 1500}
+
+
+def test_cat_rank_rating_ignore_games_byes_and_absences():
+    # strasbourg(): a bye, an absence, a jigo, a handicap game and a win by default;
+    # with ratings and two categories the values are the players' own at every round
+    ratings = {"A": 2100, "B": 2050, "C": 2000, "D": 1950, "E": 1900, "F": 1800}
+    base = strasbourg()
+    t = Tournament(
+        base.name,
+        base.rounds,
+        tuple(Player(p.name, rank=p.rank, rating=ratings[p.name]) for p in base.players),
+        base.games,
+        byes=base.byes,
+        absences=base.absences,
+    )
+    h = host({**BAR, "categories": {"lower_limits": ["1d"]}})
+    for r in (1, 2, 3):
+        s = h.standings(t, round=r, criteria=["CAT", "RANK", "RATING"])
+        assert values(s, "CAT") == {"A": 1, "B": 1, "C": 1, "D": 1, "E": 2, "F": 2}
+        assert values(s, "RANK") == {"A": 0, "B": 0, "C": 0, "D": 0, "E": -1, "F": -2}
+        assert values(s, "RATING") == ratings
+    (cat, rank, rating) = explain_player(s, "E").criteria
+    assert (cat.value, rank.value, rating.value) == (2, -1, 1900)
+    assert [line.situation for line in cat.rounds] == ["jigo", "win", "bye"]
 
 
 def test_rank_and_rating_need_values():

@@ -256,6 +256,76 @@ def test_criterion_names_opengotha_turns_into_null_are_warned():
     assert {row.place for row in s.rows()} == {1}
 
 
+#: OpenGotha 3.51.02's placement criteria, (short name, long name), as its
+#: ``PlacementParameterSet.allPlacementCriteria`` lists them; a file names the long one.
+OPENGOTHA_CRITERIA = [
+    ("NULL", "NULL"), ("CAT", "CAT"), ("NBW", "NBW"), ("CPS", "CPS"), ("MMS", "MMS"),
+    ("STS", "STS"),
+    ("Rank", "Rank"), ("Rating", "Rating"), ("CUSS", "CUSSW"), ("CUSS", "CUSSM"),
+    ("SOS", "SOSW"), ("SOS-1", "SOSW-1"), ("SOS-2", "SOSW-2"), ("SODOS", "SODOSW"),
+    ("SOS", "SOSM"), ("SOS-1", "SOSM-1"), ("SOS-2", "SOSM-2"), ("SODOS", "SODOSM"),
+    ("SOSTS", "SOSTS"), ("SOSOS", "SOSOSW"), ("SOSOS", "SOSOSM"), ("EXT", "EXT"),
+    ("EXR", "EXR"), ("DC", "DC"), ("SDC", "SDC"),
+]  # fmt: skip
+LONG_NAMES = [long for _, long in OPENGOTHA_CRITERIA]
+
+
+def with_criteria(tmp_path: Path, *names: str) -> Path:
+    """cup.xml (every value known) with these placement criteria."""
+    text = minimal("cup.xml").read_text(encoding="utf-8")
+    head, rest = text.split("<PlacementCriteria>", 1)
+    tail = rest.split("</PlacementCriteria>", 1)[1]
+    listed = "".join(
+        f'<PlacementCriterion name="{name}" number="{i}"/>' for i, name in enumerate(names, 1)
+    )
+    path = tmp_path / "criteria.xml"
+    path.write_text(f"{head}<PlacementCriteria>{listed}</PlacementCriteria>{tail}", "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", LONG_NAMES)
+def test_every_long_name_opengotha_writes_is_its_criterion(tmp_path, name):
+    t, warnings = opengotha_xml.read_file(with_criteria(tmp_path, name, "NULL"))
+    assert t.settings["criteria"] == [{"Rank": "RANK", "Rating": "RATING"}.get(name, name)]
+    assert not [w for w in warnings if "criterion" in w], warnings
+    if name in ("NULL", "DC", "SDC"):
+        return  # NULL is everyone's 0; DC, SDC depend on the whole list (conformance)
+    # the criterion computed is OpenGotha's: its value for every player of cup.xml
+    want = next(o for o in outputs() if o["file"] == "cup.xml")
+    s = host(compat="opengotha").standings(t)
+    assert values(s, s.criteria[0]) == {
+        " ".join(p["name"].split()): Fraction(p["values"][name]) for p in want["players"]
+    }
+
+
+def test_short_names_are_not_read_from_a_file_as_opengotha_reads_them(tmp_path):
+    """OpenGotha finds a file's criterion by its long name only: a short name (what its
+    standings header shows) is NULL there, and so in sodos, with a warning."""
+    shorts = sorted({short for short, long in OPENGOTHA_CRITERIA if short != long})
+    assert shorts == ["CUSS", "SODOS", "SOS", "SOS-1", "SOS-2", "SOSOS"]
+    t, warnings = opengotha_xml.read_file(with_criteria(tmp_path, *shorts))
+    assert t.settings["criteria"] == ["NULL"]
+    for short in shorts:
+        assert any(f"'{short}' is not an OpenGotha criterion name" in w for w in warnings), short
+
+
+@pytest.mark.parametrize("system", ["swiss", "mcmahon"])
+def test_short_names_on_the_command_line_take_the_systems_form(system):
+    t, _ = read("cup.xml")
+    h = host()
+    form = "W" if system == "swiss" else "M"
+    pairs = [
+        (short, long)
+        for short, long in OPENGOTHA_CRITERIA
+        if short != long and long.endswith((form, f"{form}-1", f"{form}-2"))
+    ]
+    assert len(pairs) == 6
+    for short, long in pairs:
+        a = h.standings(t, system=system, criteria=[short])
+        b = h.standings(t, system=system, criteria=[long])
+        assert [a.value(short, i) for i in range(5)] == [b.value(long, i) for i in range(5)]
+
+
 def test_categories():
     t, _ = read("cat3.xml")
     s = host().standings(t)
