@@ -69,3 +69,18 @@ def test_sample_standings_print_nothing_about_the_samples_own_files(tmp_path):
     assert done.stderr == ""
     assert done.stdout.startswith("Sodos Spring McMahon 2026")
     assert "Nowak Piotr" in done.stdout
+
+
+def test_the_top_level_is_the_layout_the_project_promises():
+    # pyproject.toml, sodos_plugin/, hookspecs/, tests/, sample_sgf/ and the usual companions
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    if tracked.returncode != 0:
+        import pytest
+
+        pytest.skip("not a git checkout")
+    top = {line.split("/")[0] for line in tracked.stdout.splitlines()}
+    allowed = {"pyproject.toml", "sodos_plugin", "hookspecs", "tests", "sample_sgf"}
+    allowed |= {"README.md", "LICENSE", ".ci", "benchmarks", "docs", ".gitignore"}
+    assert top <= allowed, sorted(top - allowed)

@@ -91,7 +91,7 @@ def test_generator_reproduces_the_committed_files(tmp_path: Path) -> None:
     out = tmp_path / "sample"
     xml = tmp_path / "sample.xml"
     subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "make_sample_sgf.py"), str(out), str(xml)],
+        [sys.executable, str(ROOT / "tests" / "make_sample_sgf.py"), str(out), str(xml)],
         check=True,
     )
     assert xml.read_bytes() == XML.read_bytes()

@@ -12,7 +12,7 @@ absent in round 3 (announced), so someone gets the bye there; round 1 has a jigo
 (integer komi), round 4 a forfeit (``W+F``, no moves). Played games carry a full
 move sequence of legal random moves (sgfmill's board), 150..280 moves.
 
-Usage: ``python tools/make_sample_sgf.py [OUTPUT_DIR [XML_FILE]]`` (defaults ``sample_sgf``
+Usage: ``python tests/make_sample_sgf.py [OUTPUT_DIR [XML_FILE]]`` (defaults ``sample_sgf``
 and ``tests/data/sample_tournament.xml``).
 """
 
