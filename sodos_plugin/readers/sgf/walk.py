@@ -28,19 +28,17 @@ documentation), not a record.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import struct
 import sys
-import tarfile
 import time
-import zipfile
 import zlib
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, NamedTuple, TextIO
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple, TextIO
 
 from sodos_hookspecs import FileReport
 
@@ -54,6 +52,9 @@ from sodos_plugin.readers.sgf.ingest import (
     ingest_bytes,
     ingest_file,
 )
+
+if TYPE_CHECKING:
+    import zipfile
 
 __all__ = ["Limits", "Unit", "collect", "ingest_units", "is_archive", "is_record"]
 
@@ -201,7 +202,10 @@ _COMPRESSION_NAMES = {
 }
 
 
+@functools.cache
 def _readable_methods() -> frozenset[int]:
+    import zipfile
+
     methods = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED}
     for method, module in ((zipfile.ZIP_BZIP2, "bz2"), (zipfile.ZIP_LZMA, "lzma")):
         try:
@@ -212,29 +216,32 @@ def _readable_methods() -> frozenset[int]:
     return frozenset(methods)
 
 
-_READABLE = _readable_methods()
-
-
 def _zip_member_problem(info: zipfile.ZipInfo) -> str:
     """Why a zip member cannot be read without trying ("": it can)."""
     if info.flag_bits & 0x1:
         return "encrypted member: it needs a password, not read"
-    if info.compress_type not in _READABLE:
+    if info.compress_type not in _readable_methods():
         name = _COMPRESSION_NAMES.get(info.compress_type, "unknown")
         return f"compression method {info.compress_type} ({name}) not supported, not read"
     return ""
 
 
-#: What reading one member can raise: that member is rejected, the others are read.
-MEMBER_ERRORS = (
-    OSError,
-    EOFError,
-    ValueError,
-    RuntimeError,
-    NotImplementedError,
-    zipfile.BadZipFile,
-    zlib.error,
-)
+@functools.cache
+def member_errors() -> tuple[type[BaseException], ...]:
+    """What reading one member can raise: that member is rejected, the others are read.
+    (A function: zipfile is imported only when an archive is read.)"""
+    import zipfile
+
+    return (OSError, EOFError, ValueError, RuntimeError, NotImplementedError,
+            zipfile.BadZipFile, zlib.error)  # fmt: skip
+
+
+@functools.cache
+def archive_errors() -> tuple[type[BaseException], ...]:
+    """What reading one archive can raise: the archive is rejected as a whole."""
+    import tarfile
+
+    return (*member_errors(), tarfile.TarError)
 
 
 def _archive_members(
@@ -244,6 +251,9 @@ def _archive_members(
 
     The label of an archive's own settings file is ``SETTINGS`` + label.
     """
+    import tarfile  # here, not at the top: only archives need them (start-up, issue 13)
+    import zipfile
+
     cap = limits.max_file_bytes
 
     def too_big(size: int) -> str:
@@ -300,7 +310,7 @@ def _archive_members(
                     try:
                         with archive.open(info) as member:
                             data = member.read(cap + 1)
-                    except MEMBER_ERRORS as error:
+                    except member_errors() as error:
                         yield label, None, f"cannot read member: {_error_text(error)}"
                         continue
                     budget.add_bytes(len(data) - max(info.file_size, 0))
@@ -415,7 +425,7 @@ def collect(
                     found_reports.append(FileReport(label, status, reason))
                 else:
                     found_units.append(Unit(label, data))
-        except (*MEMBER_ERRORS, tarfile.TarError) as error:
+        except archive_errors() as error:
             budget.members, budget.bytes = taken  # nothing of it is kept
             reason = str(error) if isinstance(error, ArchiveLimit) else _error_text(error)
             reports.append(FileReport(path, "rejected", f"cannot read archive: {reason}"))
@@ -546,6 +556,8 @@ def ingest_units(
             else:
                 step = chunk_size(len(units), workers)
                 chunks = [list(units[i : i + step]) for i in range(0, len(units), step)]
+                from concurrent.futures import ProcessPoolExecutor
+
                 with ProcessPoolExecutor(max_workers=workers) as pool:
                     for batch in pool.map(
                         _ingest_chunk, chunks, [fallback] * len(chunks), [limits] * len(chunks)
