@@ -380,10 +380,10 @@ class PluginHost:
         return info
 
     def _entry_points(self) -> list[Any]:
-        import importlib.metadata
+        from sodos_plugin.discover import entry_points
 
         try:
-            return list(importlib.metadata.entry_points(group=sodos_hookspecs.ENTRY_POINT_GROUP))
+            return entry_points(sodos_hookspecs.ENTRY_POINT_GROUP)
         except KeyboardInterrupt:
             raise
         except BaseException as error:  # broken metadata of some distribution

@@ -10,23 +10,16 @@ command module imports what only it needs inside ``run``.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 
 from sodos_plugin import __version__
-from sodos_plugin.cli._common import (
-    EXIT_ERROR,
-    EXIT_OK,
-    Parser,
-    global_options,
-    merge_global_options,
-)
-from sodos_plugin.cli._streams import StdoutGuard, discard_stdout, say
-from sodos_plugin.errors import OutputError, SodosError, StrictError
+
+# The option parser, the command modules and what they import load only after the
+# usual ``sodos --version`` is answered (``main``): start-up is most of that command.
+EXIT_OK, EXIT_ERROR = 0, 2
 
 #: command name -> module under sodos_plugin.cli
 COMMANDS: dict[str, str] = {
@@ -50,11 +43,11 @@ def version_text() -> str:
     """``sodos --version``: the version, then every third-party plugin installed through
     an entry point with its distribution and version (as ``pytest -VV``), without
     importing any plugin."""
-    import importlib.metadata
+    from sodos_plugin.discover import entry_points
 
     lines = [f"sodos {__version__} (sodos-plugin, Python {sys.version.split()[0]})"]
     try:
-        found = list(importlib.metadata.entry_points(group="sodos"))
+        found = entry_points("sodos")
     except Exception as error:  # broken metadata: say so, still print the version
         return "\n".join([*lines, f"  cannot list plugins: {type(error).__name__}: {error}"])
     if os.environ.get("SODOS_DISABLE_PLUGIN_AUTOLOAD", "").strip() not in ("", "0"):
@@ -68,16 +61,19 @@ def version_text() -> str:
     return "\n".join(lines)
 
 
-class VersionAction(argparse.Action):
-    def __init__(self, option_strings, dest, **kwargs):
-        super().__init__(option_strings, dest, nargs=0, help="show the version and plugins")
+def build_parser():
+    import argparse
 
-    def __call__(self, parser, namespace, values, option_string=None):
-        sys.stdout.write(version_text() + "\n")
-        parser.exit()
+    from sodos_plugin.cli._common import Parser, global_options
 
+    class VersionAction(argparse.Action):
+        def __init__(self, option_strings, dest, **kwargs):
+            super().__init__(option_strings, dest, nargs=0, help="show the version and plugins")
 
-def build_parser() -> Parser:
+        def __call__(self, parser, namespace, values, option_string=None):
+            sys.stdout.write(version_text() + "\n")
+            parser.exit()
+
     parser = Parser(prog="sodos", description="Go tournament standings and tiebreaks.")
     parser.add_argument("--version", "-V", action=VersionAction)
     global_options(parser, top=True)
@@ -90,6 +86,8 @@ def build_parser() -> Parser:
 
 def broken_pipe() -> int:
     """`sodos standings ... | head`: the reader went away; that is not an error."""
+    from sodos_plugin.cli._streams import discard_stdout
+
     discard_stdout()
     return EXIT_OK
 
@@ -97,10 +95,19 @@ def broken_pipe() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every message line on stderr is escaped (``_streams.say``) and
     standard output's own failures are reported as such (``_streams.StdoutGuard``)."""
+    from sodos_plugin.cli._streams import StdoutGuard, discard_stdout, say
+    from sodos_plugin.errors import OutputError, SodosError, StrictError
+
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv or bool(os.environ.get("SODOS_DEBUG"))
     with StdoutGuard() as guard:
         try:
+            if argv in (["--version"], ["-V"]):  # as the parser's action does, without it
+                sys.stdout.write(version_text() + "\n")
+                guard.finish()
+                return EXIT_OK
+            from sodos_plugin.cli._common import merge_global_options
+
             args = merge_global_options(build_parser().parse_args(argv))
             status = _command(args.command).run(args)
             guard.finish()
@@ -116,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if isinstance(error, OutputError):
                 discard_stdout()  # what is still buffered must not fail again at exit
             if debug:
+                import traceback
+
                 traceback.print_exc()
             say(f"sodos: error: {error}")
             return EXIT_ERROR
@@ -130,6 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 130
         except Exception as error:  # a bug: still one line unless --debug
             if debug:
+                import traceback
+
                 traceback.print_exc()
             say(f"sodos: internal error: {type(error).__name__}: {error} (use --debug)")
             return EXIT_ERROR

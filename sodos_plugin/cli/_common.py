@@ -13,17 +13,18 @@ import difflib
 import os
 import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
+from sodos_plugin.cli import EXIT_ERROR, EXIT_OK
 from sodos_plugin.cli._streams import atomic_file, say
 from sodos_plugin.errors import SodosError
 
 if TYPE_CHECKING:
     from sodos_plugin.host import Host
 
-EXIT_OK, EXIT_FAILED_CHECK, EXIT_ERROR = 0, 1, 2
+EXIT_FAILED_CHECK = 1
+__all__ = ["EXIT_ERROR", "EXIT_FAILED_CHECK", "EXIT_OK"]  # the others are public too
 
 
 class UsageError(SodosError):
@@ -57,8 +58,7 @@ def option_strings(parser: argparse.ArgumentParser) -> Iterator[str]:
                 yield from option_strings(sub)
 
 
-@dataclass(frozen=True)
-class GlobalOption:
+class GlobalOption(NamedTuple):
     """An option every command takes, before or after the command name.
 
     ``sodos --no-entry-points plugins`` and ``sodos plugins --no-entry-points`` are the

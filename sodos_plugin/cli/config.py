@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -62,6 +61,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def shown(key: str, value: Any) -> str:
     """A setting's value as it would be written in sodos.toml."""
+    from fractions import Fraction
+
     from sodos_plugin.ranks import format_rank
 
     if value is None:

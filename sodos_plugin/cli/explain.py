@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from sodos_plugin.cli._common import (
@@ -46,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     announce_plugins(host, standings, sys.stderr, reader=args.reader_used)
     explanation = with_opengotha(explain_player(standings, args.player), host, standings)
     if args.format == "json":
+        import json
+
         from sodos_plugin.textsafe import json_text
 
         text = json.dumps(as_dict(explanation, standings.warnings), ensure_ascii=False, indent=1)

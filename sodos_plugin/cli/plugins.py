@@ -8,7 +8,6 @@ built-ins are folded into one line unless ``--all``; ``--kind`` keeps one kind o
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -155,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as error:
         raise UsageError(f"--kind: {error}") from None
     if args.format == "json":
+        import json
+
         json.dump(rows, sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
         return EXIT_OK

@@ -8,9 +8,6 @@ bounds connections and body size itself.
 from __future__ import annotations
 
 import argparse
-import functools
-import json
-import signal
 import sys
 
 from sodos_plugin.cli._common import EXIT_OK, UsageError, common
@@ -63,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
             "sodos serve needs waitress: pip install 'sodos-plugin[serve]' "
             "(or mount sodos_plugin.serve:app in your own WSGI server)"
         ) from None
+    import functools
+    import json
+    import signal
+
     from sodos_plugin.cli._common import make_host
     from sodos_plugin.serve.app import App
 

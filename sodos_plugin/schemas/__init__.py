@@ -9,9 +9,7 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
 NAMES: tuple[str, ...] = ("tournament", "standings", "explain", "error")
@@ -21,10 +19,14 @@ def text(name: str) -> str:
     """The schema file's text, exactly as shipped."""
     if name not in NAMES:
         raise KeyError(f"no schema {name!r} (known: {', '.join(NAMES)})")
+    from importlib import resources  # here: it costs more than the rest of a reader's start
+
     return resources.files(__name__).joinpath(f"{name}.schema.json").read_text("utf-8")
 
 
 @cache
 def load(name: str) -> dict[str, Any]:
     """The schema as a decoded object (do not modify it: it is shared)."""
+    import json
+
     return json.loads(text(name))
