@@ -434,12 +434,14 @@ def test_parallel_ingest_is_identical_to_serial(tmp_path: Path, monkeypatch) -> 
     monkeypatch.setattr(walk_module, "MIN_CHUNK", 16)
     pools = []
 
-    class CountedPool(walk_module.ProcessPoolExecutor):
+    import concurrent.futures  # walk imports the pool where workers start
+
+    class CountedPool(concurrent.futures.ProcessPoolExecutor):
         def __init__(self, *args, **kwargs):
             pools.append(kwargs.get("max_workers"))
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(walk_module, "ProcessPoolExecutor", CountedPool)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", CountedPool)
     files = {}
     for r in range(1, 4):
         for board in range(100):
