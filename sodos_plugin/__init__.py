@@ -9,8 +9,7 @@ program that needs one module do not pay for the whole package.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at start-up
 __version__ = "0.1.0"
 
 #: public name -> the module that defines it

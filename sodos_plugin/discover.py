@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # typing stays out of sodos --version's start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 _INFO_SUFFIXES = (".dist-info", ".egg-info")
 

@@ -27,11 +27,14 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
-from pathlib import Path
-from typing import TextIO
 
 from sodos_plugin.errors import OutputError
 from sodos_plugin.textsafe import fit_middle, printable
+
+TYPE_CHECKING = False  # typing and pathlib are left out of sodos --version's start-up
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import TextIO
 
 #: Columns of one message line; a longer one is cut with "…".
 MAX_MESSAGE_WIDTH = 2000
@@ -52,6 +55,8 @@ def say(text: str, stream: TextIO | None = None) -> None:
 @contextlib.contextmanager
 def atomic_file(path: Path) -> Iterator[TextIO]:
     """A UTF-8 text stream that replaces ``path`` only once everything is written."""
+    from pathlib import Path
+
     target = Path(os.path.realpath(path))  # a link is followed, not replaced
     try:
         mode = os.stat(target).st_mode
