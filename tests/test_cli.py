@@ -309,3 +309,12 @@ def test_check_reports_a_criterion_two_plugins_provide(tmp_path):
         "CUSSM": "plug_two",
         "CUSS": "plug_two",
     }
+
+
+def test_records_without_rounds_get_a_hint_towards_ratings(tmp_path):
+    for n, (b, w) in enumerate([("Ann", "Bob"), ("Cid", "Dan")]):
+        (tmp_path / f"g{n}.sgf").write_text(f"(;GM[1]SZ[19]PB[{b}]PW[{w}]RE[B+R];B[aa])")
+    done = sodos("standings", str(tmp_path), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "hint: 2 record(s) without a round" in done.stderr
+    assert "'sodos ratings PATH' rates them" in done.stderr

@@ -362,11 +362,18 @@ def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
     The reader's warnings are printed with the standings' own (once, see
     :func:`sodos_plugin.cli.standings.run`), or here when the run stops.
     """
-    rejected = 0
+    rejected = roundless = 0
     for report in read_result.files:
         if report.status in ("rejected", "duplicate", "excluded"):  # escaped: one line each
             say(f"{report.status}: {report.path}: {report.reason}", stream)
             rejected += report.status == "rejected"
+            roundless += report.status == "rejected" and report.reason.startswith("no round")
+    if roundless:  # a server's games are a history, not one tournament's rounds
+        say(
+            f"hint: {roundless} record(s) without a round: games of a server or of several"
+            " events are a game history; 'sodos ratings PATH' rates them",
+            stream,
+        )
     if rejected and not skip_bad:
         for warning in read_result.warnings:
             say(f"warning: {warning}", stream)
