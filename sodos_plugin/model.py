@@ -18,8 +18,10 @@ terms of their files before building the model.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -314,3 +316,20 @@ def _game_field(where: str, games: tuple[Game, ...]) -> NoReturn:
         if type(game.result) is not Result:
             _bad(where, f"games[{i}].result", "expected a sodos_plugin.Result", game.result)
     raise ModelError(f"{where}: games: unexpected data")  # pragma: no cover
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused while a reader builds a model, then restored.
+
+    A reader makes hundreds of thousands of rows, tokens and games and no reference
+    cycles (reference counting frees them); meanwhile every batch of new objects would
+    start a collection pass over all those alive so far.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

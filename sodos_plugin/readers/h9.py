@@ -44,11 +44,13 @@ are row numbers of up to 7 digits (files of 10 000+ players).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +58,7 @@ from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin.errors import InputError
 from sodos_plugin.inputfiles import FileRefused, read_regular
-from sodos_plugin.model import Game, Player, Result, Tournament
+from sodos_plugin.model import Game, Player, Result, Tournament, paused_gc
 from sodos_plugin.ranks import parse_rank
 from sodos_plugin.textsafe import fit
 
@@ -89,9 +91,23 @@ COLUMNS: dict[str, str] = {
 _COLUMN_LINE = re.compile(r"^;\W*Pl\b.*?\bclub\b(.*)$", re.IGNORECASE)
 #: Opponents are row numbers of up to 7 digits; a handicap has one or two digits,
 #: so that 12 is refused as outside 0..9 rather than read as another token.
-_ROUND = re.compile(r"^([0-9]{1,7})([-+=?])(?:([/!])([wbWB?])?([0-9]{1,2})?)?$")
+_SUFFIX_SOURCE = r"([-+=?])(?:([/!])([wbWB?])?([0-9]{1,2})?)?"
+_ROUND = re.compile(rf"^([0-9]{{1,7}}){_SUFFIX_SOURCE}$")
+#: What follows the opponent number in a round token (``+/w2``, ``=``, ``-!b``).
+_SUFFIX = re.compile(rf"^{_SUFFIX_SOURCE}$")
 #: Printed values are small: 12 digits at most (a longer run of digits is no value).
 _VALUE = re.compile(r"^(-?)(\d{0,12})(?:([½¼¾œŒŸ])|\.(\d{1,4}))?$")
+# The fast row scan (see _scan_row_fast): a value as _VALUE accepts it (digits or a glyph
+# required), a round token as _ROUND, split into the opponent and the rest.
+_VALUE_TOKEN = r"-?(?:\d{1,12}(?:[½¼¾œŒŸ]|\.\d{1,4})?|[½¼¾œŒŸ])"
+_ROUND_TOKEN = r"[0-9]{1,7}[-+=?](?:[/!][wbWB?]?[0-9]{0,2})?"
+#: Every value or round token of a line of single-space-separated tokens, whole tokens
+#: only: (value, "", "") or ("", opponent, rest of the round token).
+_DATA_TOKENS = re.compile(
+    rf"(?:^| )(?:({_VALUE_TOKEN})|([0-9]{{1,7}})([-+=?](?:[/!][wbWB?]?[0-9]{{0,2}})?))(?= |$)"
+)
+#: A run of value and round tokens separated by single spaces (linear: tokens hold no space).
+_DATA_RUN = re.compile(rf"(?:(?:{_VALUE_TOKEN}|{_ROUND_TOKEN}) )*(?:{_VALUE_TOKEN}|{_ROUND_TOKEN})")
 #: Fraction glyphs; ISO-8859-15 decodes bytes 0xBD/0xBC/0xBE (½ ¼ ¾ in Latin-1) as œ Œ Ÿ.
 _GLYPHS = {"½": Fraction(1, 2), "œ": Fraction(1, 2), "¼": Fraction(1, 4), "Œ": Fraction(1, 4)}
 _GLYPHS.update({"¾": Fraction(3, 4), "Ÿ": Fraction(3, 4)})
@@ -117,6 +133,9 @@ class RoundToken:
 
 @dataclass
 class H9Row:
+    """One result row. Its round tokens are kept as read (``opponents``: row numbers,
+    ``suffixes``: the rest of each token, ``+/w2``); :attr:`rounds` interprets them."""
+
     line: int
     place: int | None
     name: str
@@ -124,7 +143,15 @@ class H9Row:
     country: str
     club: str
     printed: dict[str, Fraction]
-    rounds: list[RoundToken]
+    opponents: list[int]
+    suffixes: list[str]
+    _rounds: list[RoundToken] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def rounds(self) -> list[RoundToken]:
+        if self._rounds is None:
+            self._rounds = [_token(o, s) for o, s in zip(self.opponents, self.suffixes)]
+        return self._rounds
 
 
 @dataclass
@@ -256,33 +283,41 @@ def parse_round(token: str) -> RoundToken | None:
     )
 
 
-def scan(text: str, source: str) -> H9File:
-    """Lines → header properties, columns and rows; values are not interpreted yet."""
+def _token(opponent: int, suffix: str) -> RoundToken:
+    """The round token of a row number and the rest of a token that matched _ROUND."""
+    match = _SUFFIX.match(suffix)
+    assert match, suffix
+    outcome, kind, colour, handicap = match.groups()
+    return RoundToken(
+        opponent=opponent,
+        outcome=outcome,
+        by_default=kind == "!",
+        colour=(colour or "").lower().replace("?", ""),
+        handicap=int(handicap or 0),
+    )
+
+
+def scan(text: str, source: str, *, fast: bool = True) -> H9File:
+    """Lines → header properties, columns and rows; values are not interpreted yet.
+
+    :func:`_scan_columns` reads a file whose rows all have the usual shape; any other
+    file is read line by line, each row by :func:`_scan_row_fast` when it can, else
+    (and with ``fast=False``, the reference the tests compare both with) by
+    :func:`_scan_row`, which gives the same row or the error that names what is wrong.
+    """
+    if fast:
+        scanned = _scan_columns(text, source)
+        if scanned is not None:
+            return scanned
     result = H9File(source=source, properties={}, columns=[])
     have_columns = False
+    fraction_of: dict[str, Fraction] = {}  # printed values repeat: parsed once each
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         if not line.strip():
             continue
         if line.lstrip().startswith(";"):
-            match = _COLUMN_LINE.match(line.strip())
-            if match:
-                result.columns = split_columns(match.group(1))
-                if len(result.columns) > MAX_COLUMNS:
-                    raise InputError(
-                        f"more than {MAX_COLUMNS} value columns in the column line",
-                        source=source,
-                        where=f"line {number}",
-                    )
-                have_columns = True
-                unknown = [fit(c[1:], 40) for c in result.columns if c.startswith("?")]
-                if unknown:
-                    result.notes.append(
-                        f"{source}: ignored column(s) {', '.join(unknown)} (not a criterion)"
-                    )
-                continue
-            for key, value in properties(line):
-                result.properties.setdefault(key, value)
+            have_columns |= _header_line(line, number, result)
             continue
         if not have_columns:
             raise InputError(
@@ -290,21 +325,230 @@ def scan(text: str, source: str) -> H9File:
                 source=source,
                 where=f"line {number}",
             )
-        result.rows.append(_scan_row(line, number, result))
+        row = _scan_row_fast(line, number, result, fraction_of) if fast else None
+        result.rows.append(row or _scan_row(line, number, result))
     if not have_columns:
         raise InputError("no column line '; Pl Name Rk Co Club ...' found", source=source)
     if not result.rows:
         raise InputError("no result rows", source=source)
-    counts = {len(row.rounds) for row in result.rows}
+    counts = {len(row.opponents) for row in result.rows}
     if len(counts) != 1:
         first = result.rows[0]
-        odd = next(r for r in result.rows if len(r.rounds) != len(first.rounds))
+        odd = next(r for r in result.rows if len(r.opponents) != len(first.opponents))
         raise InputError(
-            f"{len(odd.rounds)} round tokens, but line {first.line} has {len(first.rounds)}",
+            f"{len(odd.opponents)} round tokens, but line {first.line} has {len(first.opponents)}",
             source=source,
             where=f"line {odd.line}",
         )
     return result
+
+
+def _header_line(line: str, number: int, result: H9File) -> bool:
+    """Read a ``;`` line into ``result``; True when it is the column line."""
+    match = _COLUMN_LINE.match(line.strip())
+    if match:
+        result.columns = split_columns(match.group(1))
+        if len(result.columns) > MAX_COLUMNS:
+            raise InputError(
+                f"more than {MAX_COLUMNS} value columns in the column line",
+                source=result.source,
+                where=f"line {number}",
+            )
+        unknown = [fit(c[1:], 40) for c in result.columns if c.startswith("?")]
+        if unknown:
+            result.notes.append(
+                f"{result.source}: ignored column(s) {', '.join(unknown)} (not a criterion)"
+            )
+        return True
+    for key, value in properties(line):
+        result.properties.setdefault(key, value)
+    return False
+
+
+#: Runs of round tokens, of values (single spaces), and a checked round token's parts.
+_ROUNDS_RUN = re.compile(rf"(?:{_ROUND_TOKEN} )*{_ROUND_TOKEN}")
+_VALUES_RUN = re.compile(rf"(?:{_VALUE_TOKEN} )*{_VALUE_TOKEN}")
+_ROUND_PARTS = re.compile(r"([0-9]+)([^ ]+)")
+
+
+def _scan_columns(text: str, source: str) -> H9File | None:
+    """The file as :func:`scan` reads it line by line, when every row has the shape of
+    the first: place, name, rank, up to two words, then the same number of values and
+    of round tokens, in the first row's order; else None (nothing is raised here but header errors
+    met before any row, as the line-by-line reading raises them).
+
+    Each row is split into words once; all round tokens of the file are then checked
+    by one regular expression over their text and taken apart by one more, and so are
+    the values. The rank is the only rank-like word after the first name word, among
+    the three words before the values, and the words between it and the values are no
+    value nor round token: :func:`_scan_row` then reads the same row (module tests
+    compare both on real and altered files).
+    """
+    result = H9File(source=source, properties={}, columns=[])
+    have_columns = False
+    lines: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if not line.strip():
+            continue
+        if line.lstrip().startswith(";"):
+            if lines:  # a header line among the rows: read line by line
+                return None
+            have_columns |= _header_line(line, number, result)
+            continue
+        if not have_columns:
+            return None
+        lines.append((number, line))
+    if not lines:
+        return None
+    # the first row gives the number of values and of rounds
+    tokens = lines[0][1].split()
+    if tokens and tokens[0].isascii() and tokens[0].isdigit():
+        del tokens[0]  # the place
+    found = _DATA_TOKENS.findall(" ".join(tokens))
+    width = len(found)
+    values_first = bool(found) and bool(found[0][0])  # else the round tokens come first
+    lead = sum(1 for _ in itertools.takewhile(lambda f: bool(f[0]) == values_first, found))
+    values = lead if values_first else width - lead
+    rounds = width - values
+    if (
+        not rounds
+        or rounds > MAX_ROUNDS
+        or values < len(result.columns)
+        or any(bool(f[0]) == values_first for f in found[lead:])
+    ):
+        return None
+    rank_like = _RANK.match
+    data = _DATA_RUN.fullmatch
+    value_words: list[str] = []
+    round_words: list[str] = []
+    rows: list[tuple] = []
+    for number, line in lines:
+        tokens = line.split()
+        if tokens[-1].startswith("|"):
+            tokens.pop()  # EGD PIN
+        elif "|" in line:
+            return None
+        place = None
+        first = 0
+        if tokens and tokens[0].isascii() and tokens[0].isdigit():
+            if len(tokens[0]) > 9:
+                return None
+            place = int(tokens[0])
+            first = 1
+        at = len(tokens) - width  # where the values start
+        if at < first + 2:
+            return None
+        ranks = [i for i in range(first + 1, at) if rank_like(tokens[i])]
+        if len(ranks) != 1 or ranks[0] < at - 3:
+            return None
+        rank_at = ranks[0]
+        extra = tokens[rank_at + 1 : at]
+        if any(data(word) for word in extra):
+            return None
+        try:
+            rank = parse_rank(tokens[rank_at])
+        except ValueError:
+            return None
+        extra += ["", ""]
+        country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra[:2])
+        if values_first:
+            value_words += tokens[at : at + values]
+            round_words += tokens[at + values :]
+        else:
+            round_words += tokens[at : at + rounds]
+            value_words += tokens[at + rounds :]
+        rows.append((number, place, " ".join(tokens[first:rank_at]), rank, country, club))
+    round_text = " ".join(round_words)
+    if not _ROUNDS_RUN.fullmatch(round_text):
+        return None
+    if values and not _VALUES_RUN.fullmatch(" ".join(value_words)):
+        return None
+    parts = _ROUND_PARTS.findall(round_text)
+    opponents = list(map(int, map(itemgetter(0), parts)))
+    suffixes = list(map(itemgetter(1), parts))
+    fraction_of = {word: parse_value(word) for word in set(value_words)}
+    fractions = list(map(fraction_of.__getitem__, value_words))
+    kept = [(k, column) for k, column in enumerate(result.columns) if column[0] != "?"]
+    for i, (number, place, name, rank, country, club) in enumerate(rows):
+        v = i * values
+        r = i * rounds
+        printed = {column: fractions[v + k] for k, column in kept}
+        result.rows.append(
+            H9Row(
+                number,
+                place,
+                name,
+                rank,
+                country,
+                club,
+                printed,
+                opponents[r : r + rounds],
+                suffixes[r : r + rounds],
+            )  # fmt: skip
+        )
+    return result
+
+
+def _scan_row_fast(
+    line: str, number: int, parsed: H9File, fraction_of: dict[str, Fraction]
+) -> H9Row | None:
+    """The row as :func:`_scan_row` reads it, for rows of the usual shape — place, name,
+    rank, up to two words, then only values and round tokens — else None.
+
+    Two regular-expression passes over the row's tokens instead of a call per token:
+    when the value and round tokens are exactly the last ``m`` tokens, the rank is the
+    first rank-like token among the three before them (a rank further left leaves more
+    than two words before the values: :func:`_scan_row` refuses that row), and what
+    lies between the rank and the values is the country and the club.
+    """
+    tokens = line.split()
+    if tokens and tokens[-1].startswith("|"):
+        tokens.pop()  # EGD PIN
+    elif "|" in line:
+        return None
+    place = None
+    first = 0
+    if tokens and tokens[0].isascii() and tokens[0].isdigit():
+        if len(tokens[0]) > 9:
+            return None
+        place = int(tokens[0])
+        first = 1
+    found = _DATA_TOKENS.findall(" ".join(tokens[first:]))
+    data_at = len(tokens) - len(found)  # where the values and round tokens start
+    if not found or not _DATA_RUN.fullmatch(" ".join(tokens[data_at:])):
+        return None
+    rank_at = next(
+        (i for i in range(max(first + 1, data_at - 3), data_at) if _RANK.match(tokens[i])),
+        None,
+    )
+    if rank_at is None:
+        return None
+    try:
+        rank = parse_rank(tokens[rank_at])
+    except ValueError:
+        return None
+    extra = tokens[rank_at + 1 : data_at] + ["", ""]
+    country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra[:2])
+    values: list[Fraction] = []
+    opponents: list[int] = []
+    suffixes: list[str] = []
+    for value, opponent, suffix in found:
+        if value:
+            fraction = fraction_of.get(value)
+            if fraction is None:
+                fraction = fraction_of[value] = parse_value(value)  # type: ignore[assignment]
+            values.append(fraction)
+        else:
+            opponents.append(opponent)  # type: ignore[arg-type]
+            suffixes.append(suffix)
+    columns = parsed.columns
+    if len(values) < len(columns) or len(opponents) > MAX_ROUNDS:
+        return None
+    printed = {column: value for column, value in zip(columns, values) if column[0] != "?"}
+    name = " ".join(tokens[first:rank_at])
+    return H9Row(number, place, name, rank, country, club, printed, list(map(int, opponents)),
+                 suffixes)  # fmt: skip
 
 
 def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
@@ -345,6 +589,7 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
     country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra)
     values: list[Fraction] = []
     rounds: list[RoundToken] = []
+    suffixes: list[str] = []
     for token in rest:
         value = parse_value(token)
         if value is not None:
@@ -358,6 +603,7 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
                 where=where,
             )
         rounds.append(token_round)
+        suffixes.append(token.lstrip("0123456789"))
     if len(values) < len(parsed.columns):
         raise InputError(
             f"{len(values)} value columns for {len(parsed.columns)} in the header",
@@ -369,7 +615,8 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
     }
     if len(rounds) > MAX_ROUNDS:
         raise InputError(f"more than {MAX_ROUNDS} rounds", source=parsed.source, where=where)
-    return H9Row(number, place, name, rank, country, club, printed, rounds)
+    opponents = [token.opponent for token in rounds]
+    return H9Row(number, place, name, rank, country, club, printed, opponents, suffixes, rounds)
 
 
 def _fits_after_rank(rest: list[str]) -> bool:
@@ -386,12 +633,152 @@ INFO = ("TC", "CL", "PC", "DT", "KM", "TM", "CM")
 _POINTS = {"+": Fraction(1), "=": Fraction(1, 2), "-": Fraction(0), "?": Fraction(0)}
 
 
-def interpret(parsed: H9File) -> tuple[Tournament, list[str]]:
-    """Rows → Tournament (games from the round tokens, checked from both sides)."""
+def interpret(parsed: H9File, *, fast: bool = True) -> tuple[Tournament, list[str]]:
+    """Rows → Tournament (games from the round tokens, checked from both sides).
+
+    :func:`_games_fast` reads a file without errors; any error sends the file through
+    :func:`_games`, the reference (``fast=False``) that names the first one.
+    """
+    source = parsed.source
+    rows = parsed.rows
+    rounds = len(rows[0].opponents)
+    system = "mcmahon" if "MMS" in parsed.columns else "swiss"
+    built = _games_fast(parsed, system == "mcmahon") if fast else None
+    if built is None:
+        games, byes, absences = _games(parsed)
+        starts = _start_scores(parsed, games, byes, absences) if system == "mcmahon" else None
+    else:
+        games, byes, absences, starts = built
+    half = Fraction(1, 2)
+    settings: dict[str, Any] = {
+        "system": system,
+        "scoring": {
+            "bye": 1,
+            "bye_mms": 1,
+            "absent_nbw": str(half) if system == "swiss" else 0,
+            "absent_mms": str(half),
+            "round_down": True,
+        },
+    }
+    criteria = parsed.criteria
+    if criteria:
+        settings["criteria"] = criteria
+    ha = parsed.properties.get("HA")
+    if ha is not None:
+        match = _HA.match(ha)
+        if not match:
+            raise InputError(f"HA[{ha}]: expected h<n>, e.g. HA[h1]", source=source)
+        settings["handicap"] = {"reduction": int(match.group(1))}
+    players = tuple(
+        Player(
+            name=row.name,
+            rank=row.rank,
+            club=row.club,
+            country=row.country,
+            start_score=None if starts is None else starts[i],
+        )
+        for i, row in enumerate(rows)
+    )
+    try:
+        tournament = Tournament(
+            name=parsed.properties.get("EV", "").strip() or Path(source).stem,
+            rounds=rounds,
+            players=players,
+            games=tuple(games),
+            byes=frozenset(byes),
+            absences=frozenset(absences),
+            settings=settings,
+            source=source,
+            info={k: v.strip() for k, v in parsed.properties.items() if k in INFO and v.strip()},
+        )
+    except ValueError as error:
+        raise InputError(str(error), source=source) from None
+    return tournament, list(parsed.notes)
+
+
+#: A round's points for the start score, in halves, by outcome (as _POINTS)
+_HALVES = {"+": 2, "=": 1, "-": 0, "?": 0}
+
+
+def _games_fast(parsed: H9File, mcmahon: bool):
+    """Games, byes, absences and (McMahon) start scores as :func:`_games` and
+    :func:`_start_scores` give them, or None when the file has an error.
+
+    One loop over the round tokens in file order (the reference's order, so games,
+    byes and absences come out in the same order): integers only, and the outcome of
+    a game looked up once per distinct pair of token suffixes (``+/w0``, ``-/b0``).
+    """
+    rows = parsed.rows
+    n = len(rows)
+    rounds = len(rows[0].opponents)
+    opponents = [q for row in rows for q in row.opponents]
+    suffixes = [s for row in rows for s in row.suffixes]
+    games: list[Game] = []
+    append = games.append
+    byes: set[tuple[int, int]] = set()
+    absences: set[tuple[int, int]] = set()
+    decided: dict[tuple[str, str], tuple | None] = {}
+    halves = _HALVES
+    starts: list[Fraction] | None = [] if mcmahon else None
+    i = 0
+    for p in range(n):
+        earned = free = 0  # in halves: points of games, of byes and absences
+        number = p + 1
+        for r in range(1, rounds + 1):
+            q = opponents[i]
+            suffix = suffixes[i]
+            i += 1
+            if not q:
+                outcome = suffix[0]
+                if outcome == "+":
+                    byes.add((r, p))
+                    free += 2
+                elif outcome == "=":
+                    absences.add((r, p))
+                    free += 1
+                elif outcome == "?":
+                    return None
+                continue
+            earned += halves[suffix[0]]
+            if q > n or q == number:
+                return None
+            j = (q - 1) * rounds + r - 1
+            if opponents[j] != number:
+                return None
+            if q < number:
+                continue  # the game was built from the earlier row
+            key = (suffix, suffixes[j])
+            decision = decided.get(key, False)
+            if decision is False:
+                decision = decided[key] = _decide(*key)
+            if decision is None:
+                return None
+            swap, result, handicap, by_default = decision
+            if swap:
+                append(Game(r, q - 1, p, result, handicap, by_default))
+            else:
+                append(Game(r, p, q - 1, result, handicap, by_default))
+        if starts is not None:
+            starts.append(rows[p].printed["MMS"] - Fraction(earned + free // 2 * 2, 2))
+    return games, byes, absences, starts
+
+
+def _decide(suffix: str, other: str) -> tuple | None:
+    """(black is the later row, result, handicap, by default) of a game whose tokens end
+    in ``suffix`` (earlier row) and ``other``, as :func:`_game` builds it; None if it
+    refuses them."""
+    try:
+        game = _game(1, 0, 1, _token(1, suffix), _token(1, other), "", "")
+    except InputError:
+        return None
+    return game.black == 1, game.result, game.handicap, game.by_default
+
+
+def _games(parsed: H9File):
+    """Games, byes and absences from the round tokens; the first error is raised."""
     source = parsed.source
     rows = parsed.rows
     n = len(rows)
-    rounds = len(rows[0].rounds)
     games: list[Game] = []
     byes: set[tuple[int, int]] = set()
     absences: set[tuple[int, int]] = set()
@@ -423,53 +810,7 @@ def interpret(parsed: H9File) -> tuple[Tournament, list[str]]:
             if q < p:
                 continue  # the game was built from the earlier row
             games.append(_game(r, p, q, token, other, source, where))
-    system = "mcmahon" if "MMS" in parsed.columns else "swiss"
-    half = Fraction(1, 2)
-    settings: dict[str, Any] = {
-        "system": system,
-        "scoring": {
-            "bye": 1,
-            "bye_mms": 1,
-            "absent_nbw": str(half) if system == "swiss" else 0,
-            "absent_mms": str(half),
-            "round_down": True,
-        },
-    }
-    criteria = parsed.criteria
-    if criteria:
-        settings["criteria"] = criteria
-    ha = parsed.properties.get("HA")
-    if ha is not None:
-        match = _HA.match(ha)
-        if not match:
-            raise InputError(f"HA[{ha}]: expected h<n>, e.g. HA[h1]", source=source)
-        settings["handicap"] = {"reduction": int(match.group(1))}
-    starts = _start_scores(parsed, games, byes, absences) if system == "mcmahon" else None
-    players = tuple(
-        Player(
-            name=row.name,
-            rank=row.rank,
-            club=row.club,
-            country=row.country,
-            start_score=None if starts is None else starts[i],
-        )
-        for i, row in enumerate(rows)
-    )
-    try:
-        tournament = Tournament(
-            name=parsed.properties.get("EV", "").strip() or Path(source).stem,
-            rounds=rounds,
-            players=players,
-            games=tuple(games),
-            byes=frozenset(byes),
-            absences=frozenset(absences),
-            settings=settings,
-            source=source,
-            info={k: v.strip() for k, v in parsed.properties.items() if k in INFO and v.strip()},
-        )
-    except ValueError as error:
-        raise InputError(str(error), source=source) from None
-    return tournament, list(parsed.notes)
+    return games, byes, absences
 
 
 def _game(r, p, q, token, other, source, where) -> Game:
@@ -555,8 +896,9 @@ def read_path(path: Path, max_bytes: int = MAX_BYTES) -> tuple[Tournament, H9Fil
         data = read_regular(path, max_bytes, "option [plugin.builtin.h9] max_bytes")
     except FileRefused as error:
         raise InputError(str(error), source=source) from None
-    parsed = scan(decode(data), source)
-    tournament, notes = interpret(parsed)
+    with paused_gc():
+        parsed = scan(decode(data), source)
+        tournament, notes = interpret(parsed)
     return tournament, parsed, notes
 
 
