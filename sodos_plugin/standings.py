@@ -66,6 +66,18 @@ class Standings:
         breakdown = self.breakdowns[criterion]
         return Fraction(self.numerators(criterion)[player], breakdown.denominator)
 
+    def json_numbers(self, criterion: str) -> list[int | float]:
+        """Every player's value of ``criterion`` as :func:`json_number` gives it, by
+        player index, without a Fraction per value (an integer division is exact, and
+        ``n / d`` is the float of the reduced fraction: true division rounds correctly)."""
+        d = self.breakdowns[criterion].denominator
+        numerators = self.numerators(criterion)
+        if d.__class__ is not int or d <= 0:
+            return [json_number(Fraction(n, d)) for n in numerators]
+        if d == 1:
+            return [int(n) for n in numerators]
+        return [n // d if not n % d else n / d for n in numerators]
+
     def provider_text(self, criterion: str) -> str:
         """Who computed ``criterion`` when it is not a built-in (``sodos-foo 1.2``,
         ``module my_plugin``), else ``""`` — what writers print beside its name."""
@@ -99,6 +111,8 @@ class Standings:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape other tools rely on (numbers as JSON numbers)."""
+        players = self.tournament.players
+        numbers = {c: self.json_numbers(c) for c in self.criteria}
         return {
             "tournament": {
                 "name": self.tournament.name,
@@ -111,12 +125,12 @@ class Standings:
             "providers": {c: dict(self.providers.get(c, {})) for c in self.criteria},
             "standings": [
                 {
-                    "place": row.place,
-                    "tied": row.tied,
-                    "player": player_dict(row.player),
-                    "values": {c: json_number(v) for c, v in row.values.items()},
+                    "place": self.places[position],
+                    "tied": self.tied[position],
+                    "player": player_dict(players[index]),
+                    "values": {c: numbers[c][index] for c in self.criteria},
                 }
-                for row in self.rows()
+                for position, index in enumerate(self.order)
             ],
             "warnings": list(self.warnings),
         }
