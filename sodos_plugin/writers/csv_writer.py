@@ -27,7 +27,7 @@ from sodos_hookspecs import Writer, hookimpl
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.standings import Standings, rank_text
 from sodos_plugin.textsafe import printable
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin.writers.numbers import value_texts
 
 SECTION = "builtin.csv_writer"
 #: First characters that make a spreadsheet read a cell as a formula.
@@ -64,19 +64,23 @@ def write(standings: Standings, stream: TextIO) -> None:
     # a criterion a third-party plugin computed says so in its heading: "SODOS (sodos-foo 1.2)"
     headings = [text_cell(standings.heading(c), guard) for c in standings.criteria]
     out.writerow(["place", "tied", "name", "rank", "country", "club", *headings])
-    for row in standings.rows():
-        player = row.player
-        out.writerow(
-            [
-                row.place,
-                "yes" if row.tied else "",
-                text_cell(player.name, guard),
-                text_cell(rank_text(player.rank), guard),
-                text_cell(player.country, guard),
-                text_cell(player.club, guard),
-                *(format_value(row.values[c], half=".5") for c in standings.criteria),
-            ]
+    players = standings.tournament.players
+    order = standings.order
+    values = [value_texts(standings, c, half=".5") for c in standings.criteria]
+    out.writerows(
+        [
+            place,
+            "yes" if tied else "",
+            text_cell(player.name, guard),
+            text_cell(rank_text(player.rank), guard),
+            text_cell(player.country, guard),
+            text_cell(player.club, guard),
+            *[texts[index] for texts in values],
+        ]
+        for place, tied, index, player in zip(
+            standings.places, standings.tied, order, [players[i] for i in order]
         )
+    )
 
 
 @hookimpl

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sodos_plugin.standings import Standings
 
 VULGAR = {Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾"}
 
@@ -48,3 +53,24 @@ def _decimals(denominator: int) -> int:
         denominator //= 5
         fives += 1
     return max(twos, fives)
+
+
+def format_column(numerators: Sequence[int], denominator: int, half: str = "½") -> list[str]:
+    """:func:`format_value` of ``Fraction(n, denominator)`` for every ``n``, each distinct
+    value formatted once (a criterion column has few distinct values: no Fraction per
+    player)."""
+    memo: dict[int, str] = {}
+    out = []
+    append = out.append
+    for n in numerators:
+        text = memo.get(n)
+        if text is None:
+            text = memo[n] = format_value(Fraction(n, denominator), half)
+        append(text)
+    return out
+
+
+def value_texts(standings: Standings, criterion: str, half: str = "½") -> list[str]:
+    """Every player's value of ``criterion`` as :func:`format_value` prints it, by index."""
+    denominator = standings.breakdowns[criterion].denominator
+    return format_column(standings.numerators(criterion), denominator, half)

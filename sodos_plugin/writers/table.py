@@ -26,8 +26,8 @@ from sodos_hookspecs import Writer, hookimpl
 
 from sodos_plugin.model import Result
 from sodos_plugin.standings import Standings, rank_text
-from sodos_plugin.textsafe import display_width, fit, pad, printable
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin.textsafe import display_width, fit, printable
+from sodos_plugin.writers.numbers import value_texts
 
 NAME_WIDTH = 40  # as the h9 writer pads names (MAX_PAD)
 CLUB_WIDTH = 12
@@ -43,32 +43,50 @@ SYMBOL: dict[Result, tuple[str, str]] = {
 }
 
 
-def round_cells(standings: Standings, line_of: dict[int, int]) -> dict[int, list[str]]:
+def round_cells(standings: Standings, line_of: dict[int, int]) -> list[list[str]]:
     """Per player index: one cell per round 1..R (the game listed last counts)."""
     t = standings.tournament
     rounds = standings.round
-    cells = {p: ["–"] * rounds for p in range(len(t.players))}
+    cells = [["–"] * rounds for _ in range(len(t.players))]
     for r, p in t.absences:
         if r <= rounds:
             cells[p][r - 1] = "abs"
     for game in t.games:
-        if game.round > rounds:
+        r = game.round
+        if r > rounds:
             continue
-        for me, other, colour in ((game.black, game.white, "b"), (game.white, game.black, "w")):
-            symbol = SYMBOL[game.result][0 if colour == "b" else 1]
-            forfeit = "!" if game.by_default else ""
-            hcp = str(game.handicap) if game.handicap else ""
-            cells[me][game.round - 1] = f"{line_of[other]}{symbol}{forfeit}/{colour}{hcp}"
+        as_black, as_white = SYMBOL[game.result]
+        forfeit = "!" if game.by_default else ""
+        hcp = str(game.handicap) if game.handicap else ""
+        black, white = game.black, game.white
+        cells[black][r - 1] = f"{line_of[white]}{as_black}{forfeit}/b{hcp}"
+        cells[white][r - 1] = f"{line_of[black]}{as_white}{forfeit}/w{hcp}"
     for r, p in t.byes:  # the bye wins over a game in the same round (docs/rules.md §6)
         if r <= rounds:
             cells[p][r - 1] = "bye"
     return cells
 
 
+def aligned(header: str, cells: list[str], right: bool) -> list[str]:
+    """The header and cells padded to the column's display width (:func:`pad`); a
+    column of printable ASCII, the usual one, is measured and padded by ``len``."""
+    column = [header, *cells]
+    joined = "".join(column)
+    if joined.isascii() and joined.isprintable():
+        width = max(map(len, column))
+        return [v.rjust(width) for v in column] if right else [v.ljust(width) for v in column]
+    widths = [display_width(v) for v in column]
+    width = max(widths)
+    if right:
+        return [" " * (width - w) + v for v, w in zip(column, widths)]
+    return [v + " " * (width - w) for v, w in zip(column, widths)]
+
+
 def write(standings: Standings, stream: TextIO) -> None:
-    rows = standings.rows()
-    line_of = {row.index: number for number, row in enumerate(rows, start=1)}
-    shared = any(row.tied for row in rows)
+    players = standings.tournament.players
+    order = standings.order
+    line_of = {index: number for number, index in enumerate(order, start=1)}
+    shared = any(standings.tied[: len(order)])
     cells = round_cells(standings, line_of)
     cut: list[str] = []
 
@@ -79,44 +97,39 @@ def write(standings: Standings, stream: TextIO) -> None:
             return fit(text, width)
         return text
 
+    ordered = [players[i] for i in order]
     columns: list[tuple[str, list[str], bool]] = []  # header, cells, right-aligned
     if shared:
-        columns.append(("Num", [str(n) for n in range(1, len(rows) + 1)], True))
+        columns.append(("Num", [str(n) for n in range(1, len(order) + 1)], True))
+    places = zip(standings.places[: len(order)], standings.tied[: len(order)])
     columns += [
-        ("Pl", [f"{r.place}{'=' if r.tied else ''}" for r in rows], True),
-        ("Name", [shown(r.player.name, NAME_WIDTH, "names") for r in rows], False),
-        ("Rank", [rank_text(r.player.rank) for r in rows], False),
-        ("Co", [printable(r.player.country.strip()) for r in rows], False),
-        ("Club", [shown(r.player.club, CLUB_WIDTH, "clubs") for r in rows], False),
+        ("Pl", [f"{place}{'=' if tied else ''}" for place, tied in places], True),
+        ("Name", [shown(p.name, NAME_WIDTH, "names") for p in ordered], False),
+        ("Rank", [rank_text(p.rank) for p in ordered], False),
+        ("Co", [printable(p.country.strip()) for p in ordered], False),
+        ("Club", [shown(p.club, CLUB_WIDTH, "clubs") for p in ordered], False),
     ]
+    by_line = [cells[i] for i in order]
     columns += [
-        (f"R{n}", [cells[r.index][n - 1] for r in rows], False)
-        for n in range(1, standings.round + 1)
+        (f"R{n}", [line[n - 1] for line in by_line], False) for n in range(1, standings.round + 1)
     ]
-    columns += [
-        (printable(c), [format_value(r.values[c]) for r in rows], True) for c in standings.criteria
-    ]
+    for c in standings.criteria:
+        texts = value_texts(standings, c)
+        columns.append((printable(c), [texts[i] for i in order], True))
     # a column with nothing in it says nothing (no club, no country known)
-    columns = [c for c in columns if c[0] in ("Pl", "Name") or any(c[1]) or not rows]
-    widths = [max([display_width(h)] + [display_width(v) for v in cs]) for h, cs, _ in columns]
-
-    def render(values: list[str]) -> str:
-        parts = [pad(v, w, right=right) for v, w, (_, _, right) in zip(values, widths, columns)]
-        return "  ".join(parts).rstrip()
-
-    stream.write(title(standings) + "\n")
-    stream.write(render([h for h, _, _ in columns]) + "\n")
-    for i in range(len(rows)):
-        stream.write(render([cs[i] for _, cs, _ in columns]) + "\n")
+    columns = [c for c in columns if c[0] in ("Pl", "Name") or any(c[1]) or not order]
+    padded = [aligned(header, cs, right) for header, cs, right in columns]
+    lines = [title(standings)]
+    lines += ["  ".join(parts).rstrip() for parts in zip(*padded)]
     if cut:
         kinds = " and ".join(dict.fromkeys(cut))
-        stream.write(
+        lines.append(
             f"note: {kinds} longer than the column are cut with … "
             f"(names at {NAME_WIDTH} columns, clubs at {CLUB_WIDTH}); "
-            "--format csv or json keeps them whole\n"
+            "--format csv or json keeps them whole"
         )
-    for warning in standings.warnings:
-        stream.write(f"warning: {printable(warning)}\n")
+    lines += [f"warning: {printable(warning)}" for warning in standings.warnings]
+    stream.write("\n".join(lines) + "\n")
 
 
 def title(standings: Standings) -> str:
