@@ -109,3 +109,19 @@ def test_writers_on_every_conformance_file_are_unchanged():
 
 if __name__ == "__main__":  # pragma: no cover - a helper for timing
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_html_tooltips_escape_names_with_controls_and_markup_as_a_whole_would():
+    """round_cells escapes a tooltip as its parts (each name once): the same text as
+    escaping the whole tooltip, for names with markup, quotes, controls and bidi."""
+    from builders import B, W, tournament
+
+    from sodos_plugin.writers import html
+
+    odd = ['A&"<b>\x1b[2J', "Bob\u202e\u200d'x", "Cid\n\u0301 Z"]
+    t = tournament([(n, "1d") for n in odd], 2, [(1, odd[0], odd[1], B, 2), (2, odd[2], odd[0], W)])
+    host = Host(config_file=False, entry_points=False)
+    page = host.render(host.standings(t), "html")
+    for side, name, more in (("White", odd[0], ", handicap 2"), ("Black", odd[1], ", handicap 2")):
+        assert f'title="{html.escape(f"{side} against {name}{more}")}"' in page
+    assert f'title="{html.escape(f"White against {odd[2]}")}"' in page

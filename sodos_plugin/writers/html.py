@@ -22,7 +22,7 @@ from sodos_hookspecs import Writer, hookimpl
 from sodos_plugin.model import Result
 from sodos_plugin.standings import Standings, rank_text
 from sodos_plugin.textsafe import printable
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin.writers.numbers import value_texts
 
 
 def escape(text: str) -> str:
@@ -57,35 +57,46 @@ ul.warnings { color: #8a4b00; } footer { margin-top: 1em; color: #666; font-size
 """
 
 
-def round_cells(standings: Standings) -> dict[int, list[tuple[str, str, str]]]:
-    """Per player: one ``(text, css class, tooltip)`` per round 1..R (game data only)."""
+def _cell(text: str, css: str, tip: str) -> str:
+    return f'<td class="round {css}" title="{tip}">{text}</td>'
+
+
+def round_cells(standings: Standings) -> list[list[str]]:
+    """Per player index: one ``<td>`` per round 1..R (game data only), its text, css
+    class and tooltip escaped. :func:`escape` works character by character, so a
+    tooltip is escaped as its parts (each name once); the result texts (``12+/w3``,
+    ``bye``) and the fixed words hold nothing to escape."""
     t = standings.tournament
+    rounds = standings.round
     number = {index: position + 1 for position, index in enumerate(standings.order)}
-    cells: dict[int, list[tuple[str, str, str]]] = {}
-    for p in range(len(t.players)):
-        row = []
-        for r in range(1, standings.round + 1):
-            if (r, p) in t.byes:
-                row.append(("bye", "unpaired", "pairing bye"))
-            elif (r, p) in t.absences:
-                row.append(("abs", "unpaired", "absent"))
-            else:
-                row.append(("–", "unpaired", "not paired"))
-        cells[p] = row
+    unpaired = _cell("–", "unpaired", "not paired")
+    cells = [[unpaired] * rounds for _ in range(len(t.players))]
+    for r, p in t.absences:
+        if r <= rounds:
+            cells[p][r - 1] = _cell("abs", "unpaired", "absent")
+    for r, p in t.byes:  # the bye wins over an absence in the same round
+        if r <= rounds:
+            cells[p][r - 1] = _cell("bye", "unpaired", "pairing bye")
+    names: dict[int, str] = {}
     for game in t.games:
-        if game.round > standings.round:
+        if game.round > rounds:
             continue
+        hcp = str(game.handicap) if game.handicap else ""
+        forfeit = "!" if game.by_default else ""
+        more = (f", handicap {game.handicap}" if game.handicap else "") + (
+            ", by default" if game.by_default else ""
+        )
         for me, other, colour in ((game.black, game.white, "b"), (game.white, game.black, "w")):
             symbol = SYMBOL[game.result][0 if colour == "b" else 1]
-            hcp = str(game.handicap) if game.handicap else ""
-            forfeit = "!" if game.by_default else ""
-            text = f"{number[other]}{symbol}{forfeit}/{colour}{hcp}"
-            tip = (
-                f"{'Black' if colour == 'b' else 'White'} against {t.players[other].name}"
-                + (f", handicap {game.handicap}" if game.handicap else "")
-                + (", by default" if game.by_default else "")
+            name = names.get(other)
+            if name is None:
+                name = names[other] = escape(t.players[other].name)
+            side = "Black" if colour == "b" else "White"
+            cells[me][game.round - 1] = _cell(
+                f"{number[other]}{symbol}{forfeit}/{colour}{hcp}",
+                CLASS[symbol],
+                f"{side} against {name}{more}",
             )
-            cells[me][game.round - 1] = (text, CLASS[symbol], tip)
     return cells
 
 
@@ -137,26 +148,26 @@ def write(standings: Standings, stream: TextIO) -> None:
         + "</tr></thead>",
         "<tbody>",
     ]
-    for number, row in enumerate(standings.rows(), start=1):
-        place = f"{row.place}" + ("=" if row.tied else "")
-        player = row.player
+    players = t.players
+    values = []
+    for c in standings.criteria:
+        texts = value_texts(standings, c)
+        shown = {text: f'<td class="value">{escape(text)}</td>' for text in set(texts)}
+        values.append([shown[text] for text in texts])
+    positions = zip(standings.places, standings.tied, standings.order)
+    for number, (place, tied, index) in enumerate(positions, start=1):
+        player = players[index]
         parts = [
             f'<td class="num">{number}</td>',
-            f'<td class="num place">{place}</td>',
+            f'<td class="num place">{place}{"=" if tied else ""}</td>',
             f'<td class="name">{escape(player.name)}</td>',
             f"<td>{escape(rank_text(player.rank))}</td>",
             f"<td>{escape(player.country)}</td>",
             f"<td>{escape(player.club)}</td>",
+            *cells[index],
+            *[column[index] for column in values],
         ]
-        parts += [
-            f'<td class="round {css}" title="{escape(tip)}">{escape(text)}</td>'
-            for text, css, tip in cells[row.index]
-        ]
-        parts += [
-            f'<td class="value">{escape(format_value(row.values[c]))}</td>'
-            for c in standings.criteria
-        ]
-        out.append(f'<tr data-place="{row.place}">' + "".join(parts) + "</tr>")
+        out.append(f'<tr data-place="{place}">' + "".join(parts) + "</tr>")
     out.append("</tbody>")
     out.append("</table>")
     if standings.warnings:
