@@ -58,7 +58,7 @@ from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin.errors import InputError
 from sodos_plugin.inputfiles import FileRefused, read_regular
-from sodos_plugin.model import Game, Player, Result, Tournament, paused_gc
+from sodos_plugin.model import Game, Result, Tournament, new_game, new_player, paused_gc
 from sodos_plugin.ranks import parse_rank
 from sodos_plugin.textsafe import fit
 
@@ -670,15 +670,12 @@ def interpret(parsed: H9File, *, fast: bool = True) -> tuple[Tournament, list[st
             raise InputError(f"HA[{ha}]: expected h<n>, e.g. HA[h1]", source=source)
         settings["handicap"] = {"reduction": int(match.group(1))}
     players = tuple(
-        Player(
-            name=row.name,
-            rank=row.rank,
-            club=row.club,
-            country=row.country,
-            start_score=None if starts is None else starts[i],
+        new_player(
+            row.name, row.rank, None, row.club, row.country, 0,
+            None if starts is None else starts[i], None,
         )
         for i, row in enumerate(rows)
-    )
+    )  # fmt: skip
     try:
         tournament = Tournament(
             name=parsed.properties.get("EV", "").strip() or Path(source).stem,
@@ -755,9 +752,9 @@ def _games_fast(parsed: H9File, mcmahon: bool):
                 return None
             swap, result, handicap, by_default = decision
             if swap:
-                append(Game(r, q - 1, p, result, handicap, by_default))
+                append(new_game(r, q - 1, p, result, handicap, by_default))
             else:
-                append(Game(r, p, q - 1, result, handicap, by_default))
+                append(new_game(r, p, q - 1, result, handicap, by_default))
         if starts is not None:
             starts.append(rows[p].printed["MMS"] - Fraction(earned + free // 2 * 2, 2))
     return games, byes, absences, starts
