@@ -113,9 +113,17 @@ class KeyIndex:
         self.canonical: dict[str, int] = {}
         for i in iteration_order(range(len(keys)), lambda i: string_hash(keys[i])):
             self.canonical.setdefault(canonical(*names[i], turkish), i)
+        self._found: dict[str, int | None] = {}  # each player is named by many games
 
     def find(self, text: str) -> int | None:
         """The index of the player ``text`` names, or None (OpenGotha drops the game)."""
+        try:
+            return self._found[text]
+        except KeyError:
+            found = self._found[text] = self._find(text)
+            return found
+
+    def _find(self, text: str) -> int | None:
         if self.data_version <= 200:
             found = self.canonical.get(text)
         else:

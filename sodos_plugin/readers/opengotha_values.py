@@ -76,6 +76,7 @@ class Attributes:
         self.source = source
         self.dtd = dtd
         self.warnings: list[str] = []
+        self._integers: dict[str, int] = {}  # texts read as integers (they repeat)
 
     def warn(self, text: str) -> None:
         self.warnings.append(f"{self.source}: {text}")
@@ -105,12 +106,16 @@ class Attributes:
         """Java's ``Integer.parseInt`` (surrounding blanks allowed): OpenGotha fails the
         whole file on anything else, so it is an error here too."""
         raw = self.text(element, attribute)
+        known = self._integers.get(raw)
+        if known is not None:
+            return known
         text = raw.strip()
         if not _JAVA_INT.fullmatch(text) or len(text) > 11:
             raise self.fail(element, attribute, f"expected an integer, got {raw!r}")
         value = int(text)
         if not -(2**31) <= value < 2**31:
             raise self.fail(element, attribute, f"expected an integer, got {raw!r}")
+        self._integers[raw] = value
         return value
 
     def boolean(self, element: Element, attribute: str) -> bool:

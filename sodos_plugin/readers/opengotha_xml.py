@@ -36,11 +36,11 @@ is odd or where OpenGotha would print something else:
   an empty tournament (as OpenGotha opens it), with a warning; bytes that are not
   UTF-8 in a file that says it is are replaced (U+FFFD), with a warning.
 
-Safety: the file is parsed with :mod:`defusedxml` (no DTD entities, no external
-references) and refused above ``max_bytes`` (option, default 64 MiB) or above
-``max_nodes`` elements plus attributes (option, default 1 000 000; counted on the bytes
-before parsing): a tree costs ~100 bytes per node, so 60 MB of ``<a/>`` would need 1.4 GB.
-A 2 000-player, 10-round event has about 100 000.
+Safety: the file is parsed with :mod:`defusedxml`'s guarantees (no DTD entities, no
+external references; :mod:`.safe_xml`) and refused above ``max_bytes`` (option, default
+64 MiB) or above ``max_nodes`` elements plus attributes (option, default 1 000 000;
+counted on the bytes before parsing): a tree costs ~100 bytes per node, so 60 MB of
+``<a/>`` would need 1.4 GB. A 2 000-player, 10-round event has about 100 000.
 
 Layering: :func:`scan` turns bytes into elements;
 :class:`~sodos_plugin.readers.opengotha_values.Attributes` reads attribute text as
@@ -63,16 +63,15 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin.errors import InputError
 from sodos_plugin.identity import identity_key
 from sodos_plugin.inputfiles import FileRefused, read_regular
-from sodos_plugin.model import CompatView, Game, Player, Result, Tournament
+from sodos_plugin.model import CompatView, Result, Tournament, new_game, new_player, paused_gc
 from sodos_plugin.ranks import format_rank
-from sodos_plugin.readers import opengotha_keys
+from sodos_plugin.readers import opengotha_keys, safe_xml
 from sodos_plugin.readers.java_hashmap import integer_hash, iteration_order
 from sodos_plugin.readers.opengotha_values import (
     DEFAULTS,
@@ -225,7 +224,7 @@ def scan_file(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> _Scanne
         )
     warnings = []
     try:
-        root = SafeET.fromstring(data)
+        root = safe_xml.fromstring(data)
     except DefusedXmlException as error:
         raise InputError(f"refused unsafe XML: {error}", source=source) from None
     except ParseError as error:
@@ -237,7 +236,7 @@ def scan_file(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> _Scanne
             ) from None
         data, where = repaired
         try:
-            root = SafeET.fromstring(data)
+            root = safe_xml.fromstring(data)
         except (ParseError, DefusedXmlException) as again:
             raise InputError(f"not well-formed XML: {again}", source=source) from None
         warnings.append(
@@ -569,7 +568,7 @@ def _resolve(
     """Games and byes as one reading resolves their keys; ``recover(text)`` finds a
     player OpenGotha's lookup missed (None: OpenGotha's reading)."""
 
-    def find(text: str | None) -> int | None:
+    def look_up(text: str | None) -> int | None:
         if text is None:
             if recover is not None:
                 return None  # sodos: no attribute, no player
@@ -579,6 +578,11 @@ def _resolve(
             found = recover(text)
         return found
 
+    # each player is named by many games: each text is looked up once
+    texts = {text for record in records for text in (record.white_text, record.black_text)}
+    texts.update(record.text for record in bye_records)
+    found_for = {text: look_up(text) for text in texts}
+    find = found_for.__getitem__
     by_key: dict[int, tuple[_GameRecord, int, int]] = {}
     replaced = []
     lost = []
@@ -656,21 +660,21 @@ def _tournament(
         and (r, p) not in paired
         and (r, p) not in bye_pairs
     }
-    made = []
-    for player in players:
-        rating = player.rating + (2050 if data_version < DATA_VERSION else 0)
-        made.append(
-            Player(
-                name=f"{player.name.strip()} {player.first.strip()}".strip(),
-                rank=player.rank,
-                rating=min(MAX_RATING, max(MIN_RATING, rating)),
-                club=player.club.strip(),
-                country=player.country.strip(),
-                smms_correction=player.smms_correction,
-            )
+    made = [
+        new_player(
+            f"{player.name.strip()} {player.first.strip()}".strip(),
+            player.rank,
+            _rating(player, data_version),
+            player.club.strip(),
+            player.country.strip(),
+            player.smms_correction,
+            None,
+            None,
         )
+        for player in players
+    ]
     games = tuple(
-        Game(record.round, black, white, record.result, record.handicap, record.by_default)
+        new_game(record.round, black, white, record.result, record.handicap, record.by_default)
         for record, black, white in games_in_order
     )
     try:
@@ -801,6 +805,13 @@ def read_file(
     :param turkish: the locale OpenGotha runs in for the compat view: Turkish or not;
         None (default): Turkish when a key holds ``İ`` (the file was written so).
     """
+    with paused_gc():
+        return _read_file(path, max_bytes, max_nodes, turkish)
+
+
+def _read_file(
+    path: Path, max_bytes: int, max_nodes: int, turkish: bool | None
+) -> tuple[Tournament, list[str]]:
     source = str(path)
     scanned = scan_file(path, max_bytes, max_nodes)
     if scanned.root is None:  # empty: OpenGotha's defaults, no players
@@ -838,7 +849,9 @@ def read_file(
 
     index = opengotha_keys.KeyIndex(names, version, turkish)
     ours = _resolve(players, records, bye_records, index, recover=_recovery(players, index))
-    og_index = opengotha_keys.KeyIndex(names, og_version, turkish)
+    og_index = (  # the same lookup when OpenGotha reads the version as we do
+        index if og_version == version else opengotha_keys.KeyIndex(names, og_version, turkish)
+    )
     theirs = _resolve(players, records, bye_records, og_index, one_bye_per_round=True)
     plain = _resolve(players, records, bye_records, index)  # OpenGotha's rule, no recovery
 
@@ -913,13 +926,21 @@ def read_file(
         )
 
     tournament = _tournament(source, meta, players, ours, version)
-    og = _tournament(source, meta, players, theirs, og_version)
-    defects = _defects(
-        ours, theirs, saved_by_3_51, og.players != tournament.players, bye_records, og_index
+    # OpenGotha's players differ from ours only by the ratings of another dataVersion
+    ratings_differ = any(
+        _rating(p, version) != _rating(p, og_version) for p in players if version != og_version
     )
-    if defects:
+    defects = _defects(ours, theirs, saved_by_3_51, ratings_differ, bye_records, og_index)
+    if defects:  # else OpenGotha's reading is not kept: it is not built
+        og = _tournament(source, meta, players, theirs, og_version)
         tournament = dataclasses.replace(tournament, compat={"opengotha": CompatView(og, defects)})
     return tournament, attrs.warnings
+
+
+def _rating(player: _Player, data_version: int) -> int:
+    """The player's rating as OpenGotha reads it from a file of this dataVersion."""
+    rating = player.rating + (2050 if data_version < DATA_VERSION else 0)
+    return min(MAX_RATING, max(MIN_RATING, rating))
 
 
 def _defects(
