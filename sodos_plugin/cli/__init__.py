@@ -84,6 +84,24 @@ def build_parser():
     return parser
 
 
+def _run(args) -> int:
+    """The command, with the cyclic garbage collector paused (but for ``serve``, a
+    long-running service): one command is one short process, and the collector's
+    passes over the modules, plugins, model and rows it keeps alive find nothing to
+    free (the readers already pause it while they build the model) — 81 passes, ~10 %
+    of an h9 run's CPU at 5 000 players. Reference counting still frees the rest."""
+    import gc
+
+    module = _command(args.command)
+    if args.command == "serve" or not gc.isenabled():
+        return module.run(args)
+    gc.disable()
+    try:
+        return module.run(args)
+    finally:
+        gc.enable()
+
+
 def broken_pipe() -> int:
     """`sodos standings ... | head`: the reader went away; that is not an error."""
     from sodos_plugin.cli._streams import discard_stdout
@@ -109,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from sodos_plugin.cli._common import merge_global_options
 
             args = merge_global_options(build_parser().parse_args(argv))
-            status = _command(args.command).run(args)
+            status = _run(args)
             guard.finish()
             return status
         except StrictError as error:  # every warning listed, each as the error it now is
