@@ -76,7 +76,8 @@ class Attributes:
         self.source = source
         self.dtd = dtd
         self.warnings: list[str] = []
-        self._integers: dict[str, int] = {}  # texts read as integers (they repeat)
+        #: texts already read by :meth:`integer`, and their values (the same texts repeat)
+        self.integers: dict[str, int] = {}
 
     def warn(self, text: str) -> None:
         self.warnings.append(f"{self.source}: {text}")
@@ -106,7 +107,7 @@ class Attributes:
         """Java's ``Integer.parseInt`` (surrounding blanks allowed): OpenGotha fails the
         whole file on anything else, so it is an error here too."""
         raw = self.text(element, attribute)
-        known = self._integers.get(raw)
+        known = self.integers.get(raw)
         if known is not None:
             return known
         text = raw.strip()
@@ -115,7 +116,7 @@ class Attributes:
         value = int(text)
         if not -(2**31) <= value < 2**31:
             raise self.fail(element, attribute, f"expected an integer, got {raw!r}")
-        self._integers[raw] = value
+        self.integers[raw] = value
         return value
 
     def boolean(self, element: Element, attribute: str) -> bool:

@@ -490,11 +490,17 @@ class _GameRecord:
 
 def _game_records(root: Element, attrs: Attributes) -> list[_GameRecord]:
     records = []
+    cached = attrs.integers.get  # an attribute's text read before: its value
     for element in root.iter("Game"):
-        r = attrs.integer(element, "roundNumber")
+        get = element.get
+        r = cached(get("roundNumber"))  # type: ignore[arg-type]
+        if r is None:
+            r = attrs.integer(element, "roundNumber")
         if not 1 <= r <= MAX_ROUNDS:
             raise attrs.fail(element, "roundNumber", f"expected 1..{MAX_ROUNDS}, got {r}")
-        table = attrs.integer(element, "tableNumber")
+        table = cached(get("tableNumber"))  # type: ignore[arg-type]
+        if table is None:
+            table = attrs.integer(element, "tableNumber")
         raw = attrs.text(element, "result")
         by_default = raw.endswith("_BYDEF")
         base = raw[: -len("_BYDEF")] if by_default else raw
@@ -506,7 +512,9 @@ def _game_records(root: Element, attrs: Attributes) -> list[_GameRecord]:
                 f"({known}, or one of them + _BYDEF): read as no result, as OpenGotha does"
             )
             result, by_default = Result.UNKNOWN, False
-        handicap = attrs.integer(element, "handicap")
+        handicap = cached(get("handicap"))  # type: ignore[arg-type]
+        if handicap is None:
+            handicap = attrs.integer(element, "handicap")
         if not 0 <= handicap <= 9:
             raise attrs.fail(element, "handicap", f"expected 0..9, got {handicap}")
         records.append(
@@ -624,18 +632,23 @@ def _game_text(record: _GameRecord) -> str:
 def _hash_ordered(view: _View, n: int) -> list[tuple[_GameRecord, int, int]]:
     """The view's games in OpenGotha's ``hmGames`` order when it matters: when a player
     has two games in a round or plays himself; file order otherwise."""
-    seen: set[tuple[int, int]] = set()
-    repeats = False
-    for record, black, white in view.games:
-        for p in {black, white}:
-            if (record.round, p) in seen or black == white:
-                repeats = True
-            seen.add((record.round, p))
-    if not repeats:
+    if not _repeats(view):
         return view.games
     by_key = {(g[0].round - 1) * TABLES + (g[0].table - 1): g for g in view.games}
     order = iteration_order(list(by_key), integer_hash)
     return [by_key[k] for k in order]
+
+
+def _repeats(view: _View) -> bool:
+    """Whether a player has two games in a round or plays himself (at C speed)."""
+    rounds = [record.round for record, _, _ in view.games]
+    blacks = [black for _, black, _ in view.games]
+    whites = [white for _, _, white in view.games]
+    if any(map(int.__eq__, blacks, whites)):
+        return True
+    seats = set(zip(rounds, blacks))
+    seats.update(zip(rounds, whites))
+    return len(seats) < 2 * len(view.games)
 
 
 def _tournament(
@@ -762,7 +775,8 @@ def _warn_games(attrs: Attributes, players: Sequence[_Player], view: _View) -> N
             "(same round and table), as in OpenGotha"
         )
     by_player: dict[tuple[int, int], list[tuple[_GameRecord, int, int]]] = {}
-    for record, black, white in _hash_ordered(view, len(players)):
+    # (nobody has two games in a round nor plays himself: no warning to look for)
+    for record, black, white in _hash_ordered(view, len(players)) if _repeats(view) else ():
         if black == white:
             attrs.warn(
                 f"{_game_text(record)}: {_describe(players, black)} plays himself: OpenGotha "
@@ -784,9 +798,10 @@ def _warn_games(attrs: Attributes, players: Sequence[_Player], view: _View) -> N
                 f"scores, and his own SOS-type values count table {games[-1][0].table} "
                 "(the game OpenGotha lists last), as OpenGotha does"
             )
+    seats = {(g.round, p) for g, b, w in view.games for p in (b, w)} if view.byes else set()
     for r, entries in sorted(view.byes.items()):
         for _, p in entries:
-            if any(p in (b, w) for g, b, w in view.games if g.round == r):
+            if (r, p) in seats:
                 attrs.warn(
                     f"round {r}: {_describe(players, p)} has the bye and a game: both score "
                     "and his own SOS-type values treat the round as unpaired, as in OpenGotha"
