@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
@@ -40,8 +41,8 @@ HERE = Path(__file__).resolve()
 
 
 def glicko_games(n: int, players: int, seed: int = 14):
-    """(black, white, Black's score, day) lists: random pairings, results by a hidden
-    strength (numpy's generator, so that making them costs little on both sides)."""
+    """(black, white, Black's score, day) numpy arrays: random pairings, results by a
+    hidden strength (numpy's generator, so that making them costs little on both sides)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -52,7 +53,7 @@ def glicko_games(n: int, players: int, seed: int = 14):
     p = 1 / (1 + np.exp(strength[white] - strength[black]))
     score = (rng.random(n) < p).astype(float)
     day = np.arange(n) * 365 // max(n, 1)
-    return black.tolist(), white.tolist(), score.tolist(), day.tolist()
+    return black, white, score, day
 
 
 def gor_tournaments(t: int, players: int, size: int = 40, rounds: int = 5, seed: int = 15):
@@ -76,30 +77,47 @@ def gor_tournaments(t: int, players: int, size: int = 40, rounds: int = 5, seed:
 # -- children: each timed as a whole process -------------------------------------------
 
 
+class GameIds(Sequence):
+    """``g0``, ``g1``, ...: a server's game ids, as a host's database would give them."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.n))]
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return f"g{i}"
+
+
 def child_glicko2_ours(n: int, players: int) -> dict:
+    """The games as a host holds them in columns (players as integer codes): the
+    history's :class:`~sodos_hookspecs.GameColumns`, no object per game."""
     from datetime import date, timedelta
 
-    from sodos_hookspecs import GameHistory, HistoryGame
+    import numpy as np
+    from sodos_hookspecs import Coded, GameColumns, GameHistory
 
     from sodos_plugin import Host
-    from sodos_plugin.readers.sgf.walk import paused_gc
 
     start = date(2024, 1, 1)
     days = [(start + timedelta(d)).isoformat() for d in range(366)]
     names = [f"p{i}" for i in range(players)]
     black, white, score, day = glicko_games(n, players)
-    with paused_gc():  # as the readers build histories
-        labels = [f"g{i}" for i in range(n)]
-        games = tuple(
-            map(
-                HistoryGame._make,
-                zip(
-                    [days[d] for d in day], labels, [names[b] for b in black],
-                    [names[w] for w in white], score, [0] * n, [None] * n, [19] * n,
-                    [None] * n, labels,
-                ),
-            )
-        )  # fmt: skip
+    ids = GameIds(n)
+    games = GameColumns(
+        date=Coded(day, days),
+        event=ids,
+        black=Coded(black, names),
+        white=Coded(white, names),
+        result=score,
+        handicap=np.zeros(n, dtype=np.int64),
+        source=ids,
+    )
     host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
     run = host.ratings(GameHistory(games), system="ogs")
     final = run.result.final
@@ -111,7 +129,7 @@ def child_glicko2_baseline(n: int, players: int) -> dict:
 
     people = [glicko2.Player() for _ in range(players)]
     black, white, score, _ = glicko_games(n, players)
-    for b, w, s in zip(black, white, score):
+    for b, w, s in zip(black.tolist(), white.tolist(), score.tolist()):
         pb, pw = people[b], people[w]
         rb, db, rw, dw = pb.rating, pb.rd, pw.rating, pw.rd
         pb.update_player([rw], [dw], [s])

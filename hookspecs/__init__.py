@@ -33,8 +33,10 @@ from typing import Any
 import pluggy
 from sodos_hookspecs.types import (
     Breakdown,
+    Coded,
     Criterion,
     FileReport,
+    GameColumns,
     GameHistory,
     HistoryEvent,
     HistoryGame,
@@ -65,8 +67,10 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "PROJECT_NAME",
     "Breakdown",
+    "Coded",
     "Criterion",
     "FileReport",
+    "GameColumns",
     "GameHistory",
     "HistoryEvent",
     "HistoryGame",
@@ -154,7 +158,10 @@ def sodos_rating_systems() -> list[RatingSystem]:
         * ``history`` — a :class:`~sodos_hookspecs.types.GameHistory`: games in date
           order, each with its date, event, players, Black's score, handicap, komi,
           board size and source; the events and what the inputs said of each player
-          (rank, rating);
+          (rank, rating). ``history.games`` is a sequence of
+          :class:`~sodos_hookspecs.types.HistoryGame`; for a large history it is a
+          :class:`~sodos_hookspecs.types.GameColumns` (the same games, built when read),
+          whose ``columns`` a system may read directly (players as integer codes);
         * ``initial`` — name → :class:`~sodos_hookspecs.types.InitialRating` for the
           players given a starting rating (a ratings file, a file's own ratings); the
           system seeds the others (from their rank, else its default) and says how in
@@ -168,6 +175,8 @@ def sodos_rating_systems() -> list[RatingSystem]:
         player's step per rating period (before, after, the additive parts of the
         change and the per-game details ``explain --ratings`` shows) and the final
         ratings. It must not depend on the order of games within one date and event.
+        ``steps`` is any sequence of :class:`~sodos_hookspecs.types.RatingStep`
+        (built-in systems return columns that build each step when it is read).
 
     Name collisions follow the criteria's rule (names are case-insensitive): a
     third-party system with a built-in's name *replaces* it; two third-party plugins

@@ -224,6 +224,173 @@ class HistoryGame(NamedTuple):
     source: str = ""
 
 
+def _plain(column: Sequence) -> Sequence:
+    """A column as Python values: numpy arrays and ``array.array`` s give ``tolist()``."""
+    tolist = getattr(column, "tolist", None)
+    return tolist() if tolist is not None else column
+
+
+class Coded(Sequence):
+    """A column of few distinct values kept as integer codes: item ``i`` is
+    ``values[codes[i]]`` (a million games have a few thousand names, dates, events).
+
+    ``codes`` is any sequence of integers (a list, ``array.array``, a numpy array);
+    ``values`` a sequence of the distinct values (repeats are allowed: readers of a
+    column compare values, never codes).
+    """
+
+    __slots__ = ("codes", "values")
+
+    def __init__(self, codes: Sequence[int], values: Sequence[Any]):
+        self.codes = codes
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return Coded(self.codes[i], self.values)
+        return self.values[self.codes[i]]
+
+    def __iter__(self):
+        return map(self.values.__getitem__, _plain(self.codes))
+
+    def __repr__(self) -> str:
+        return f"Coded({len(self)} items, {len(self.values)} values)"
+
+
+class GameColumns(Sequence):
+    """The games of a history as columns: a ``Sequence[HistoryGame]`` whose games are
+    built when read, for histories of millions of games (a server's archive, a host's
+    database rows). Systems may read the columns directly (:attr:`columns`).
+
+    Each column holds one field of :class:`HistoryGame` per *row*: ``date``, ``event``,
+    ``black``, ``white`` (sequences of ``str``, usually :class:`Coded`: players as integer
+    codes into a table of names), ``result`` (floats), and optionally ``handicap``
+    (ints, default 0), ``komi`` (float or ``None``), ``size`` (ints, default 19),
+    ``round`` (int or ``None``), ``source`` (``str``, default ``""``). Any sequence
+    works (lists, ``array.array``, numpy arrays, :class:`Coded`, a host's own lazy
+    sequence). ``order``, when given, lists rows in the games' order (game ``k`` is row
+    ``order[k]``): a history that grows appends rows and re-orders only the index.
+
+    Games compare equal to any sequence of the same :class:`HistoryGame` s.
+    """
+
+    __slots__ = ("columns", "order", "_n")
+
+    def __init__(
+        self,
+        date: Sequence[str],
+        event: Sequence[str],
+        black: Sequence[str],
+        white: Sequence[str],
+        result: Sequence[float],
+        handicap: Sequence[int] | None = None,
+        komi: Sequence[float | None] | None = None,
+        size: Sequence[int] | None = None,
+        round: Sequence[int | None] | None = None,
+        source: Sequence[str] | None = None,
+        *,
+        order: Sequence[int] | None = None,
+    ):
+        n = len(result)
+        rows = len(order) if order is not None else n
+        defaults = {"handicap": 0, "komi": None, "size": 19, "round": None, "source": ""}
+        given = dict(
+            date=date, event=event, black=black, white=white, result=result,
+            handicap=handicap, komi=komi, size=size, round=round, source=source,
+        )  # fmt: skip
+        columns = {}
+        for name in HistoryGame._fields:
+            column = given[name]
+            if column is None:
+                column = Coded(_Repeat(n), (defaults[name],))
+            elif len(column) != n:
+                raise ValueError(f"GameColumns: column {name} has {len(column)} rows, not {n}")
+            columns[name] = column
+        self.columns: Mapping[str, Sequence[Any]] = MappingProxyType(columns)
+        self.order = order
+        self._n = rows
+
+    def __len__(self) -> int:
+        return self._n
+
+    def row(self, r: int) -> HistoryGame:
+        """The game in row ``r`` (rows are in the columns' order, not :attr:`order`)."""
+        c = self.columns
+        return HistoryGame._make(
+            c[name][r] if name not in _CONVERT else _CONVERT[name](c[name][r])
+            for name in HistoryGame._fields
+        )
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self._n))]
+        if k < 0:
+            k += self._n
+        if not 0 <= k < self._n:
+            raise IndexError(k)
+        return self.row(int(self.order[k]) if self.order is not None else k)
+
+    def __iter__(self):
+        lists = []
+        for name in HistoryGame._fields:
+            column = _plain(self.columns[name])
+            convert = _CONVERT.get(name)
+            lists.append(list(column) if convert is None else list(map(convert, column)))
+        if self.order is not None:
+            order = _plain(self.order)
+            lists = [[column[r] for r in order] for column in lists]
+        return map(HistoryGame._make, zip(*lists))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (GameColumns, tuple, list)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"GameColumns({self._n} games)"
+
+
+def _optional(convert):
+    return lambda value: None if value is None else convert(value)
+
+
+#: How a column's values become a HistoryGame's (numpy scalars to Python numbers).
+_CONVERT = {
+    "result": float,
+    "handicap": int,
+    "komi": _optional(float),
+    "size": int,
+    "round": _optional(int),
+}
+
+
+class _Repeat(Sequence):
+    """``n`` zeros, as the codes of a column that repeats one value."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return _Repeat(len(range(*i.indices(self.n))))
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        return 0
+
+    def __iter__(self):
+        return iter([0] * self.n)
+
+
 @dataclass(frozen=True)
 class HistoryEvent:
     """One tournament (or a server's single game, or a day of one): the unit systems

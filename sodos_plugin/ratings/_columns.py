@@ -1,24 +1,302 @@
-"""Steps kept as columns: a server's archive makes millions of rating steps.
+"""Columns for histories of millions of games: games in, steps out, no object per game.
 
-Contract: :class:`StepColumns` is a read-only ``Sequence[RatingStep]`` over arrays (who,
-which period, before and after); a step is built when it is read. Built-in systems return
-it when no details are asked for (``params["details"]`` false): the same steps, a few
-arrays instead of millions of tuples.
+Contract:
+
+* :func:`game_arrays` turns ``history.games`` (tuples, or
+  :class:`~sodos_hookspecs.GameColumns`) into numpy arrays in game order, players as
+  integer ids numbered by first appearance (Black before White, game by game: the order
+  in which systems seed and report them);
+* :func:`levels` schedules items (games, tournaments) that depend on each player's
+  previous item: an item's level is one more than the highest level among the previous
+  items of its players, so the items of one level share no player and can be rated at
+  once, each from the states its players had after their previous item;
+* :class:`StepColumns` is a read-only ``Sequence[RatingStep]`` over arrays (who, which
+  period, before and after); a step is built when it is read. Built-in systems return
+  it when no details are asked for (``params["details"]`` false);
+* :class:`Lazy` is a sequence whose items are computed when read (period labels).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-import numpy as np
-from sodos_hookspecs import RatingState, RatingStep
+from sodos_hookspecs import Coded, GameColumns, RatingState, RatingStep
+
+from sodos_plugin.ratings._lazy import LazyNumpy
+
+np = LazyNumpy(globals())
 
 _NONE = RatingStep._field_defaults["summary"]
 
 
+class Lazy(Sequence):
+    """``n`` items, item ``k`` being ``get(k)`` (computed each time it is read)."""
+
+    __slots__ = ("n", "get")
+
+    def __init__(self, n: int, get: Callable[[int], Any]):
+        self.n = n
+        self.get = get
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self.get(i) for i in range(*k.indices(self.n))]
+        if k < 0:
+            k += self.n
+        if not 0 <= k < self.n:
+            raise IndexError(k)
+        return self.get(k)
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self.get, range(self.n))
+
+
+# -- games in -------------------------------------------------------------------------------
+
+
+@dataclass
+class GameArrays:
+    """A history's games as arrays, in game order (see :func:`game_arrays`)."""
+
+    games: Sequence[Any]  # the history's own sequence (details read games from it)
+    names: list[str]  # player id -> name, ids by first appearance
+    black: Any  # int64 player ids
+    white: Any
+    result: Any  # float64, Black's score
+    handicap: Any  # int64
+    size: Any  # int64
+    source: Sequence[str]  # per game, in game order (as given: not copied)
+    date_column: Sequence[str]
+    event_column: Sequence[str]
+    date: Any = None  # int64 codes into dates (``events=True``)
+    dates: list[str] | None = None
+    event: Any = None  # int64 codes into events (distinct keys)
+    events: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self.result)
+
+
+def _intern(values) -> tuple[list[int], list[Any]]:
+    table: dict[Any, int] = {}
+    codes = [table.setdefault(v, len(table)) for v in values]
+    return codes, list(table)
+
+
+def _coded(column, order):
+    """(int64 codes in game order, distinct values) of a column of repeated values."""
+    if isinstance(column, Coded):
+        remap, values = _intern(column.values)
+        codes = np.asarray(remap, dtype=np.int64)[_codes_of(column)]
+    else:
+        raw = column.tolist() if hasattr(column, "tolist") else column
+        plain, values = _intern(raw)
+        codes = np.asarray(plain, dtype=np.int64)
+    return (codes if order is None else codes[order]), values
+
+
+def _codes_of(column: Coded):
+    codes = column.codes
+    if len(column.values) == 1:  # one value repeated (a default column)
+        return np.zeros(len(codes), dtype=np.int64)
+    if hasattr(codes, "__array__") or hasattr(codes, "buffer_info"):
+        return np.asarray(codes, dtype=np.int64)
+    return np.fromiter(codes, dtype=np.int64, count=len(codes))
+
+
+def _numbers(column, dtype, order):
+    if isinstance(column, Coded):
+        out = np.asarray(list(column.values), dtype=dtype)[_codes_of(column)]
+    elif hasattr(column, "__array__") or hasattr(column, "buffer_info"):
+        out = np.asarray(column, dtype=dtype)
+    else:
+        out = np.fromiter(column, dtype=dtype, count=len(column))
+    return out if order is None else out[order]
+
+
+def _by_first_appearance(black, white, count: int):
+    """Player ids renumbered by first appearance, Black before White game by game;
+    returns (black, white, old id of each new id)."""
+    n = len(black)
+    if not n:
+        return black, white, np.zeros(0, dtype=np.int64)
+    both = np.empty(2 * n, dtype=np.int64)
+    both[0::2], both[1::2] = black, white
+    first = np.full(count, 2 * n, dtype=np.int64)
+    np.minimum.at(first, both, np.arange(2 * n, dtype=np.int64))
+    present = np.flatnonzero(first < 2 * n)
+    old = present[np.argsort(first[present], kind="stable")]
+    new = np.empty(count, dtype=np.int64)
+    new[old] = np.arange(len(old), dtype=np.int64)
+    return new[black], new[white], old
+
+
+def game_arrays(games: Sequence[Any], *, events: bool = True) -> GameArrays:
+    """The games as arrays in game order (see the module documentation); ``events``
+    false leaves dates and events uncoded (a system that rates game by game)."""
+    out = _from_columns(games) if isinstance(games, GameColumns) else _from_tuples(games)
+    if events:
+        out.date, out.dates = _coded(out.date_column, None)
+        out.event, out.events = _coded(out.event_column, None)
+    return out
+
+
+def _from_tuples(games) -> GameArrays:
+    ids: dict[str, int] = {}
+    names: list[str] = []
+    get = ids.get
+    blacks, whites = [], []
+    for game in games:
+        pb = get(game.black)
+        if pb is None:
+            pb = ids[game.black] = len(names)
+            names.append(game.black)
+        pw = get(game.white)
+        if pw is None:
+            pw = ids[game.white] = len(names)
+            names.append(game.white)
+        blacks.append(pb)
+        whites.append(pw)
+    n = len(games)
+    return GameArrays(
+        games=games,
+        names=names,
+        black=np.asarray(blacks, dtype=np.int64),
+        white=np.asarray(whites, dtype=np.int64),
+        result=np.fromiter((g.result for g in games), dtype=float, count=n),
+        handicap=np.fromiter((g.handicap for g in games), dtype=np.int64, count=n),
+        size=np.fromiter((g.size for g in games), dtype=np.int64, count=n),
+        source=Lazy(n, lambda k: games[k].source),
+        date_column=Lazy(n, lambda k: games[k].date),
+        event_column=Lazy(n, lambda k: games[k].event),
+    )
+
+
+def _in_order(column, rows):
+    """A column read in game order: the column itself, or row ``rows[k]`` as item k."""
+    if rows is None:
+        return column
+    return Lazy(len(rows), lambda k: column[rows[k]])
+
+
+def _from_columns(games: GameColumns) -> GameArrays:
+    c = games.columns
+    order = None if games.order is None else _numbers(games.order, np.int64, None)
+    black, white = c["black"], c["white"]
+    table: dict[str, int] = {}
+    if isinstance(black, Coded) and isinstance(white, Coded):
+        remap_b = [table.setdefault(v, len(table)) for v in black.values]
+        remap_w = [table.setdefault(v, len(table)) for v in white.values]
+        b = np.asarray(remap_b, dtype=np.int64)[_codes_of(black)]
+        w = np.asarray(remap_w, dtype=np.int64)[_codes_of(white)]
+    else:
+        b = np.asarray([table.setdefault(v, len(table)) for v in _values(black)], dtype=np.int64)
+        w = np.asarray([table.setdefault(v, len(table)) for v in _values(white)], dtype=np.int64)
+    if order is not None:
+        b, w = b[order], w[order]
+    table_names = list(table)
+    b, w, old = _by_first_appearance(b, w, len(table_names))
+    names = [table_names[i] for i in old.tolist()]
+    rows = None if order is None else order.tolist()
+    return GameArrays(
+        games=games,
+        names=names,
+        black=b,
+        white=w,
+        result=_numbers(c["result"], float, order),
+        handicap=_numbers(c["handicap"], np.int64, order),
+        size=_numbers(c["size"], np.int64, order),
+        source=_in_order(c["source"], rows),
+        date_column=_in_order(c["date"], rows),
+        event_column=_in_order(c["event"], rows),
+    )
+
+
+def _values(column) -> list:
+    return list(column.tolist() if hasattr(column, "tolist") else column)
+
+
+# -- scheduling -------------------------------------------------------------------------------
+
+
+def levels(item, player, count: int):
+    """Each item's level: items ``0..count-1``; ``item``/``player`` the pairs (an item's
+    players), grouped by item in increasing order, each pair once (a player at most once
+    per item). Level 0 for an item whose players have no earlier item, else one more
+    than the highest level of their previous items.
+
+    Kahn's algorithm one level at a time on arrays: an item is ready when the previous
+    items of all its players are done; each level costs the size of the level, not of
+    the whole history.
+    """
+    item = np.asarray(item, dtype=np.int64)
+    player = np.asarray(player, dtype=np.int64)
+    level = np.full(count, -1, dtype=np.int64)
+    if not count:
+        return level
+    order = argsort_ints(player)  # the pairs by player, then by item (stable)
+    sorted_players = player[order]
+    same = sorted_players[1:] == sorted_players[:-1]
+    # the pair of each pair's player in its next item (-1: the player's last item)
+    after = np.full(len(item), -1, dtype=np.int64)
+    successors = order[1:][same]
+    after[order[:-1][same]] = successors
+    waiting = np.bincount(item[successors], minlength=count)  # previous items not done
+    starts = np.searchsorted(item, np.arange(count + 1, dtype=np.int64))
+    ready = np.flatnonzero(waiting == 0)
+    current = 0
+    while len(ready):
+        level[ready] = current
+        nxt = after[_ranges(starts[ready], starts[ready + 1])]
+        nxt = nxt[nxt >= 0]
+        if not len(nxt):
+            break
+        targets = item[nxt]
+        np.subtract.at(waiting, targets, 1)
+        done = np.sort(targets[waiting[targets] == 0])
+        ready = done[np.concatenate(([True], done[1:] != done[:-1]))] if len(done) else done
+        current += 1
+    return level
+
+
+def argsort_ints(values):
+    """A stable argsort of non-negative integers: one sort of the values packed with
+    their positions when both fit in 63 bits (numpy's sort is much faster than its
+    argsort), else numpy's stable argsort."""
+    values = np.asarray(values, dtype=np.int64)
+    n = len(values)
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    low = max(1, int(n - 1).bit_length())
+    high = int(values.max()).bit_length()
+    if values.min() < 0 or low + high > 63:
+        return np.argsort(values, kind="stable")
+    packed = np.sort((values << low) | np.arange(n, dtype=np.int64))
+    return packed & ((1 << low) - 1)
+
+
+def _ranges(starts, ends):
+    """Concatenated ``arange(s, e)`` for each pair (vectorised)."""
+    lengths = ends - starts
+    total = int(lengths.sum())
+    if not total:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+    return np.arange(total, dtype=np.int64) + offsets
+
+
+# -- steps out ----------------------------------------------------------------------------------
+
+
 class StepColumns(Sequence):
     """Steps i = 0..n−1: ``names[player[i]]``, ``labels[i]``, ``dates[i]``, before and after
-    (rating, deviation, volatility; a ``None`` column is absent), ``games[i]``."""
+    (rating, deviation, volatility; a ``None`` column is absent), ``games[i]``.
+    ``labels`` and ``dates`` may be any sequences (:class:`Lazy`, :class:`Coded`)."""
 
     def __init__(self, names, player, labels, dates, before, after, games):
         self.names = names
@@ -61,14 +339,14 @@ class StepColumns(Sequence):
         )
 
     def __iter__(self) -> Iterator[RatingStep]:
-        names, labels, dates = self.names, self.labels, self.dates
+        names = self.names
         cols = [c.tolist() if c is not None else None for c in (*self.before, *self.after)]
         br, brd, bv, ar, ard, av = cols
         n = len(self)
         none = [None] * n
         brd, bv, ard, av = (c if c is not None else none for c in (brd, bv, ard, av))
         for k, p, label, day, g in zip(
-            range(n), self.player.tolist(), labels, dates, self.games.tolist()
+            range(n), self.player.tolist(), self.labels, self.dates, self.games.tolist()
         ):
             yield RatingStep(
                 names[p],
@@ -81,28 +359,3 @@ class StepColumns(Sequence):
                 (),
                 _NONE,
             )
-
-
-def concat(parts: Sequence[StepColumns]) -> StepColumns | list:
-    """One StepColumns of several with the same names (empty: an empty list)."""
-    if not parts:
-        return []
-    names = parts[0].names
-
-    def join(pick):
-        cols = [pick(p) for p in parts]
-        return None if cols[0] is None else np.concatenate(cols)
-
-    before = tuple(join(lambda p, k=k: p.before[k]) for k in range(3))
-    after = tuple(join(lambda p, k=k: p.after[k]) for k in range(3))
-    labels = [x for p in parts for x in p.labels]
-    dates = [x for p in parts for x in p.dates]
-    return StepColumns(
-        names,
-        np.concatenate([p.player for p in parts]),
-        labels,
-        dates,
-        before,
-        after,
-        np.concatenate([p.games for p in parts]),
-    )

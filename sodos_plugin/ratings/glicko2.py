@@ -29,7 +29,6 @@ from collections.abc import Mapping, Sequence
 from datetime import date as Date
 from typing import Any
 
-import numpy as np
 from sodos_hookspecs import (
     GameHistory,
     HistoryGame,
@@ -43,7 +42,10 @@ from sodos_hookspecs import (
 )
 
 from sodos_plugin.ranks import parse_rank
+from sodos_plugin.ratings._lazy import LazyNumpy
 from sodos_plugin.ratings._periods import event_name, events_in_order, seed
+
+np = LazyNumpy(globals())  # imported when a rating is computed, not when registered
 
 SCALE = 173.7178
 _PI2 = math.pi * math.pi
@@ -143,37 +145,45 @@ def volatility(phi2, v, delta, sigma, tau: float, eps: float):
     d2 = delta * delta
     tau2 = tau * tau
     pv = phi2 + v
-    big_a = a.copy()
     big_b = np.empty_like(a)
     wide = d2 > pv
     big_b[wide] = np.log(d2[wide] - pv[wide])
-    k = np.ones_like(a)
-    todo = ~wide
+    # B = a − kτ for the first k ≥ 1 with f(a − kτ) not negative; the elements still
+    # looking are kept compact (``look``: their positions), each through the same steps
+    look = np.flatnonzero(~wide)
+    k = 1.0
     for _ in range(MAX_ITERATIONS):
-        if not todo.any():
+        if not len(look):
             break
-        negative = _f(a[todo] - k[todo] * tau, a[todo], d2[todo], pv[todo], tau2) < 0
-        step = np.zeros_like(a)
-        step[np.flatnonzero(todo)[negative]] = 1.0
-        todo &= step > 0
-        k += step
-    big_b[~wide] = a[~wide] - k[~wide] * tau
-    fa = _f(big_a, a, d2, pv, tau2)
-    fb = _f(big_b, a, d2, pv, tau2)
-    active = np.abs(big_b - big_a) > eps
+        x = a[look] - k * tau
+        found = ~(_f(x, a[look], d2[look], pv[look], tau2) < 0)
+        big_b[look[found]] = x[found]
+        look = look[~found]
+        k += 1.0
+    if len(look):  # the safety bound: as the loop above would leave them
+        big_b[look] = a[look] - k * tau
+    # the Illinois iteration on the compacted unconverged elements
+    out = a.copy()
+    A, B = a.copy(), big_b
+    FA, FB = _f(A, a, d2, pv, tau2), _f(B, a, d2, pv, tau2)
+    i = np.arange(len(a))
+    active = np.abs(B - A) > eps
+    ea, ed2, epv = a, d2, pv
     for _ in range(MAX_ITERATIONS):
-        if not active.any():
+        if not active.all():
+            i, A, B, FA, FB = i[active], A[active], B[active], FA[active], FB[active]
+            ea, ed2, epv = ea[active], ed2[active], epv[active]
+        if not len(i):
             break
-        i = np.flatnonzero(active)
-        A, B, FA, FB = big_a[i], big_b[i], fa[i], fb[i]
         c = A + (A - B) * FA / (FB - FA)
-        fc = _f(c, a[i], d2[i], pv[i], tau2)
+        fc = _f(c, ea, ed2, epv, tau2)
         swap = fc * FB <= 0
-        big_a[i] = np.where(swap, B, A)
-        fa[i] = np.where(swap, FB, FA / 2.0)
-        big_b[i] = c
-        fb[i] = fc
-        active[i] = np.abs(c - big_a[i]) > eps
+        A = np.where(swap, B, A)
+        FA = np.where(swap, FB, FA / 2.0)
+        B, FB = c, fc
+        active = np.abs(c - A) > eps
+        out[i] = A
+    big_a = out
     out = np.exp(big_a / 2.0)
     return float(out[0]) if scalar else out
 
@@ -529,45 +539,28 @@ class _Run:
         self.steps[start:] = placed
 
     def rate_games_columns(self) -> None:
-        """:meth:`rate_games` without details: player states in arrays, steps as columns
-        (:class:`~._columns.StepColumns`), the same waves and the same formulas."""
-        from sodos_plugin.ratings._columns import StepColumns
+        """:meth:`rate_games` without details, on arrays: no object per game.
+
+        The games become arrays (players as integer ids, :func:`~._columns.game_arrays`),
+        their waves are computed on arrays (:func:`~._columns.levels`), each wave is
+        rated by the same formulas, and the steps are columns
+        (:class:`~._columns.StepColumns`) built only when read.
+        """
+        from sodos_plugin.ratings._columns import Lazy, StepColumns, game_arrays, levels
 
         games = self.history.games
-        n = len(games)
-        ids: dict[str, int] = {}
-        names: list[str] = []
-        last_wave: list[int] = []
-        blacks: list[int] = []
-        whites: list[int] = []
-        waves: list[int] = []
-        get = ids.get
-        for game in games:
-            pb = get(game.black)
-            if pb is None:
-                pb = ids[game.black] = len(names)
-                names.append(game.black)
-                last_wave.append(-1)
-            pw = get(game.white)
-            if pw is None:
-                pw = ids[game.white] = len(names)
-                names.append(game.white)
-                last_wave.append(-1)
-            a, b = last_wave[pb], last_wave[pw]
-            lw = (a if a > b else b) + 1
-            last_wave[pb] = last_wave[pw] = lw
-            blacks.append(pb)
-            whites.append(pw)
-            waves.append(lw)
-        black = np.array(blacks, dtype=np.int64)
-        white = np.array(whites, dtype=np.int64)
-        wave = np.array(waves, dtype=np.int64)
+        arrays = game_arrays(games, events=False)
+        names, black, white = arrays.names, arrays.black, arrays.white
+        n = len(arrays)
+        item = np.repeat(np.arange(n, dtype=np.int64), 2)
+        both = np.empty(2 * n, dtype=np.int64)
+        both[0::2], both[1::2] = black, white
+        wave = levels(item, both, n)
         first = [self.current(name) for name in names]
         R = np.array([x[0] for x in first], dtype=float)
         RD = np.array([x[1] for x in first], dtype=float)
         V = np.array([x[2] for x in first], dtype=float)
-        result = np.fromiter((g.result for g in games), dtype=float, count=n)
-        stones = np.fromiter((g.handicap for g in games), dtype=np.int64, count=n)
+        result, stones = arrays.result, arrays.handicap
         before = [np.empty(2 * n) for _ in range(3)]
         after = [np.empty(2 * n) for _ in range(3)]
         order = np.argsort(wave, kind="stable")
@@ -597,11 +590,13 @@ class _Run:
             for column, values in zip(after, (ar, ard, av)):
                 column[slots] = values
             R[players], RD[players], V[players] = ar, ard, av
-        labels = [x for g in games for x in ((g.source or g.event),) * 2]
-        dates = [x for g in games for x in (g.date, g.date)]
-        who = np.empty(2 * n, dtype=np.int64)
-        who[0::2], who[1::2] = black, white
-        self.steps = StepColumns(names, who, labels, dates, before, after, np.ones(2 * n))
+        source, dates = arrays.source, arrays.date_column
+        event = arrays.event_column
+        labels = Lazy(2 * n, lambda k: source[k >> 1] or event[k >> 1])
+        self.steps = StepColumns(
+            names, both, labels, Lazy(2 * n, lambda k: dates[k >> 1]), before, after,
+            np.ones(2 * n, dtype=np.int64),
+        )  # fmt: skip
         self.last = {
             name: RatingState(r, rd, v)
             for name, r, rd, v in zip(names, R.tolist(), RD.tolist(), V.tolist())

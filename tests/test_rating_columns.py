@@ -1,0 +1,112 @@
+"""Histories as columns (:class:`~sodos_hookspecs.GameColumns`) and the array helpers the
+built-in systems rate them with: the same ratings as the same games as tuples."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from sodos_hookspecs import Coded, GameColumns, GameHistory, HistoryGame
+
+from sodos_plugin import Host
+from sodos_plugin.ratings._columns import argsort_ints, levels
+
+HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+
+
+def random_games(seed: int, n: int = 300, players: int = 25) -> list[HistoryGame]:
+    rng = random.Random(seed)
+    games = []
+    for k in range(n):
+        b, w = rng.sample(range(players), 2)
+        day = f"2024-{1 + k * 12 // n:02}-{1 + k % 28:02}"
+        event = f"e{k // 20}"
+        games.append(
+            HistoryGame(
+                day, event, f"p{b}", f"p{w}", rng.choice([0.0, 0.5, 1.0]),
+                rng.choice([0, 0, 0, 2, 5]), 6.5, rng.choice([19, 19, 19, 13]), None, f"f{k}",
+            )
+        )  # fmt: skip
+    return sorted(games, key=lambda g: (g.date, g.event, g.source))
+
+
+def as_columns(games: list[HistoryGame], shuffled: bool) -> GameColumns:
+    rows = list(range(len(games)))
+    if shuffled:  # rows stored in another order, ``order`` giving the games' order
+        random.Random(1).shuffle(rows)
+    stored = [None] * len(games)
+    for k, r in enumerate(rows):
+        stored[r] = games[k]
+    names = sorted({g.black for g in games} | {g.white for g in games})
+    code = {name: i for i, name in enumerate(names)}
+    return GameColumns(
+        date=[g.date for g in stored],
+        event=Coded(np.array([int(g.event[1:]) for g in stored]), [f"e{i}" for i in range(99)]),
+        black=Coded(np.array([code[g.black] for g in stored]), names),
+        white=Coded([code[g.white] for g in stored], names),
+        result=np.array([g.result for g in stored]),
+        handicap=[g.handicap for g in stored],
+        komi=[g.komi for g in stored],
+        size=np.array([g.size for g in stored]),
+        source=[g.source for g in stored],
+        order=np.array(rows) if shuffled else None,
+    )
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_columns_are_the_same_games(shuffled):
+    games = random_games(3)
+    columns = as_columns(games, shuffled)
+    assert len(columns) == len(games)
+    assert list(columns) == games
+    assert columns == games
+    assert [columns[k] for k in (0, 7, -1)] == [games[0], games[7], games[-1]]
+    with pytest.raises(IndexError):
+        columns[len(games)]
+
+
+@pytest.mark.parametrize("system", ["ogs", "egf", "glicko2", "whr"])
+@pytest.mark.parametrize("details", [False, True])
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_columns_rate_as_tuples(system, details, shuffled):
+    games = random_games(7)
+    plain = HOST.ratings(GameHistory(tuple(games)), system=system, details=details)
+    columns = HOST.ratings(GameHistory(as_columns(games, shuffled)), system=system, details=details)
+    assert columns.result.final == plain.result.final
+    assert list(columns.result.steps) == list(plain.result.steps)
+
+
+def test_a_column_of_the_wrong_length_is_refused():
+    with pytest.raises(ValueError, match="column black"):
+        GameColumns(["2024-01-01"], ["e"], [], ["b"], [1.0])
+
+
+def python_levels(items: list[list[int]]) -> list[int]:
+    last: dict[int, int] = {}
+    out = []
+    for players in items:
+        level = max((last.get(p, -1) for p in players), default=-1) + 1
+        for p in players:
+            last[p] = level
+        out.append(level)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_levels_are_one_more_than_the_players_previous_items(seed):
+    rng = random.Random(seed)
+    pool = rng.randint(2, 30)
+    items = [
+        rng.sample(range(pool), rng.randint(1, min(pool, 6))) for _ in range(rng.randint(0, 80))
+    ]
+    item = [i for i, players in enumerate(items) for _ in players]
+    player = [p for players in items for p in players]
+    assert levels(item, player, len(items)).tolist() == python_levels(items)
+
+
+def test_argsort_ints_is_a_stable_argsort():
+    values = np.random.default_rng(2).integers(0, 50, 1000)
+    assert argsort_ints(values).tolist() == np.argsort(values, kind="stable").tolist()
+    big = np.array([2**62, 3, 2**62, 0])
+    assert argsort_ints(big).tolist() == [3, 1, 0, 2]
