@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from sodos_hookspecs import (
     FileReport,
+    GameColumns,
     GameHistory,
     HistoryEvent,
     HistoryGame,
@@ -437,6 +438,11 @@ def match_initial(
 
 
 def _names(history: GameHistory) -> list[str]:
+    """Each player once, by first appearance (Black before White, game by game)."""
+    if isinstance(history.games, GameColumns):  # no object per game
+        from sodos_plugin.ratings._columns import game_arrays
+
+        return game_arrays(history.games, events=False).names
     seen: dict[str, None] = {}
     for game in history.games:
         seen.setdefault(game.black, None)

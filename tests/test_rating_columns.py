@@ -7,7 +7,16 @@ import random
 
 import numpy as np
 import pytest
-from sodos_hookspecs import Coded, GameColumns, GameHistory, HistoryGame
+from sodos_hookspecs import (
+    Coded,
+    GameColumns,
+    GameHistory,
+    HistoryEvent,
+    HistoryGame,
+    HistoryPlayer,
+    InitialRating,
+    RatingState,
+)
 
 from sodos_plugin import Host
 from sodos_plugin.ratings._columns import argsort_ints, levels
@@ -110,3 +119,55 @@ def test_argsort_ints_is_a_stable_argsort():
     assert argsort_ints(values).tolist() == np.argsort(values, kind="stable").tolist()
     big = np.array([2**62, 3, 2**62, 0])
     assert argsort_ints(big).tolist() == [3, 1, 0, 2]
+
+
+def gor_history(seed: int, n: int, low: float, high: float, classes: str = "ABCD", most=9):
+    rng = random.Random(seed)
+    games = []
+    for k in range(n):
+        b, w = rng.sample(range(60), 2)
+        event = f"t{k // 45}"
+        games.append(
+            HistoryGame(
+                f"2020-{1 + k * 12 // n:02}-01", event, f"p{b}", f"p{w}",
+                rng.choice([0.0, 0.5, 1.0]), rng.choice([0, 0, 0, 1, 3, most]), None,
+                rng.choice([19] * 9 + [13]), 1 + k % 5, f"f{k}",
+            )
+        )  # fmt: skip
+    events = {
+        f"t{e}": HistoryEvent(f"t{e}", f"T {e}", "", rng.choice([*classes, ""]), "")
+        for e in range(n // 45 + 1)
+    }
+    players = {
+        f"p{i}": HistoryPlayer(f"p{i}", rng.choice(["3d", "12k", None, "x"])) for i in range(60)
+    }
+    start = {
+        f"p{i}": InitialRating(RatingState(rng.uniform(low, high)), "test") for i in range(0, 60, 2)
+    }
+    return GameHistory(tuple(games), events, players), start
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("decimals", [3, -1, 0, 12])
+def test_gor_on_arrays_gives_the_per_game_numbers(seed, decimals):
+    """The array path (no details) against the per-game path (details), floors, classes,
+    handicaps, boards other than 19x19 and seeds included."""
+    history, start = gor_history(seed, 900, -900.0, 2800.0, most=4)
+    lean = HOST.ratings(history, system="egf", initial=start, decimals=decimals)
+    full = HOST.ratings(history, system="egf", initial=start, decimals=decimals, details=True)
+    assert type(lean.result.steps).__name__ == "StepColumns"  # the array path ran
+    assert [s[:6] for s in lean.result.steps] == [s[:6] for s in full.result.steps]
+    assert list(lean.result.final.items()) == list(full.result.final.items())
+    assert lean.result.initial == full.result.initial
+    assert lean.warnings == full.warnings
+
+
+@pytest.mark.parametrize("classes", ["AX", "B"])
+def test_gor_at_the_ceiling_or_an_unknown_class_as_the_per_game_path(classes):
+    history, start = gor_history(4, 300, 2500.0, 3290.0, classes)
+    lean = HOST.ratings(history, system="egf", initial=start)
+    full = HOST.ratings(history, system="egf", initial=start, details=True)
+    assert [s[:6] for s in lean.result.steps] == [s[:6] for s in full.result.steps]
+    assert lean.result.final == full.result.final
+    assert lean.warnings == full.warnings
+    assert any("not rated" in w or "unknown" in w for w in lean.warnings)

@@ -42,7 +42,10 @@ from sodos_hookspecs import (
 )
 
 from sodos_plugin.ranks import parse_rank
+from sodos_plugin.ratings._lazy import LazyNumpy
 from sodos_plugin.ratings._periods import event_name, events_in_order, seed
+
+np = LazyNumpy(globals())  # imported when a rating is computed, not when registered
 
 NAME = "egf"
 SOURCE = (
@@ -78,23 +81,47 @@ _PRO = re.compile(r"^\s*(\d)\s*[pP]\s*$")
 # -- the 2021 formulas ---------------------------------------------------------------------
 
 
+# Written once on numpy arrays (a float is an array of one): the per-game path, which
+# explain shows, and the array path over a whole archive compute the very same numbers
+# (numpy's exp and log may differ from the math module's in the last bit on some CPUs).
+
+
+def _beta(r):
+    return -7.0 * np.log(CEILING - r)
+
+
+def _con(r):
+    return np.power((CEILING - r) / 200.0, 1.6)
+
+
+def _bonus(r):
+    x = (2300.0 - r) / 80.0
+    # ln(1 + e^x) without overflow for very low ratings
+    return (
+        np.where(x > 0, x + np.log1p(np.exp(-np.abs(x))), np.log1p(np.exp(np.minimum(x, 0.0))))
+        / 5.0
+    )
+
+
+def _se(beta_own, beta_opponent):
+    return 1.0 / (1.0 + np.exp(beta_opponent - beta_own))
+
+
 def beta(r: float) -> float:
-    return -7.0 * math.log(CEILING - r)
+    return float(_beta(np.float64(r)))
 
 
 def con(r: float) -> float:
-    return ((CEILING - r) / 200.0) ** 1.6
+    return float(_con(np.float64(r)))
 
 
 def bonus(r: float) -> float:
-    x = (2300.0 - r) / 80.0
-    # ln(1 + e^x) without overflow for very low ratings
-    return (x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))) / 5.0
+    return float(_bonus(np.float64(r)))
 
 
 def se(r: float, opponent: float) -> float:
     """2021 expected score of ``r`` against ``opponent`` (ratings as β sees them)."""
-    return 1.0 / (1.0 + math.exp(beta(opponent) - beta(r)))
+    return float(_se(_beta(np.float64(r)), _beta(np.float64(opponent))))
 
 
 # -- the pre-2021 formulas -----------------------------------------------------------------
@@ -191,6 +218,10 @@ def rate(
     floor = float(params["floor"])
     decimals = params["decimals"]
     want_details = bool(params.get("details", True))
+    if not want_details and formula == "2021":
+        done = _rate_arrays(history, initial, params)
+        if done is not None:
+            return done
     epsilon = float(params["epsilon"])
     default = RatingState(float(params["default_rating"]))
     warnings: list[str] = []
@@ -283,6 +314,10 @@ def rate(
     return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings)
 
 
+#: What a game with a rating at the ceiling says (the per-game path's ValueError).
+_OUTSIDE = f"a rating of {CEILING:g} or more is outside the 2021 formula"
+
+
 def _game_details(game, before, formula, epsilon, weight, per_player, warnings) -> None:
     """Both players' contributions of one game, with every step (explain shows them)."""
     b, w = before[game.black], before[game.white]
@@ -322,17 +357,17 @@ def _fast_changes(rated, before, weight, per_player, warnings) -> None:
     for game in rated:
         b = before[game.black]
         if game.black not in own or game.white not in own:
-            warnings.append(f"{NAME}: {game.source}: not rated: a rating of 3300 or more")
+            warnings.append(f"{NAME}: {game.source}: not rated: {_OUTSIDE}")
             continue
         (beta_b, con_b, bonus_b), (beta_w, con_w, bonus_w) = own[game.black], own[game.white]
         if game.handicap >= 1:
             adjusted = b + handicap_adjustment(game.handicap)
             if adjusted >= CEILING:
-                warnings.append(f"{NAME}: {game.source}: not rated: a rating of 3300 or more")
+                warnings.append(f"{NAME}: {game.source}: not rated: {_OUTSIDE}")
                 continue
             beta_b = beta(adjusted)
-        se_b = 1.0 / (1.0 + math.exp(beta_w - beta_b))
-        se_w = 1.0 / (1.0 + math.exp(beta_b - beta_w))
+        se_b = float(_se(beta_b, beta_w))
+        se_w = float(_se(beta_w, beta_b))
         change_b = con_b * (game.result - se_b) + bonus_b
         change_w = con_w * ((1.0 - game.result) - se_w) + bonus_w
         if weight != 1.0:
@@ -340,6 +375,212 @@ def _fast_changes(rated, before, weight, per_player, warnings) -> None:
             change_w *= weight
         per_player[game.black].append(change_b)
         per_player[game.white].append(change_w)
+
+
+def _rate_arrays(
+    history: GameHistory, initial: Mapping[str, InitialRating], params: Mapping[str, Any]
+) -> RatingResult | None:
+    """The 2021 formula without details on arrays: the numbers, steps, seeds and warnings
+    of the per-game path, with no object per game. Tournaments that share no player are
+    rated at once (:func:`~._columns.levels`); within one, each player's β, con and bonus
+    once, every game from the ratings before it, each player's changes summed by
+    ``math.fsum`` as the per-game path does. ``None`` when the history needs that path
+    (an unknown class: its warning comes between seeds; a rating at the ceiling)."""
+    from sodos_plugin.ratings._columns import (
+        Lazy,
+        StepColumns,
+        _ranges,
+        argsort_ints,
+        game_arrays,
+        levels,
+    )
+
+    use_class = params["use_class"]
+    for event in history.events.values():
+        klass = event.tournament_class.upper()
+        if use_class and klass and klass not in CLASS_WEIGHTS:
+            return None
+    floor = float(params["floor"])
+    decimals = params["decimals"]
+    arrays = game_arrays(history.games)
+    n, events = len(arrays), arrays.events
+    # the order of events: first day (of its games, or the event's own), then key
+    dates = arrays.dates
+    by_rank = sorted(dates)
+    position = {day: k for k, day in enumerate(by_rank)}
+    date_rank = np.array([position[day] for day in dates], dtype=np.int64)
+    first = np.full(len(events), len(dates), dtype=np.int64)
+    if n:
+        np.minimum.at(first, arrays.event, date_rank[arrays.date])
+    firsts: list[str | None] = []
+    for key, k in zip(events, first.tolist()):
+        if k == len(dates):  # a value of the column no game has
+            firsts.append(None)
+            continue
+        day = by_rank[k]
+        own = history.events.get(key)
+        if own is not None and own.date:
+            day = min(day, own.date)
+        firsts.append(day)
+    played = [e for e in range(len(events)) if firsts[e] is not None]
+    ordered = sorted(played, key=lambda e: (firsts[e], events[e]))
+    ordered += [e for e in range(len(events)) if firsts[e] is None]
+    event_rank = np.empty(len(events), dtype=np.int64)
+    event_rank[ordered] = np.arange(len(events))
+    # the rated games (19x19), grouped by event in that order, the history's order within
+    on_19 = np.flatnonzero(arrays.size == 19)
+    skipped_sizes = n - len(on_19)
+    rated = on_19[argsort_ints(event_rank[arrays.event[on_19]])]
+    m = len(rated)
+    ev = event_rank[arrays.event[rated]]  # per rated game, in rated order
+    black, white = arrays.black[rated], arrays.white[rated]
+    count = len(arrays.names)
+    # (event, player) pairs by first appearance, Black before White game by game
+    occ_player = np.empty(2 * m, dtype=np.int64)
+    occ_player[0::2], occ_player[1::2] = black, white
+    occ_event = np.repeat(ev, 2)
+    code = occ_event * max(count, 1) + occ_player
+    by_code = argsort_ints(code)
+    sorted_code = code[by_code]
+    new = np.ones(2 * m, dtype=bool)
+    new[1:] = sorted_code[1:] != sorted_code[:-1]
+    pair_of_sorted = np.cumsum(new) - 1  # pairs numbered by code for now
+    first_occ = by_code[new]  # each pair's first occurrence
+    appearance = np.argsort(first_occ, kind="stable")  # pairs by first appearance
+    renumber = np.empty(len(first_occ), dtype=np.int64)
+    renumber[appearance] = np.arange(len(first_occ))
+    pair_of = np.empty(2 * m, dtype=np.int64)
+    pair_of[by_code] = renumber[pair_of_sorted]
+    pair_player = occ_player[first_occ[appearance]]
+    pair_event = occ_event[first_occ[appearance]]
+    pairs = len(pair_player)
+    pb, pw = pair_of[0::2], pair_of[1::2]
+    # first ratings, in the order the per-game path seeds them
+    warnings: list[str] = []
+    origin: dict[str, str] = {}
+    default = RatingState(float(params["default_rating"]))
+    rating = np.zeros(count, dtype=float)
+    names = arrays.names
+    _, first_pair = np.unique(pair_player, return_index=True)
+    seeds = pair_player[np.sort(first_pair)].tolist()  # by first appearance
+    for p in seeds:
+        state, origin[names[p]] = seed(
+            names[p], initial, history.players, rank_to_rating, default, warnings, NAME
+        )
+        rating[p] = state.rating
+    # per event (in order): its weight, label, date, its games' and pairs' ranges
+    weights = np.ones(len(events))
+    labels, step_dates = [], []
+    game_start = np.searchsorted(ev, np.arange(len(events) + 1))
+    pair_start = np.searchsorted(pair_event, np.arange(len(events) + 1))
+    for rank, e in enumerate(ordered):
+        key = events[e]
+        own = history.events.get(key)
+        klass = (own.tournament_class if own is not None else "").upper()
+        if use_class:
+            weights[rank] = CLASS_WEIGHTS.get(klass, 1.0)
+        labels.append(event_name(history, key))
+        if own is not None and own.date:
+            step_dates.append(own.date)
+        elif game_start[rank] < game_start[rank + 1]:
+            step_dates.append(arrays.date_column[int(rated[game_start[rank]])])
+        else:
+            step_dates.append("")
+    result, stones = arrays.result[rated], arrays.handicap[rated]
+    before = np.empty(pairs)
+    after = np.empty(pairs)
+    games_of = np.bincount(pair_of, minlength=pairs)
+    wave = levels(pair_event, pair_player, len(events)) if pairs else np.zeros(0, np.int64)
+    active = np.flatnonzero(game_start[1:] > game_start[:-1])  # events with rated games
+    by_wave = active[np.argsort(wave[active], kind="stable")]
+    bounds = np.searchsorted(wave[by_wave], np.arange(wave.max() + 2 if len(active) else 1))
+    # per pair, written wave by wave: its starting rating, β, con and bonus
+    own, beta_p, con_p, bonus_p = (np.empty(pairs) for _ in range(4))
+    for k in range(len(bounds) - 1):
+        chosen = by_wave[bounds[k] : bounds[k + 1]]
+        if not len(chosen):
+            continue
+        pi = _ranges(pair_start[chosen], pair_start[chosen + 1])  # its pairs, in order
+        gi = _ranges(game_start[chosen], game_start[chosen + 1])  # its games, in order
+        start = rating[pair_player[pi]]
+        if (start >= CEILING).any():
+            return None
+        gb, gw, stone = pb[gi], pw[gi], stones[gi]
+        own[pi], beta_p[pi], con_p[pi], bonus_p[pi] = (
+            start,
+            _beta(start),
+            _con(start),
+            _bonus(start),
+        )
+        # h stones add 100(h - 0.5) to Black's rating inside Se only
+        handicapped = stone >= 1
+        adjusted = own[gb] + np.where(handicapped, 100.0 * (stone - 0.5), 0.0)
+        if (adjusted >= CEILING).any():
+            return None
+        beta_b = np.where(handicapped, _beta(adjusted), beta_p[gb])
+        beta_w = beta_p[gw]
+        s = result[gi]
+        weight = weights[ev[gi]]
+        change_b = (con_p[gb] * (s - _se(beta_b, beta_w)) + bonus_p[gb]) * weight
+        change_w = (con_p[gw] * ((1.0 - s) - _se(beta_w, beta_b)) + bonus_p[gw]) * weight
+        # each pair's changes together, summed as the per-game path does (fsum: exact,
+        # in any order)
+        occurrence = np.concatenate([gb, gw])
+        values = np.concatenate([change_b, change_w])
+        grouped = values[argsort_ints(occurrence - pi[0])]
+        ends = _stored(start, grouped, games_of[pi], floor, decimals)
+        before[pi] = start
+        after[pi] = ends
+        rating[pair_player[pi]] = ends
+    if skipped_sizes:
+        warnings.append(f"{NAME}: {skipped_sizes} game(s) not on 19x19 not rated (GoR rates 19x19)")
+    steps = StepColumns(
+        names,
+        pair_player,
+        Lazy(pairs, lambda k: labels[pair_event[k]]),
+        Lazy(pairs, lambda k: step_dates[pair_event[k]]),
+        (before, None, None),
+        (after, None, None),
+        games_of,
+    )
+    final = {names[p]: RatingState(r) for p, r in zip(seeds, rating[seeds].tolist())}
+    return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings)
+
+
+def _stored(start, changes, counts, floor: float, decimals):
+    """Per player: ``round(max(floor, start + math.fsum(its changes)), decimals)``, as
+    the per-game path computes it. ``changes`` holds each player's changes together
+    (``counts`` of them, at least one each).
+
+    On arrays where the outcome is certain: numpy's sum is within a known bound of the
+    exact one, and when every value within that bound of it lies on the same side of
+    the floor and rounds to the same decimals (away from a half by more than the bound),
+    numpy's ``rint(x·10^d)/10^d`` is exactly Python's ``round``. The others (one in
+    millions) are computed as the per-game path does."""
+    ends = np.empty(len(start))
+    offsets = np.zeros(len(start) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    if decimals is None or not 0 <= decimals <= 9 or not len(start):
+        slow = np.arange(len(start))
+    else:
+        scale = 10.0**decimals
+        sums = np.add.reduceat(changes, offsets[:-1])
+        size = np.add.reduceat(np.abs(changes), offsets[:-1])
+        approx = start + sums
+        bound = (counts + 2) * 2.0**-52 * (size + np.abs(start) + np.abs(approx))
+        z = approx * scale
+        half = np.abs(z - np.floor(z) - 0.5)
+        below = approx < floor
+        sure = (np.abs(approx - floor) > bound) & (below | (half > bound * scale + 1e-6))
+        ends[:] = np.where(below, round(floor, decimals), np.rint(z) / scale)
+        slow = np.flatnonzero(~sure)
+    if len(slow):
+        fsum, bounds = math.fsum, offsets.tolist()
+        values, first = changes.tolist(), start.tolist()
+        for k in slow.tolist():
+            after = max(floor, first[k] + fsum(values[bounds[k] : bounds[k + 1]]))
+            ends[k] = round(after, decimals) if decimals is not None and decimals >= 0 else after
+    return ends
 
 
 @hookimpl
