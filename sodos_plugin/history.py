@@ -58,13 +58,22 @@ MAX_INITIAL_BYTES = 64 << 20
 MAX_INITIAL_ROWS = 1_000_000
 
 
-def game_order(game: HistoryGame) -> tuple:
+class _Keys(dict):
+    """``identity_key`` of each name, computed once per run (an archive of a hundred
+    thousand games repeats a few thousand names)."""
+
+    def __missing__(self, name: str) -> str:
+        key = self[name] = identity_key(name)
+        return key
+
+
+def game_order(game: HistoryGame, key=identity_key) -> tuple:
     return (
         game.date,
         game.event,
         game.round or 0,
-        identity_key(game.black),
-        identity_key(game.white),
+        key(game.black),
+        key(game.white),
         game.result,
         game.handicap,
         game.source,
@@ -167,9 +176,10 @@ class _Collector:
         self.files: list[FileReport] = []
         self.warnings: list[str] = []
         self.tournaments: dict[tuple, str] = {}  # a tournament's games → its first file
+        self.keys = _Keys()
 
     def name(self, raw: str, source: str) -> str:
-        key = identity_key(raw)
+        key = self.keys[raw]
         first = self.spelling.setdefault(key, raw)
         if first != raw:
             self.warnings.append(
@@ -206,8 +216,7 @@ class _Collector:
             date,
             tuple(
                 sorted(
-                    (g.round or 0, identity_key(g.black), identity_key(g.white), g.result)
-                    for g in games
+                    (g.round or 0, self.keys[g.black], self.keys[g.white], g.result) for g in games
                 )
             ),
         )
@@ -258,15 +267,18 @@ class _Collector:
                 self.warnings.extend(cache.warnings)
                 cache.close()
         games, events, players, files, warnings = history_games(
-            outcomes, event_gap_days=settings.event_gap_days, reports=reports
+            outcomes,
+            event_gap_days=settings.event_gap_days,
+            reports=reports,
+            key=self.keys.__getitem__,
         )
+        append = self.games.append
         for game in games:
-            self.games.append(
-                game._replace(
-                    black=self.name(game.black, game.source),
-                    white=self.name(game.white, game.source),
-                )
-            )
+            black, white = self.name(game.black, game.source), self.name(game.white, game.source)
+            if black is game.black and white is game.white:
+                append(game)  # the usual case: the spelling the SGF assembly chose
+            else:
+                append(game._replace(black=black, white=white))
         self.events.update(events)
         for player in players.values():
             self.add_player(replace(player, name=self.name(player.name, player.source or "SGF")))
@@ -356,7 +368,8 @@ def read_history(
         )
         if game.event not in collector.events:
             collector.events[game.event] = HistoryEvent(game.event, game.event, game.date)
-    collector.games.sort(key=game_order)
+    keys = collector.keys.__getitem__
+    collector.games.sort(key=lambda game: game_order(game, keys))
     warnings = list(dict.fromkeys(collector.warnings))
     return GameHistory(
         games=tuple(collector.games),

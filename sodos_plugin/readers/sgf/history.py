@@ -207,6 +207,9 @@ def ingest_history(
     return found  # type: ignore[return-value]
 
 
+_UNSEEN = object()
+
+
 def game_date(text: str | None) -> str | None:
     """The first ``YYYY-MM-DD`` of a ``DT`` value (``2002-10-23,24`` → 2002-10-23)."""
     if not text:
@@ -261,6 +264,7 @@ def history_games(
     merged: set[tuple[str, str]] = set()
     seen: dict[tuple, str] = {}  # duplicate key → first source
     kept: list[tuple[Record, Extra, str, str, str]] = []  # record, extra, date, black, white
+    dates: dict[str | None, str | None] = {}  # DT text → its date (an archive repeats days)
 
     def name_of(raw: str, source: str) -> str:
         k = key(raw)
@@ -285,7 +289,9 @@ def history_games(
         first_dup = ""
         problems: list[tuple[str, str]] = []
         for record, extra in zip(outcome.records, result.extras):
-            date = game_date(record.date)
+            date = dates.get(record.date, _UNSEEN)
+            if date is _UNSEEN:
+                date = dates[record.date] = game_date(record.date)
             why = _unusable(record, date)
             if why is not None:
                 problems.append((record.source, why))
