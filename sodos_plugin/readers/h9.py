@@ -131,7 +131,7 @@ class RoundToken:
     handicap: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class H9Row:
     """One result row. Its round tokens are kept as read (``opponents``: row numbers,
     ``suffixes``: the rest of each token, ``+/w2``); :attr:`rounds` interprets them."""
@@ -369,6 +369,8 @@ def _header_line(line: str, number: int, result: H9File) -> bool:
 _ROUNDS_RUN = re.compile(rf"(?:{_ROUND_TOKEN} )*{_ROUND_TOKEN}")
 _VALUES_RUN = re.compile(rf"(?:{_VALUE_TOKEN} )*{_VALUE_TOKEN}")
 _ROUND_PARTS = re.compile(r"([0-9]+)([^ ]+)")
+#: Rows checked and taken apart at once by _scan_columns (bounds its memory).
+_CHUNK = 4096
 
 
 def _scan_columns(text: str, source: str) -> H9File | None:
@@ -420,8 +422,10 @@ def _scan_columns(text: str, source: str) -> H9File | None:
         return None
     rank_like = _RANK.match
     data = _DATA_RUN.fullmatch
-    value_words: list[str] = []
-    round_words: list[str] = []
+    # per row: its values and its round tokens as one text each (a string per row, not
+    # per token: a 100 000-row file holds 900 000 round tokens)
+    value_texts: list[str] = []
+    round_texts: list[str] = []
     rows: list[tuple] = []
     for number, line in lines:
         tokens = line.split()
@@ -452,41 +456,56 @@ def _scan_columns(text: str, source: str) -> H9File | None:
             return None
         extra += ["", ""]
         country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra[:2])
-        if values_first:
-            value_words += tokens[at : at + values]
-            round_words += tokens[at + values :]
-        else:
-            round_words += tokens[at : at + rounds]
-            value_words += tokens[at + rounds :]
+        split = at + values if values_first else at + rounds
+        value_texts.append(" ".join(tokens[at:split] if values_first else tokens[split:]))
+        round_texts.append(" ".join(tokens[split:] if values_first else tokens[at:split]))
         rows.append((number, place, " ".join(tokens[first:rank_at]), rank, country, club))
-    round_text = " ".join(round_words)
-    if not _ROUNDS_RUN.fullmatch(round_text):
-        return None
-    if values and not _VALUES_RUN.fullmatch(" ".join(value_words)):
-        return None
-    parts = _ROUND_PARTS.findall(round_text)
-    opponents = list(map(int, map(itemgetter(0), parts)))
-    suffixes = list(map(itemgetter(1), parts))
-    fraction_of = {word: parse_value(word) for word in set(value_words)}
-    fractions = list(map(fraction_of.__getitem__, value_words))
+    fraction_of: dict[str, Fraction] = {}
+    # one object per distinct opponent number, suffix ("+/w0"), country and club: a
+    # 100 000-row file has 900 000 round tokens
+    shared: dict[Any, Any] = {}
     kept = [(k, column) for k, column in enumerate(result.columns) if column[0] != "?"]
-    for i, (number, place, name, rank, country, club) in enumerate(rows):
-        v = i * values
-        r = i * rounds
-        printed = {column: fractions[v + k] for k, column in kept}
-        result.rows.append(
-            H9Row(
-                number,
-                place,
-                name,
-                rank,
-                country,
-                club,
-                printed,
-                opponents[r : r + rounds],
-                suffixes[r : r + rounds],
-            )  # fmt: skip
-        )
+    # checked and taken apart by chunks of rows, so that the parts of all tokens are
+    # never alive at once
+    for start in range(0, len(rows), _CHUNK):
+        round_text = " ".join(round_texts[start : start + _CHUNK])
+        if not _ROUNDS_RUN.fullmatch(round_text):
+            return None
+        parts = _ROUND_PARTS.findall(round_text)
+        del round_text
+        share = shared.setdefault  # one object per distinct number and suffix
+        opponents = [share(number, number) for number in map(int, map(itemgetter(0), parts))]
+        suffixes = [share(suffix, suffix) for _, suffix in parts]
+        del parts
+        fractions: list[Fraction] = []
+        if values:
+            value_text = " ".join(value_texts[start : start + _CHUNK])
+            if not _VALUES_RUN.fullmatch(value_text):
+                return None
+            words = value_text.split(" ")
+            for word in set(words).difference(fraction_of):
+                fraction_of[word] = parse_value(word)  # type: ignore[assignment]
+            fractions = list(map(fraction_of.__getitem__, words))
+        for i, (number, place, name, rank, country, club) in enumerate(
+            rows[start : start + _CHUNK]
+        ):
+            v = i * values
+            r = i * rounds
+            printed = {column: fractions[v + k] for k, column in kept}
+            country, club = share(country, country), share(club, club)
+            result.rows.append(
+                H9Row(
+                    number,
+                    place,
+                    name,
+                    rank,
+                    country,
+                    club,
+                    printed,
+                    opponents[r : r + rounds],
+                    suffixes[r : r + rounds],
+                )
+            )
     return result
 
 
@@ -717,8 +736,9 @@ def _games_fast(parsed: H9File, mcmahon: bool):
     decided: dict[tuple[str, str], tuple | None] = {}
     halves = _HALVES
     starts: list[Fraction] | None = [] if mcmahon else None
+    index = list(range(n))  # games share one int object per player index
     i = 0
-    for p in range(n):
+    for p in index:
         earned = free = 0  # in halves: points of games, of byes and absences
         number = p + 1
         for r in range(1, rounds + 1):
@@ -752,9 +772,9 @@ def _games_fast(parsed: H9File, mcmahon: bool):
                 return None
             swap, result, handicap, by_default = decision
             if swap:
-                append(new_game(r, q - 1, p, result, handicap, by_default))
+                append(new_game(r, index[q - 1], p, result, handicap, by_default))
             else:
-                append(new_game(r, p, q - 1, result, handicap, by_default))
+                append(new_game(r, p, index[q - 1], result, handicap, by_default))
         if starts is not None:
             starts.append(rows[p].printed["MMS"] - Fraction(earned + free // 2 * 2, 2))
     return games, byes, absences, starts
@@ -893,8 +913,11 @@ def read_path(path: Path, max_bytes: int = MAX_BYTES) -> tuple[Tournament, H9Fil
         data = read_regular(path, max_bytes, "option [plugin.builtin.h9] max_bytes")
     except FileRefused as error:
         raise InputError(str(error), source=source) from None
+    text = decode(data)
+    del data  # (the file's bytes are not kept while it is read)
     with paused_gc():
-        parsed = scan(decode(data), source)
+        parsed = scan(text, source)
+        del text
         tournament, notes = interpret(parsed)
     return tournament, parsed, notes
 
