@@ -332,7 +332,9 @@ def test_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
         def map(self, function, *iterables):
             return map(function, *iterables)
 
-    monkeypatch.setattr(walk_module, "ProcessPoolExecutor", Pool)
+    import concurrent.futures  # the walk imports the pool where workers start
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
     monkeypatch.setattr(walk_module, "PARALLEL_MIN_UNITS", 1)
     games = folder(tmp_path, {"a.sgf": rec("Ann", "Bob"), "b.sgf": rec("Cid", "Dan")})
     result = read([games], {"jobs": 1000})
@@ -378,7 +380,7 @@ def test_a_zip_directory_is_checked_before_it_is_read(tmp_path, monkeypatch):
     def never(*args, **kwargs):
         raise AssertionError("the directory was read")
 
-    monkeypatch.setattr(walk_module.zipfile, "ZipFile", never)
+    monkeypatch.setattr(zipfile, "ZipFile", never)  # the walk imports zipfile when it reads one
     result = read([archive], {"jobs": 1, "max_archive_members": 20})
     (report,) = result.files
     assert report.status == "rejected"
