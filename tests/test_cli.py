@@ -318,3 +318,19 @@ def test_records_without_rounds_get_a_hint_towards_ratings(tmp_path):
     assert done.returncode == 2
     assert "hint: 2 record(s) without a round" in done.stderr
     assert "'sodos ratings PATH' rates them" in done.stderr
+
+
+def test_a_folder_without_records_is_an_error_not_an_empty_table(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = sodos("standings", str(empty), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"sodos: error: {empty}: no SGF game record\n"
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "cup.xml").write_text("<Tournament/>")
+    (files / "cup.h9").write_text("; EV[cup]\n")
+    done = sodos("standings", str(files), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert f"{files}: no SGF game record (2 other file(s): cup.h9, cup.xml)" in done.stderr
+    assert "give a tournament file (h9, OpenGotha XML, JSON) itself as the path" in done.stderr

@@ -33,7 +33,7 @@ from typing import Any
 
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
-from sodos_plugin.errors import ConfigError
+from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.readers.sgf.assemble import assemble
 from sodos_plugin.readers.sgf.options import LIMIT_KEYS, RUN_KEYS, SECTION, parse_options
 from sodos_plugin.readers.sgf.walk import (
@@ -127,6 +127,8 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     paths = [Path(p) for p in paths]
     user = parse_options(options)  # a bad key fails before any work
     units, reports, settings_files = collect(paths, user.limits)
+    if not units and not any(r.status == "rejected" for r in reports):
+        raise InputError(_no_records(paths, reports))
     settings, defaults = _folder_settings(settings_files)
     merged = dict(defaults)
     merged.update({k: v for k, v in options.items() if v is not None})
@@ -149,6 +151,20 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
         )
     files.extend(FileReport(s.source, "settings", "tournament settings") for s in settings_files)
     return ReadResult(tournament, files=files, warnings=warnings)
+
+
+def _no_records(paths: Sequence[Path], reports: Sequence[FileReport]) -> str:
+    """Why a run found nothing to rank: never an empty table that looks like a result."""
+    where = ", ".join(str(p) for p in paths[:3]) + (" …" if len(paths) > 3 else "")
+    if not reports:
+        return f"{where}: no SGF game record"
+    names = [Path(r.path).name for r in reports[:3]]
+    more = f" and {len(reports) - 3} more" if len(reports) > 3 else ""
+    return (
+        f"{where}: no SGF game record ({len(reports)} other file(s): {', '.join(names)}{more});"
+        " a folder is read as SGF records: give a tournament file (h9, OpenGotha XML, JSON)"
+        " itself as the path, one per run"
+    )
 
 
 @hookimpl
