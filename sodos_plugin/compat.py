@@ -93,7 +93,7 @@ DEFECTS: dict[str, Defect] = {
         Defect(
             "V5",
             "SOSTS with virtual SOS",
-            "with genCountNotPlayedGamesAsHalfPoint OpenGotha reads every opponent's STS "
+            "With genCountNotPlayedGamesAsHalfPoint OpenGotha reads every opponent's STS "
             "as 0 (its virtual STS is never filled): SOSTS is the handicap corrections "
             "plus the own start score of rounds without a game",
         ),
@@ -174,7 +174,7 @@ def _criteria_defects(
     if round_number == 2 and (
         names & set(_CUTS_M) or (settings.form == "M" and names & set(_CUTS_ANY))
     ):
-        found.append(("V3", "SOSM-1 and SOSM-2 are 0 after round 2"))
+        found.append(("V3", "these standings are after round 2"))
     if "SOSTS" in names and settings.virtual_opponent == "half-point":
         found.append(("V5", "opponents' STS count 0 in SOSTS"))
     return found
@@ -230,7 +230,7 @@ def differences(host: Host, standings: Standings) -> tuple[list[Difference], lis
             if ours != theirs:
                 found.append(Difference(p, criterion, ours, theirs))
     reasons = [
-        f"{code} {DEFECTS[code].title}: {detail} ({DEFECTS[code].why})" for code, detail in kinds
+        f"{code} {DEFECTS[code].title}: {detail}. {DEFECTS[code].why}" for code, detail in kinds
     ]
     return found, reasons
 
