@@ -260,3 +260,20 @@ ROW_TEMPLATE = """; Pl Name Rk Co Club NBW SOS
 )
 def test_row_shapes_read_the_same_both_ways(row):
     assert_same(ROW_TEMPLATE.format(row=row))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda text: text.replace("\n", "\r\n"),
+        lambda text: text.replace("  ", "\t"),
+        lambda text: text.replace("\n", "  \n"),
+        lambda text: "\ufeff" + text,
+        lambda text: text.replace(" ", "\u00a0", 40),
+        lambda text: text.replace("\n", "\n\n"),
+    ],
+    ids=["crlf", "tabs", "trailing-blanks", "bom", "no-break-spaces", "blank-lines"],
+)
+def test_real_files_with_other_blanks_read_the_same_both_ways(change):
+    for text in REAL_TEXTS:
+        assert_same(change(text))
