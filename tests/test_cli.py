@@ -334,3 +334,36 @@ def test_a_folder_without_records_is_an_error_not_an_empty_table(tmp_path):
     assert (done.returncode, done.stdout) == (2, "")
     assert f"{files}: no SGF game record (2 other file(s): cup.h9, cup.xml)" in done.stderr
     assert "give a tournament file (h9, OpenGotha XML, JSON) itself as the path" in done.stderr
+
+
+def test_table_warnings_reach_stderr_unless_the_table_is_on_the_terminal(tmp_path):
+    (tmp_path / "a.sgf").write_text("(;GM[1]SZ[19]RO[1]PB[Ann]PW[Bob]RE[B+R])")
+    (tmp_path / "b.sgf").write_text("(;GM[1]SZ[19]RO[1]PB[Cid]PW[Dan]RE[?])")
+    warning = "RE[?]: result unknown"
+    redirected = sodos("standings", str(tmp_path), "--system", "swiss", cwd=tmp_path)
+    assert redirected.returncode == 0, redirected.stderr
+    assert (warning in redirected.stdout, warning in redirected.stderr) == (True, True)
+    import pty
+
+    main_fd, child_fd = pty.openpty()
+    done = subprocess.run(
+        [*command(), "standings", str(tmp_path), "--system", "swiss"],
+        stdout=child_fd,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        timeout=120,
+        text=True,
+    )
+    os.close(child_fd)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(main_fd, 65536)
+        except OSError:  # the terminal closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main_fd)
+    assert done.returncode == 0, done.stderr
+    assert warning in shown.decode("utf-8") and warning not in done.stderr

@@ -66,7 +66,17 @@ def run(args: argparse.Namespace) -> int:
             f"note: standings after round {standings.round} of "
             f"{standings.tournament.rounds}, {standings.round_note}"
         )
-    if args.format != "table" or args.output is not None:  # else the table ends with them
+    # the terminal's table ends with the warnings; a table sent elsewhere keeps them and
+    # they are said on stderr too, so that `sodos standings X > out.txt` still shows them
+    on_terminal = args.format == "table" and args.output is None and _is_terminal(sys.stdout)
+    if not on_terminal:
         for warning in standings.warnings:
             say(f"warning: {warning}")
     return EXIT_OK
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or unusual stream
+        return False
