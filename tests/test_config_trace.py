@@ -73,3 +73,11 @@ def test_trace_config_goes_to_stderr_with_the_run(tmp_path):
     assert f"config:   {ROOT / 'sample_sgf' / 'sodos.toml'}: read (the records folder's own " \
         "settings)" in lines  # fmt: skip
     assert any(line.startswith("config:   mcmahon.bar") and '"3d"' in line for line in lines)
+
+
+def test_serve_keys_show_their_value_and_origin(tmp_path):
+    (tmp_path / "sodos.toml").write_text("[serve]\nport = 9001\n")
+    out = sodos("config", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert setting(out.stdout, "serve.port") == f"9001 ({tmp_path / 'sodos.toml'})"
+    assert setting(out.stdout, "serve.host") == '"127.0.0.1" (default)'
