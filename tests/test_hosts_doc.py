@@ -140,3 +140,19 @@ def test_each_documented_call_runs(tmp_path):
 def test_tournament_fields_are_all_documented():
     call = next(c for c in CALLS if c.startswith("Tournament("))
     assert [f.name for f in dataclasses.fields(Tournament)] == [n for n, _, _ in documented(call)]
+
+
+@pytest.mark.parametrize("model", ["Player", "Game"])
+def test_model_classes_are_documented_with_their_fields_and_defaults(model):
+    from sodos_plugin import model as module
+
+    (call,) = re.findall(rf"`({model}\([^`]*\))`", " ".join(DOC.split()))
+    cls = getattr(module, model)
+    namespace = {"Result": module.Result}
+    params = ast.parse(f"def f({call.split('(', 1)[1][:-1]}): pass").body[0].args
+    defaults = [eval(ast.unparse(d), namespace) for d in params.defaults]  # the doc's text
+    shown = [a.arg for a in params.args]
+    real = dataclasses.fields(cls)
+    assert shown == [f.name for f in real]
+    with_default = [f for f in real if f.default is not dataclasses.MISSING]
+    assert defaults == [f.default for f in with_default]
