@@ -205,6 +205,11 @@ class Host:
             text += "; plugins that failed to load and may provide it: " + "; ".join(
                 f"{i.name!r} ({i.where()}): {i.failed}" for i in suspects
             )
+        blocked = registry.blocked()
+        if blocked:
+            text += "; plugins blocked in this run (-p no:NAME, disable) that may provide it: " + (
+                ", ".join(repr(i.name) for i in blocked)
+            )
         return text
 
     def providers(self, kind: str, names: Sequence[str]) -> dict[str, dict[str, Any]]:

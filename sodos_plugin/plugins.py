@@ -258,6 +258,11 @@ class Registry:
         """Plugins that failed before saying what they provide (import, registration)."""
         return [i for i in self.plugins.values() if i.failed and not i.lost and not i.provides]
 
+    def blocked(self) -> list[PluginInfo]:
+        """Plugins blocked in this run (``-p no:NAME``, ``disable``): never asked what
+        they provide, so any of them may be the provider of a name that is missing."""
+        return [i for i in self.plugins.values() if i.blocked]
+
     def provider(self, kind_name: str, name: str) -> PluginInfo | None:
         found = self.lookup(kind_name, name)
         return None if found is None else self.plugins.get(found.plugin)

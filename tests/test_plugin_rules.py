@@ -410,6 +410,8 @@ def test_dash_p_is_repeatable_and_blocks_with_no(plugin_dir, tmp_path):
         "--no-entry-points", cwd=tmp_path, env=env,
     )  # fmt: skip
     assert gone.returncode == 2 and "unknown criterion 'SODOMS'" in gone.stderr
+    assert "plugins blocked in this run (-p no:NAME, disable) that may provide it: " in gone.stderr
+    assert "'builtin.sodoms'" in gone.stderr.split("blocked in this run", 1)[1]
     typo = sodos("-p", "no:builtin.sodom", "plugins", "--no-entry-points", cwd=tmp_path)
     assert "warning: blocked plugin 'builtin.sodom': no plugin has that name" in typo.stdout
 
