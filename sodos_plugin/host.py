@@ -9,7 +9,7 @@ A pairing program or Go server embeds the tool through :class:`Host`::
     standings = host.standings(tournament, round=3)
     host.write(standings, "json", sys.stdout)
 
-Data flows one way (DESIGN.md): readers produce a frozen Tournament, the Context
+Data flows one way: readers produce a frozen Tournament, the Context
 computes scores once, criteria produce breakdowns, standings order them, writers
 format them.
 """
@@ -279,6 +279,7 @@ class Host:
             raise PluginError(plugin_name, f"read ({reader.name})", _text(error)) from error
         if not isinstance(result, ReadResult):
             raise PluginError(plugin_name, f"read ({reader.name})", "did not return a ReadResult")
+        result.warnings.extend(_shared_name_warnings(result.tournament))
         if not _reading_roster:  # a roster file is only read for its names
             if self.roster is not None:
                 self.roster.check(result.tournament)
@@ -648,3 +649,21 @@ def _head(path: Path) -> bytes:
 
 def _text(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
+
+
+def _shared_name_warnings(tournament: Tournament) -> list[str]:
+    """Players registered apart whose names are one name (docs/rules.md §8): said, never
+    merged (a file's registrations are its own), whatever the reader."""
+    from sodos_plugin.identity import shared_names
+
+    players = tournament.players
+    warnings = []
+    for group in shared_names([p.name for p in players]):
+        shown = ", ".join(f"{players[i].name!r} (player {i + 1})" for i in group[:4])
+        more = f" and {len(group) - 4} more" if len(group) > 4 else ""
+        where = f"{tournament.source}: " if tournament.source else ""
+        warnings.append(
+            f"{where}{len(group)} players have one name by the identity rule (docs/rules.md §8): "
+            f"{shown}{more}; one person registered twice, or different people?"
+        )
+    return warnings

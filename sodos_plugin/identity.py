@@ -73,6 +73,21 @@ def identity_key(name: str) -> str:
     return " ".join(text.split())
 
 
+def shared_names(names: Sequence[str]) -> list[list[int]]:
+    """Indexes of the names that are one name by :func:`identity_key`, in groups of 2+.
+
+    >>> shared_names(["Ann", "Bob", "ANN ", "Cid"])
+    [[0, 2]]
+    """
+    keys = list(map(identity_key, names))
+    if len(set(keys)) == len(keys):  # the usual tournament: nothing to group
+        return []
+    groups: dict[str, list[int]] = {}
+    for index, key in enumerate(keys):
+        groups.setdefault(key, []).append(index)
+    return [group for group in groups.values() if len(group) > 1]
+
+
 def distance(a: str, b: str, bound: int = 2) -> int:
     """Levenshtein distance of ``a`` and ``b``, or ``bound + 1`` when it exceeds ``bound``.
 

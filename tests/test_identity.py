@@ -163,3 +163,41 @@ def test_name_index_closest():
     assert index.closest("Weber Anne") == "Weber Anna"
     assert index.closest("Nobody Here") is None
     assert "WEBER ANNA" in index and "Weber Anne" not in index
+
+
+def test_players_registered_apart_with_one_name_are_warned_by_every_reader(tmp_path):
+    # JSON with ids (the reader itself is silent then), and h9 rows: said by the host
+    import json
+    import unicodedata
+
+    from sodos_plugin import Host
+    from sodos_plugin.errors import StrictError
+    from sodos_plugin.identity import shared_names
+
+    assert shared_names(["Ann", "Bob", "ANN ", "Cid", "bob"]) == [[0, 2], [1, 4]]
+    assert shared_names(["Ann", "Bob"]) == []
+    nfd = unicodedata.normalize("NFD", "DAN WÓJCIK")
+    doc = {
+        "format": "sodos-tournament",
+        "version": 1,
+        "name": "Cup",
+        "rounds": 1,
+        "players": [
+            {"name": "Dan Wójcik", "id": "p1", "rank": "3k"},
+            {"name": nfd, "id": "p2", "rank": "2k"},
+            {"name": "Eve", "id": "p3", "rank": "1k"},
+        ],
+        "games": [{"round": 1, "black": "p1", "white": "p3", "result": "W+"}],
+    }
+    path = tmp_path / "cup.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    host = Host(config_file=False, entry_points=False)
+    warnings = host.read([path]).warnings
+    assert warnings == [
+        f"{path}: 2 players have one name by the identity rule (docs/rules.md §8): "
+        f"'Dan Wójcik' (player 1), {nfd!r} (player 2); one person registered twice, "
+        "or different people?"
+    ]
+    strict = Host({"strict": True}, config_file=False, entry_points=False)
+    with pytest.raises(StrictError):
+        strict.read([path])
