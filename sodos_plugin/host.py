@@ -16,6 +16,7 @@ format them.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import io
 from collections.abc import Mapping, Sequence
@@ -279,7 +280,9 @@ class Host:
             raise PluginError(plugin_name, f"read ({reader.name})", _text(error)) from error
         if not isinstance(result, ReadResult):
             raise PluginError(plugin_name, f"read ({reader.name})", "did not return a ReadResult")
-        result.warnings.extend(_shared_name_warnings(result.tournament))
+        shared = _shared_name_warnings(result.tournament)
+        if shared:  # a plugin's ReadResult may hold a tuple: a new one, warnings appended
+            result = dataclasses.replace(result, warnings=[*result.warnings, *shared])
         if not _reading_roster:  # a roster file is only read for its names
             if self.roster is not None:
                 self.roster.check(result.tournament)
