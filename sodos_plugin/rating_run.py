@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from sodos_hookspecs import GameHistory, RatingResult, RatingStep, RatingSystem
@@ -121,7 +122,7 @@ class RatingRun:
                     "games": step.games,
                     "before": step.before,
                     "after": step.after,
-                    "change": step.after.rating - step.before.rating,
+                    "change": change(step.before.rating, step.after.rating),
                 }
             )
         return rows
@@ -151,7 +152,7 @@ class RatingRun:
                 "games": s.games,
                 "before": _state(s.before),
                 "after": _state(s.after),
-                "change": s.after.rating - s.before.rating,
+                "change": change(s.before.rating, s.after.rating),
             }
             for s in self.result.steps
         ]
@@ -169,3 +170,11 @@ class RatingRun:
             "players": players,
             "periods": periods,
         }
+
+
+def change(before: float, after: float) -> float:
+    """``after - before`` as the difference of the two numbers as printed (shortest repr):
+    2100.365 after 2088.462 is 11.903, not the binary subtraction's 11.902999999999793."""
+    if isinstance(before, int) and isinstance(after, int):
+        return after - before
+    return float(Decimal(repr(float(after))) - Decimal(repr(float(before))))

@@ -259,3 +259,14 @@ def test_the_same_tournament_in_two_formats_is_rated_once():
         "opengotha_Tournoi_de_Juvisy.h9": "ingested",
         "opengotha_Tournoi_de_Juvisy.xml": "duplicate",
     }
+
+
+def test_a_change_is_the_difference_of_the_printed_ratings():
+    import numpy
+
+    from sodos_plugin.rating_run import change
+
+    assert 2100.365 - 2088.462 != 11.903  # what the binary subtraction printed before
+    assert change(2088.462, 2100.365) == 11.903
+    assert change(numpy.float64(1500.0), numpy.float64(1520.25)) == 20.25
+    assert change(1500, 1520) == 20 and isinstance(change(1500, 1520), int)
