@@ -160,3 +160,33 @@ def test_dates_take_the_first_day(text):
 @pytest.mark.parametrize("text", ["2024-03", "2024", "02/03/2024", "2024-02-30", "", None])
 def test_partial_or_impossible_dates_are_no_date(text):
     assert sgf_history.game_date(text) is None
+
+
+def test_history_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
+    import os
+
+    seen = {}
+
+    class Pool:
+        def __init__(self, max_workers):
+            seen["workers"] = max_workers
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def map(self, function, *iterables):
+            return map(function, *iterables)
+
+    monkeypatch.setattr(sgf_history, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(sgf_history, "PARALLEL_MIN_UNITS", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    games = tmp_path / "games"
+    games.mkdir()
+    write(games, "a.sgf")
+    write(games, "b.sgf", b="Cid", w="Dan")
+    history = host(tmp_path, cache={"enabled": False}).history([games], jobs=1000)
+    assert seen["workers"] == 2
+    assert len(history.games) == 2

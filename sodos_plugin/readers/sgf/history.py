@@ -181,7 +181,8 @@ def ingest_history(
     else:
         todo = list(range(len(units)))
     progress = progress or Progress(len(todo))
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    cores = os.cpu_count() or 1
+    workers = cores if jobs is None else min(jobs, cores)  # capped as the tournament walk is
     fresh: list[HistoryOutcome] = []
     with paused_gc():
         if workers <= 1 or len(todo) < PARALLEL_MIN_UNITS:
