@@ -469,12 +469,12 @@ class FakeTerminal(io.StringIO):
 
 def test_progress_only_on_a_terminal() -> None:
     quiet = io.StringIO()
-    progress = walk_module._Progress(5000, quiet)
+    progress = walk_module.Progress(5000, quiet)
     progress.update(5000)
     progress.close()
     assert quiet.getvalue() == ""
     tty = FakeTerminal()
-    progress = walk_module._Progress(5000, tty)
+    progress = walk_module.Progress(5000, tty)
     progress.update(5000)
     progress.close()
     assert "ingested 5000/5000 SGF files" in tty.getvalue()

@@ -74,7 +74,7 @@ def make_rating_host(args: argparse.Namespace):
 
 def rate(host, args: argparse.Namespace, details: bool = False):
     """Read the history, report its files, rate it (shared with explain and standings)."""
-    from sodos_plugin.readers.sgf.history import Progress
+    from sodos_plugin.readers.sgf.walk import Progress
 
     history = host.history(args.paths, jobs=args.jobs, progress=Progress)
     report_files(history, sys.stderr, args.skip_bad)

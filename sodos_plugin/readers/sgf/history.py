@@ -21,11 +21,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import sys
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import NamedTuple, TextIO
+from typing import NamedTuple
 
 from sodos_hookspecs import FileReport, HistoryEvent, HistoryGame, HistoryPlayer
 
@@ -37,6 +35,7 @@ from sodos_plugin.readers.sgf.scan import scan_roots, scan_single
 from sodos_plugin.readers.sgf.walk import (
     PARALLEL_MIN_UNITS,
     Limits,
+    Progress,
     Unit,
     chunk_size,
     paused_gc,
@@ -131,29 +130,6 @@ def ingest_unit(unit: str | Unit, fallback: str, limits: Limits) -> HistoryOutco
 def _ingest_chunk(units: list, fallback: str, limits: Limits) -> list[HistoryOutcome]:
     with paused_gc():
         return [ingest_unit(unit, fallback, limits) for unit in units]
-
-
-class Progress:
-    """``ingested n/N SGF files`` on stderr (a terminal only), at most 5 times a second."""
-
-    def __init__(self, total: int, stream: TextIO | None = None, label: str = "SGF files"):
-        self.stream = stream if stream is not None else sys.stderr
-        self.total = total
-        self.label = label
-        self.enabled = total >= 1000 and getattr(self.stream, "isatty", lambda: False)()
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        if self.enabled and (now - self.last > 0.2 or done == self.total):
-            self.last = now
-            self.stream.write(f"\rsodos: ingested {done}/{self.total} {self.label}")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def ingest_history(

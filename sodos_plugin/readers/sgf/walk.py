@@ -506,12 +506,13 @@ def _ingest_chunk(units: list[str | Unit], fallback: str, limits: Limits) -> lis
         return [_ingest_one(unit, fallback, limits) for unit in units]
 
 
-class _Progress:
-    """``ingested n/N files`` on stderr, only when stderr is a terminal."""
+class Progress:
+    """``ingested n/N SGF files`` on stderr (a terminal only), at most 5 times a second."""
 
-    def __init__(self, total: int, stream: TextIO | None = None):
+    def __init__(self, total: int, stream: TextIO | None = None, label: str = "SGF files"):
         self.stream = stream if stream is not None else sys.stderr
         self.total = total
+        self.label = label
         self.enabled = total >= 1000 and getattr(self.stream, "isatty", lambda: False)()
         self.last = 0.0
 
@@ -519,7 +520,7 @@ class _Progress:
         now = time.monotonic()
         if self.enabled and (now - self.last > 0.2 or done == self.total):
             self.last = now
-            self.stream.write(f"\rsodos: ingested {done}/{self.total} SGF files")
+            self.stream.write(f"\rsodos: ingested {done}/{self.total} {self.label}")
             self.stream.flush()
 
     def close(self) -> None:
@@ -535,7 +536,7 @@ def ingest_units(
     cores = os.cpu_count() or 1
     # more workers than cores only adds processes (memory) and switching, never speed
     workers = cores if jobs is None else min(jobs, cores)
-    progress = _Progress(len(units))
+    progress = Progress(len(units))
     outcomes: list[FileOutcome] = []
     try:
         with paused_gc():  # the parent unpickles as many objects as it would make
