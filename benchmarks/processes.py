@@ -56,8 +56,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import generate  # noqa: E402  (the inputs; imports nothing of the project)
-
 BASELINES = str(HERE / "baselines.py")
 MB = 1_000_000
 
@@ -266,6 +264,33 @@ def bench_startup(runs: int, cwd: str) -> list[Row]:
     return rows
 
 
+def in_child(module: str, function: str, *args: object) -> str:
+    """``module.function(*args)`` (a module of benchmarks/) in a child process; its
+    printed result. Generating inputs and checking outputs (a 100 000-row JSON document)
+    would grow this process, and every later child's ``ru_maxrss`` starts from its
+    parent's resident size at ``fork``: the measured processes stay small that way."""
+    code = (
+        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+        f"import {module} as m; r = m.{function}(*[Path(a) if '/' in a else int(a) "
+        "if a.isdigit() else a for a in sys.argv[2:]]); print(r if isinstance(r, str) else '')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(HERE), *map(str, args)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{module}.{function} failed: {done.stderr[-2000:]}")
+    return done.stdout.strip()
+
+
+def parent_peak_mb() -> float:
+    """This process's own peak resident memory (a floor of every child's ru_maxrss)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / MB
+
+
 def check_h9_values(ours: Path, theirs: Path) -> str:
     """'' when every player's NBW/SOS/SODOS equal tiebreak-core's points/BH/SB."""
     mine = {r["player"]["name"]: r["values"] for r in json.loads(ours.read_text())["standings"]}
@@ -286,7 +311,7 @@ def bench_h9(sizes: list[int], runs: int, data: Path, cwd: str, memory: bool) ->
     for players in sizes:
         path = data / f"swiss-{players}x9.h9"
         if not path.exists():
-            generate.write_h9(path, players, 9)
+            in_child("generate", "write_h9", path, players, 9)
         n = runs if players <= 5000 else max(1, runs // 3) if players <= 20000 else 1
         row = Row(f"h9 -> JSON, {players:,} x 9 Swiss", baseline_name="tiebreak-core process")
         row.target = {1000: 3.0, 5000: 10.0}.get(players)
@@ -303,7 +328,8 @@ def bench_h9(sizes: list[int], runs: int, data: Path, cwd: str, memory: bool) ->
             row.skipped = "tiebreak-core not installed (bench extra): sodos timed alone"
         else:
             theirs = warm_up(base, cwd, data / "theirs.json")
-            problem = check_h9_values(data / "ours.json", data / "theirs.json")
+            outputs = data / "ours.json", data / "theirs.json"
+            problem = in_child("processes", "check_h9_values", *outputs)
             if theirs.status != 0 or problem:
                 row.failed = problem or f"tiebreak-core exit {theirs.status}: {theirs.stderr}"
                 rows.append(row)
@@ -316,7 +342,7 @@ def bench_h9(sizes: list[int], runs: int, data: Path, cwd: str, memory: bool) ->
 def bench_sgf(records: int, runs: int, data: Path, cwd: str) -> list[Row]:
     folder = data / f"server-sgf-{records}"
     if not folder.exists():
-        generate.write_server_records(folder, records)
+        in_child("generate", "write_server_records", folder, records)
     files = sum(1 for _ in folder.rglob("*.sgf"))
     size = sum(p.stat().st_size for p in folder.rglob("*.sgf")) / files
     row = Row(
@@ -342,7 +368,7 @@ def bench_xml(sizes: list[int], runs: int, data: Path, cwd: str) -> list[Row]:
     for players in sizes:
         path = data / f"opengotha-{players}x9.xml"
         if not path.exists():
-            generate.write_opengotha_xml(path, players, 9)
+            in_child("generate", "write_opengotha_xml", path, players, 9)
         row = Row(
             f"OpenGotha XML -> JSON, {players:,} x 9 McMahon",
             baseline_name="ElementTree parse-only process",
@@ -407,7 +433,7 @@ def table(rows: list[Row]) -> str:
             )
         ours = cell(row.ours)
         if row.peak_target_mb is not None:
-            ours += f", peak {row.peak_mb():.0f} MB"
+            ours += f", peak {row.peak_mb():.0f} MB (this script's own: {parent_peak_mb():.0f} MB)"
             targets.append(f"peak <= {row.peak_target_mb:g} MB")
         if row.note:
             ours += f" ({row.note})"
