@@ -137,3 +137,15 @@ def test_stdin_sgf_record_and_errors(tmp_path):
     assert empty.stderr.decode() == "sodos: error: stdin: nothing to read (empty input)\n"
     mixed = sodos("standings", "-", ROOT / "sample_sgf", cwd=tmp_path, stdin=record)
     assert mixed.returncode == 2 and b"stdin is one tournament" in mixed.stderr
+
+
+def test_messages_about_stdin_name_it_not_its_temporary_file(tmp_path):
+    document = (
+        b'{"format": "sodos-tournament", "version": 1, "name": "x", "rounds": 1,'
+        b' "players": [{"name": "A", "rank": "3x"}], "games": []}'
+    )
+    done = sodos("standings", "-", cwd=tmp_path, stdin=document)
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        "sodos: error: stdin:players[0].rank: not a Go rank: '3x' (expected e.g. 5k, 3d, 1p)\n"
+    )

@@ -440,6 +440,9 @@ def stdin_input(args: argparse.Namespace, stream=None) -> None:
     path.write_bytes(data)
     args.paths = [path]
     args.stdin_folder = folder
+    from sodos_plugin.cli._streams import SHOWN_AS
+
+    SHOWN_AS[str(path)] = "stdin"  # messages name what the user gave, not the temporary file
 
 
 def read_and_rank(host: Host, args: argparse.Namespace):

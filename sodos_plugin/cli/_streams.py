@@ -41,11 +41,17 @@ MAX_MESSAGE_WIDTH = 2000
 REPLACE_HANDLER = "sodos.replace"
 
 
+#: paths the user never gave → how messages name them (stdin's temporary file: "stdin")
+SHOWN_AS: dict[str, str] = {}
+
+
 def say(text: str, stream: TextIO | None = None) -> None:
     """One message line on ``stream`` (default stderr), escaped and bounded."""
     stream = sys.stderr if stream is None else stream
     if stream is None:  # no stderr at all: nowhere to say it
         return
+    for real, shown in SHOWN_AS.items():
+        text = text.replace(real, shown)
     keep = MAX_MESSAGE_WIDTH * 4  # characters: enough for the widest cut of each end
     if len(text) > 2 * keep:
         text = text[:keep] + text[-keep:]
