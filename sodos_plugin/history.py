@@ -139,9 +139,9 @@ def _h9_header(path: Path) -> tuple[str | None, str]:
 
 
 def _xml_header(path: Path) -> tuple[str | None, int, float | None]:
-    from sodos_plugin.readers import opengotha_xml
+    from sodos_plugin.readers import opengotha_file
 
-    root = opengotha_xml.scan(path, opengotha_xml.MAX_BYTES)
+    root = opengotha_file.scan(path, opengotha_file.MAX_BYTES)
     general = root.find("TournamentParameterSet/GeneralParameterSet")
     if general is None:
         return None, 19, None

@@ -52,6 +52,7 @@ from sodos_plugin.readers.sgf.ingest import (
     ingest_bytes,
     ingest_file,
 )
+from sodos_plugin.readers.sgf.names import is_archive, is_record
 
 if TYPE_CHECKING:
     import zipfile
@@ -94,15 +95,6 @@ class Unit(NamedTuple):
 
     source: str
     data: bytes | None = None
-
-
-def is_record(name: str) -> bool:
-    return name.endswith(".sgf") or name.lower().endswith(".sgf")
-
-
-def is_archive(name: str) -> bool:
-    low = name.lower()
-    return low.endswith((".zip", ".tar.gz", ".tgz"))
 
 
 class ArchiveLimit(ValueError):
