@@ -35,7 +35,7 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
+from types import FunctionType, MethodType, ModuleType
 from typing import Any
 
 import pluggy
@@ -268,6 +268,30 @@ class Registry:
         return None if found is None else self.plugins.get(found.plugin)
 
 
+#: What pluggy can take as a hook implementation; any other value is never one.
+_HOOKABLE = (FunctionType, MethodType, staticmethod, classmethod)
+_ABSENT = object()
+
+
+class Manager(pluggy.PluginManager):
+    """pluggy's manager, with a cheap first look at the names of a module plugin.
+
+    pluggy looks at every attribute of a plugin with :func:`inspect.getattr_static`;
+    the built-in modules carry ~900 (imports, constants, classes), ~20 ms of every run.
+    Only a function, bound method, ``staticmethod`` or ``classmethod`` can be a hook
+    implementation, so any other value in a module's namespace is passed over before
+    pluggy looks: the same hooks are found, for every module plugin alike (built-in or
+    third-party), and other plugin objects are left to pluggy whole.
+    """
+
+    def parse_hookimpl_opts(self, plugin: object, name: str) -> Any:
+        if isinstance(plugin, ModuleType):
+            value = plugin.__dict__.get(name, _ABSENT)
+            if value is not _ABSENT and not isinstance(value, _HOOKABLE):
+                return None
+        return super().parse_hookimpl_opts(plugin, name)
+
+
 def builtin_modules() -> list[tuple[str, ModuleType]]:
     """(plugin name, module) of every built-in plugin."""
     from sodos_plugin import criteria, ratings, readers, writers
@@ -304,7 +328,7 @@ class PluginHost:
         blocked: Sequence[str] = (),
     ):
         self.settings = settings
-        self.pm = pluggy.PluginManager(sodos_hookspecs.PROJECT_NAME)
+        self.pm = Manager(sodos_hookspecs.PROJECT_NAME)
         self.pm.add_hookspecs(sodos_hookspecs)
         self.infos: dict[str, PluginInfo] = {}
         self.failures: list[PluginError] = []
