@@ -346,7 +346,7 @@ def read_history(
         else:
             collector.add_path(path)
     if sgf:
-        from sodos_plugin.readers.sgf.walk import paused_gc
+        from sodos_plugin.model import paused_gc
 
         # the cache's values, the assembly and the games: no reference cycles, and the
         # collector's passes over them cost a fifth of reading the cache (measured)

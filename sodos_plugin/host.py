@@ -519,7 +519,7 @@ class Host:
         SGF archives, h9 and XML files (one dated tournament each), dated ``Tournament``
         objects and ``HistoryGame`` s, in date order (docs/rules.md §10.1)."""
         from sodos_plugin.history import read_history
-        from sodos_plugin.readers.sgf.walk import paused_gc
+        from sodos_plugin.model import paused_gc
 
         with paused_gc():  # millions of small tuples, no cycles: see paused_gc
             return read_history(
@@ -568,7 +568,7 @@ class Host:
         if given:
             given, unused = match_initial(given, history)
             warnings += unused
-        from sodos_plugin.readers.sgf.walk import paused_gc
+        from sodos_plugin.model import paused_gc
 
         try:
             with paused_gc():  # a rating run makes millions of steps, no cycles

@@ -27,9 +27,7 @@ documentation), not a record.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import os
 import struct
 import sys
@@ -43,6 +41,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple, TextIO
 from sodos_hookspecs import FileReport
 
 from sodos_plugin.inputfiles import open_regular
+from sodos_plugin.model import paused_gc  # one definition; the SGF modules import it from here
 from sodos_plugin.readers.sgf.ingest import (
     MAX_FILE_BYTES,
     MAX_GAMES,
@@ -464,24 +463,6 @@ def collect(
         else:
             units.append(str(path))  # named explicitly: read whatever its extension
     return units, reports, settings
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused for a bulk step, then restored as it was.
-
-    Ingest and assembly make hundreds of thousands of tuples, strings and dicts and no
-    reference cycles (they are freed by reference counting), yet each batch of new
-    objects triggers a collection pass over all of them: measured on 100 000 records,
-    the passes cost 10-18 % of ingest and assembly.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _ingest_one(unit: str | Unit, fallback: str, limits: Limits) -> FileOutcome:
