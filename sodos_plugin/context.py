@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sodos_plugin.model import Participation, Result, Tournament
+from sodos_plugin.model import OUTCOMES, Participation, Tournament
 from sodos_plugin.scores import PARTICIPATION, Pairings, Scores
 from sodos_plugin.settings import Settings
 
@@ -22,16 +22,6 @@ if TYPE_CHECKING:
     from sodos_hookspecs import Breakdown
 
 T = TypeVar("T")
-
-#: A result from one player's side: (as Black, as White).
-OUTCOMES: dict[Result, tuple[str, str]] = {
-    Result.BLACK_WINS: ("win", "loss"),
-    Result.WHITE_WINS: ("loss", "win"),
-    Result.JIGO: ("jigo", "jigo"),
-    Result.BOTH_WIN: ("both win", "both win"),
-    Result.BOTH_LOSE: ("both lose", "both lose"),
-    Result.UNKNOWN: ("unknown", "unknown"),
-}
 
 
 @dataclass(frozen=True, slots=True)

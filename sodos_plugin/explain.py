@@ -24,21 +24,12 @@ from fractions import Fraction
 from typing import Any
 
 from sodos_plugin.errors import InputError
-from sodos_plugin.model import Game, Result, Tournament
+from sodos_plugin.model import OUTCOMES, Game, Tournament
 from sodos_plugin.scores import BYE, NOT_ASSIGNED, PAIRED, Pairings
 from sodos_plugin.standings import Standings, json_number, rank_text
 from sodos_plugin.textsafe import printable
 from sodos_plugin.writers.numbers import format_value
 
-#: Result of a game from one player's point of view: (as Black, as White).
-OUTCOME: dict[Result, tuple[str, str]] = {
-    Result.BLACK_WINS: ("win", "loss"),
-    Result.WHITE_WINS: ("loss", "win"),
-    Result.JIGO: ("jigo", "jigo"),
-    Result.BOTH_WIN: ("both win", "both win"),
-    Result.BOTH_LOSE: ("both lose", "both lose"),
-    Result.UNKNOWN: ("unknown", "unknown"),
-}
 UNPAIRED_TEXT = {BYE: "bye", NOT_ASSIGNED: "not assigned"}
 
 
@@ -141,7 +132,7 @@ def _game_lines(standings: Standings, player: int) -> list[RoundLine]:
             RoundLine(
                 r + 1,
                 True,
-                OUTCOME[game.result][0 if black else 1],
+                OUTCOMES[game.result][0 if black else 1],
                 opponent=opponent,
                 opponent_name=tournament.players[opponent].name,
                 colour="B" if black else "W",

@@ -43,6 +43,27 @@ class Result(Enum):
     UNKNOWN = "?"
 
 
+#: A result from one player's side, in words: (as Black, as White).
+OUTCOMES: dict[Result, tuple[str, str]] = {
+    Result.BLACK_WINS: ("win", "loss"),
+    Result.WHITE_WINS: ("loss", "win"),
+    Result.JIGO: ("jigo", "jigo"),
+    Result.BOTH_WIN: ("both win", "both win"),
+    Result.BOTH_LOSE: ("both lose", "both lose"),
+    Result.UNKNOWN: ("unknown", "unknown"),
+}
+
+#: A result from one player's side as the standings show it: (as Black, as White).
+SYMBOLS: dict[Result, tuple[str, str]] = {
+    Result.BLACK_WINS: ("+", "-"),
+    Result.WHITE_WINS: ("-", "+"),
+    Result.JIGO: ("=", "="),
+    Result.BOTH_WIN: ("+", "+"),
+    Result.BOTH_LOSE: ("-", "-"),
+    Result.UNKNOWN: ("?", "?"),
+}
+
+
 class Participation(Enum):
     """A player's situation in one round (docs/rules.md §1)."""
 

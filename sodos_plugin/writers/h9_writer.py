@@ -34,22 +34,13 @@ from typing import TextIO
 from sodos_hookspecs import Writer, hookimpl
 
 from sodos_plugin.errors import InputError
-from sodos_plugin.model import Result, Tournament
+from sodos_plugin.model import SYMBOLS, Tournament
 from sodos_plugin.standings import Standings, rank_text
 from sodos_plugin.textsafe import printable
 from sodos_plugin.writers.numbers import format_column, value_texts
 
 #: Name and club columns are padded to at most this many characters.
 MAX_PAD = 40
-
-_WIN = {
-    Result.BLACK_WINS: ("+", "-"),
-    Result.WHITE_WINS: ("-", "+"),
-    Result.JIGO: ("=", "="),
-    Result.BOTH_WIN: ("+", "+"),
-    Result.BOTH_LOSE: ("-", "-"),
-    Result.UNKNOWN: ("?", "?"),
-}
 
 
 def h9_name(criterion: str) -> str:
@@ -123,7 +114,7 @@ def write(standings: Standings, stream: TextIO) -> None:
         r = game.round
         if r > rounds:
             continue
-        black_mark, white_mark = _WIN[game.result]
+        black_mark, white_mark = SYMBOLS[game.result]
         kind = "!" if game.by_default else "/"
         black, white, hcp = game.black, game.white, game.handicap
         tokens[black][r - 1] = f"{row_of[white]}{black_mark}{kind}b{hcp}"

@@ -19,7 +19,7 @@ from typing import TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
-from sodos_plugin.model import Result
+from sodos_plugin.model import SYMBOLS
 from sodos_plugin.standings import Standings, rank_text
 from sodos_plugin.textsafe import printable
 from sodos_plugin.writers.numbers import value_texts
@@ -30,15 +30,6 @@ def escape(text: str) -> str:
     return html.escape(printable(text))
 
 
-#: Symbol of a result from one player's point of view: (as Black, as White).
-SYMBOL: dict[Result, tuple[str, str]] = {
-    Result.BLACK_WINS: ("+", "-"),
-    Result.WHITE_WINS: ("-", "+"),
-    Result.JIGO: ("=", "="),
-    Result.BOTH_WIN: ("+", "+"),
-    Result.BOTH_LOSE: ("-", "-"),
-    Result.UNKNOWN: ("?", "?"),
-}
 CLASS = {"+": "win", "-": "loss", "=": "jigo", "?": "unknown"}
 
 STYLE = """
@@ -87,7 +78,7 @@ def round_cells(standings: Standings) -> list[list[str]]:
             ", by default" if game.by_default else ""
         )
         for me, other, colour in ((game.black, game.white, "b"), (game.white, game.black, "w")):
-            symbol = SYMBOL[game.result][0 if colour == "b" else 1]
+            symbol = SYMBOLS[game.result][0 if colour == "b" else 1]
             name = names.get(other)
             if name is None:
                 name = names[other] = escape(t.players[other].name)

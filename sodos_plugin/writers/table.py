@@ -24,23 +24,13 @@ from typing import TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
-from sodos_plugin.model import Result
+from sodos_plugin.model import SYMBOLS
 from sodos_plugin.standings import Standings, rank_text
 from sodos_plugin.textsafe import display_width, fit, printable
 from sodos_plugin.writers.numbers import value_texts
 
 NAME_WIDTH = 40  # as the h9 writer pads names (MAX_PAD)
 CLUB_WIDTH = 12
-
-#: A result from one player's side: (as Black, as White).
-SYMBOL: dict[Result, tuple[str, str]] = {
-    Result.BLACK_WINS: ("+", "-"),
-    Result.WHITE_WINS: ("-", "+"),
-    Result.JIGO: ("=", "="),
-    Result.BOTH_WIN: ("+", "+"),
-    Result.BOTH_LOSE: ("-", "-"),
-    Result.UNKNOWN: ("?", "?"),
-}
 
 
 def round_cells(standings: Standings, line_of: dict[int, int]) -> list[list[str]]:
@@ -55,7 +45,7 @@ def round_cells(standings: Standings, line_of: dict[int, int]) -> list[list[str]
         r = game.round
         if r > rounds:
             continue
-        as_black, as_white = SYMBOL[game.result]
+        as_black, as_white = SYMBOLS[game.result]
         forfeit = "!" if game.by_default else ""
         hcp = str(game.handicap) if game.handicap else ""
         black, white = game.black, game.white
