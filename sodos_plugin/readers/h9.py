@@ -373,6 +373,22 @@ _ROUND_PARTS = re.compile(r"([0-9]+)([^ ]+)")
 _CHUNK = 4096
 
 
+def _row_head(line: str) -> tuple[list[str], int | None, int] | None:
+    """A row's tokens without its EGD PIN, its place and where its name starts; None
+    for what the fast paths leave to the line-by-line reader (a ``|`` elsewhere, a
+    place of more than 9 digits)."""
+    tokens = line.split()
+    if tokens and tokens[-1].startswith("|"):
+        tokens.pop()  # EGD PIN
+    elif "|" in line:
+        return None
+    if tokens and tokens[0].isascii() and tokens[0].isdigit():
+        if len(tokens[0]) > 9:
+            return None
+        return tokens, int(tokens[0]), 1
+    return tokens, None, 0
+
+
 def _scan_columns(text: str, source: str) -> H9File | None:
     """The file as :func:`scan` reads it line by line, when every row has the shape of
     the first: place, name, rank, up to two words, then the same number of values and
@@ -428,18 +444,10 @@ def _scan_columns(text: str, source: str) -> H9File | None:
     round_texts: list[str] = []
     rows: list[tuple] = []
     for number, line in lines:
-        tokens = line.split()
-        if tokens[-1].startswith("|"):
-            tokens.pop()  # EGD PIN
-        elif "|" in line:
+        head = _row_head(line)
+        if head is None:
             return None
-        place = None
-        first = 0
-        if tokens and tokens[0].isascii() and tokens[0].isdigit():
-            if len(tokens[0]) > 9:
-                return None
-            place = int(tokens[0])
-            first = 1
+        tokens, place, first = head
         at = len(tokens) - width  # where the values start
         if at < first + 2:
             return None
@@ -521,18 +529,10 @@ def _scan_row_fast(
     than two words before the values: :func:`_scan_row` refuses that row), and what
     lies between the rank and the values is the country and the club.
     """
-    tokens = line.split()
-    if tokens and tokens[-1].startswith("|"):
-        tokens.pop()  # EGD PIN
-    elif "|" in line:
+    head = _row_head(line)
+    if head is None:
         return None
-    place = None
-    first = 0
-    if tokens and tokens[0].isascii() and tokens[0].isdigit():
-        if len(tokens[0]) > 9:
-            return None
-        place = int(tokens[0])
-        first = 1
+    tokens, place, first = head
     found = _DATA_TOKENS.findall(" ".join(tokens[first:]))
     data_at = len(tokens) - len(found)  # where the values and round tokens start
     if not found or not _DATA_RUN.fullmatch(" ".join(tokens[data_at:])):
