@@ -329,6 +329,18 @@ class _Players:
         )
 
 
+def _round_of(entry: Mapping[str, Any], rounds: int, source: str, where: str) -> int:
+    """The entry's round, which the shape check made an integer ≥ 1; not after the last."""
+    r = int(entry["round"])
+    if r > rounds:
+        raise InputError(
+            f"round {r} is after the last round (rounds is {rounds})",
+            source=source,
+            where=f"{where}.round",
+        )
+    return r
+
+
 def build(document: Mapping[str, Any], source: str) -> tuple[Tournament, list[str]]:
     """A checked document → (Tournament, warnings). Call :func:`check_shape` first."""
     rounds = int(document["rounds"])
@@ -339,13 +351,7 @@ def build(document: Mapping[str, Any], source: str) -> tuple[Tournament, list[st
     repeated: list[tuple[int, int, int]] = []  # (game, earlier game, player)
     for k, entry in enumerate(document["games"]):
         where = f"games[{k}]"
-        r = int(entry["round"])
-        if r > rounds:
-            raise InputError(
-                f"round {r} is after the last round (rounds is {rounds})",
-                source=source,
-                where=f"{where}.round",
-            )
+        r = _round_of(entry, rounds, source, where)
         black = roster.find(entry["black"], f"{where}.black")
         white = roster.find(entry["white"], f"{where}.white")
         if black == white:
@@ -378,13 +384,7 @@ def build(document: Mapping[str, Any], source: str) -> tuple[Tournament, list[st
     for label in ("byes", "absences"):
         for k, entry in enumerate(document.get(label, ())):
             where = f"{label}[{k}]"
-            r = int(entry["round"])
-            if r > rounds:
-                raise InputError(
-                    f"round {r} is after the last round (rounds is {rounds})",
-                    source=source,
-                    where=f"{where}.round",
-                )
+            r = _round_of(entry, rounds, source, where)
             p = roster.find(entry["player"], f"{where}.player")
             name = roster.players[p].name
             if (r, p) in seen:
