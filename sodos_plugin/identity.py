@@ -23,6 +23,7 @@ Contract (docs/rules.md §8):
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
@@ -54,6 +55,14 @@ _INVISIBLE_EXTRA = frozenset(
 )
 
 
+#: the characters of _INVISIBLE_EXTRA as ranges (a test checks they are the same)
+_EXTRA = re.compile("[\u034f\u115f\u1160\u3164\uffa0\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+
+def _is_nfkc(text: str) -> bool:
+    return unicodedata.is_normalized("NFKC", text)
+
+
 def _visible(text: str) -> str:
     return "".join(
         c for c in text if unicodedata.category(c) != "Cf" and ord(c) not in _INVISIBLE_EXTRA
@@ -68,8 +77,13 @@ def identity_key(name: str) -> str:
     """
     if name.isascii():  # the usual name: NFKC and the invisible characters do nothing
         return " ".join(name.lower().split())
-    text = _visible(unicodedata.normalize("NFKC", name))
-    text = unicodedata.normalize("NFKC", text.casefold())
+    if name.isprintable() and _EXTRA.search(name) is None and _is_nfkc(name):
+        text = name  # no Cf character (all are unprintable), already NFKC: steps 1-2 keep it
+    else:
+        text = _visible(unicodedata.normalize("NFKC", name))
+    text = text.casefold()
+    if not _is_nfkc(text):
+        text = unicodedata.normalize("NFKC", text)
     return " ".join(text.split())
 
 

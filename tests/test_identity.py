@@ -7,7 +7,7 @@ import string
 import unicodedata
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin.identity import (
@@ -201,3 +201,31 @@ def test_players_registered_apart_with_one_name_are_warned_by_every_reader(tmp_p
     strict = Host({"strict": True}, config_file=False, entry_points=False)
     with pytest.raises(StrictError):
         strict.read([path])
+
+
+def _reference_key(name: str) -> str:
+    """docs/rules.md §8's four steps, literally (identity_key takes short ways)."""
+    import unicodedata
+
+    from sodos_plugin.identity import _INVISIBLE_EXTRA
+
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(
+        c for c in text if unicodedata.category(c) != "Cf" and ord(c) not in _INVISIBLE_EXTRA
+    )
+    text = unicodedata.normalize("NFKC", text.casefold())
+    return " ".join(text.split())
+
+
+@given(st.text(max_size=30))
+@example("Ｍüｌｌｅｒ\u200b Zoé\ufe0f")
+@example("ﬁ\u00a0Ǆ\u034f")
+def test_identity_key_is_the_rule_of_four_steps(name):
+    assert identity_key(name) == _reference_key(name)
+
+
+def test_the_invisible_extras_pattern_is_the_set():
+    from sodos_plugin.identity import _EXTRA, _INVISIBLE_EXTRA
+
+    found = {c for c in range(0x110000) if _EXTRA.match(chr(c))}
+    assert found == set(_INVISIBLE_EXTRA)
