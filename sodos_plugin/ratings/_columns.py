@@ -224,11 +224,12 @@ def _values(column) -> list:
 # -- scheduling -------------------------------------------------------------------------------
 
 
-def levels(item, player, count: int):
+def levels(item, player, count: int, by_player=None):
     """Each item's level: items ``0..count-1``; ``item``/``player`` the pairs (an item's
     players), grouped by item in increasing order, each pair once (a player at most once
     per item). Level 0 for an item whose players have no earlier item, else one more
-    than the highest level of their previous items.
+    than the highest level of their previous items. ``by_player``: the pairs by player,
+    then item, when the caller has them (else sorted here).
 
     Kahn's algorithm one level at a time on arrays: an item is ready when the previous
     items of all its players are done; each level costs the size of the level, not of
@@ -239,7 +240,7 @@ def levels(item, player, count: int):
     level = np.full(count, -1, dtype=np.int64)
     if not count:
         return level
-    order = argsort_ints(player)  # the pairs by player, then by item (stable)
+    order = argsort_ints(player) if by_player is None else np.asarray(by_player)
     sorted_players = player[order]
     same = sorted_players[1:] == sorted_players[:-1]
     # the pair of each pair's player in its next item (-1: the player's last item)
@@ -265,19 +266,25 @@ def levels(item, player, count: int):
 
 
 def argsort_ints(values):
-    """A stable argsort of non-negative integers: one sort of the values packed with
-    their positions when both fit in 63 bits (numpy's sort is much faster than its
-    argsort), else numpy's stable argsort."""
+    """A stable argsort of non-negative integers (see :func:`sort_ints`)."""
+    return sort_ints(values)[0]
+
+
+def sort_ints(values):
+    """(A stable argsort of non-negative integers, the values in that order): one sort
+    of the values packed with their positions when both fit in 63 bits (numpy's sort is
+    much faster than its argsort), else numpy's stable argsort."""
     values = np.asarray(values, dtype=np.int64)
     n = len(values)
     if not n:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), values
     low = max(1, int(n - 1).bit_length())
     high = int(values.max()).bit_length()
     if values.min() < 0 or low + high > 63:
-        return np.argsort(values, kind="stable")
+        order = np.argsort(values, kind="stable")
+        return order, values[order]
     packed = np.sort((values << low) | np.arange(n, dtype=np.int64))
-    return packed & ((1 << low) - 1)
+    return packed & ((1 << low) - 1), packed >> low
 
 
 def _ranges(starts, ends):

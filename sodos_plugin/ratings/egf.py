@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from sodos_hookspecs import (
     GameHistory,
@@ -383,8 +383,8 @@ def _rate_arrays(
     """The 2021 formula without details on arrays: the numbers, steps, seeds and warnings
     of the per-game path, with no object per game. Tournaments that share no player are
     rated at once (:func:`~._columns.levels`); within one, each player's β, con and bonus
-    once, every game from the ratings before it, each player's changes summed by
-    ``math.fsum`` as the per-game path does. ``None`` when the history needs that path
+    once, every game from the ratings before it, each player's changes summed as
+    ``math.fsum`` sums them (:func:`_stored`). ``None`` when the history needs that path
     (an unknown class: its warning comes between seeds; a rating at the ceiling)."""
     from sodos_plugin.ratings._columns import (
         Lazy,
@@ -404,141 +404,114 @@ def _rate_arrays(
     decimals = params["decimals"]
     arrays = game_arrays(history.games)
     n, events = len(arrays), arrays.events
-    # the order of events: first day (of its games, or the event's own), then key
-    dates = arrays.dates
-    by_rank = sorted(dates)
-    position = {day: k for k, day in enumerate(by_rank)}
-    date_rank = np.array([position[day] for day in dates], dtype=np.int64)
-    first = np.full(len(events), len(dates), dtype=np.int64)
-    if n:
-        np.minimum.at(first, arrays.event, date_rank[arrays.date])
-    firsts: list[str | None] = []
-    for key, k in zip(events, first.tolist()):
-        if k == len(dates):  # a value of the column no game has
-            firsts.append(None)
-            continue
-        day = by_rank[k]
-        own = history.events.get(key)
-        if own is not None and own.date:
-            day = min(day, own.date)
-        firsts.append(day)
-    played = [e for e in range(len(events)) if firsts[e] is not None]
-    ordered = sorted(played, key=lambda e: (firsts[e], events[e]))
-    ordered += [e for e in range(len(events)) if firsts[e] is None]
-    event_rank = np.empty(len(events), dtype=np.int64)
-    event_rank[ordered] = np.arange(len(events))
+    event_rank, ordered = _event_order(history, arrays)
     # the rated games (19x19), grouped by event in that order, the history's order within
-    on_19 = np.flatnonzero(arrays.size == 19)
-    skipped_sizes = n - len(on_19)
-    rated = on_19[argsort_ints(event_rank[arrays.event[on_19]])]
-    m = len(rated)
-    ev = event_rank[arrays.event[rated]]  # per rated game, in rated order
-    black, white = arrays.black[rated], arrays.white[rated]
-    count = len(arrays.names)
-    # (event, player) pairs by first appearance, Black before White game by game
-    occ_player = np.empty(2 * m, dtype=np.int64)
-    occ_player[0::2], occ_player[1::2] = black, white
-    occ_event = np.repeat(ev, 2)
-    code = occ_event * max(count, 1) + occ_player
-    by_code = argsort_ints(code)
-    sorted_code = code[by_code]
-    new = np.ones(2 * m, dtype=bool)
-    new[1:] = sorted_code[1:] != sorted_code[:-1]
-    pair_of_sorted = np.cumsum(new) - 1  # pairs numbered by code for now
-    first_occ = by_code[new]  # each pair's first occurrence
-    appearance = np.argsort(first_occ, kind="stable")  # pairs by first appearance
-    renumber = np.empty(len(first_occ), dtype=np.int64)
-    renumber[appearance] = np.arange(len(first_occ))
-    pair_of = np.empty(2 * m, dtype=np.int64)
-    pair_of[by_code] = renumber[pair_of_sorted]
-    pair_player = occ_player[first_occ[appearance]]
-    pair_event = occ_event[first_occ[appearance]]
-    pairs = len(pair_player)
-    pb, pw = pair_of[0::2], pair_of[1::2]
+    # (``rated`` None: every game, already in that order, the usual history)
+    rated: Any = None
+    if not (arrays.size == 19).all():
+        rated = np.flatnonzero(arrays.size == 19)
+    ev = event_rank[arrays.event if rated is None else arrays.event[rated]]
+    if len(ev) and (ev[1:] < ev[:-1]).any():
+        by_event = argsort_ints(ev)
+        rated = by_event if rated is None else rated[by_event]
+        ev = ev[by_event]
+
+    def take(column):  # a per-game column in rated order
+        return column if rated is None else column[rated]
+
+    m = len(ev)
+    skipped_sizes = n - m
+    black, white = take(arrays.black), take(arrays.white)
+    names = arrays.names
+    pairs = _pairs(black, white, ev)
+    pair_player, pair_event, games_of = pairs.player, pairs.event, pairs.games
     # first ratings, in the order the per-game path seeds them
     warnings: list[str] = []
     origin: dict[str, str] = {}
     default = RatingState(float(params["default_rating"]))
-    rating = np.zeros(count, dtype=float)
-    names = arrays.names
-    _, first_pair = np.unique(pair_player, return_index=True)
-    seeds = pair_player[np.sort(first_pair)].tolist()  # by first appearance
+    rating = np.zeros(len(names), dtype=float)
+    seeds = pairs.seeds.tolist()
     for p in seeds:
-        state, origin[names[p]] = seed(
-            names[p], initial, history.players, rank_to_rating, default, warnings, NAME
+        name = names[p]
+        given = initial.get(name)
+        if given is not None:  # what seed() returns for it, without the call
+            rating[p], origin[name] = given.state.rating, given.source or "initial ratings"
+            continue
+        state, origin[name] = seed(
+            name, initial, history.players, rank_to_rating, default, warnings, NAME
         )
         rating[p] = state.rating
     # per event (in order): its weight, label, date, its games' and pairs' ranges
-    weights = np.ones(len(events))
-    labels, step_dates = [], []
     game_start = np.searchsorted(ev, np.arange(len(events) + 1))
     pair_start = np.searchsorted(pair_event, np.arange(len(events) + 1))
-    for rank, e in enumerate(ordered):
-        key = events[e]
-        own = history.events.get(key)
-        klass = (own.tournament_class if own is not None else "").upper()
-        if use_class:
-            weights[rank] = CLASS_WEIGHTS.get(klass, 1.0)
-        labels.append(event_name(history, key))
-        if own is not None and own.date:
-            step_dates.append(own.date)
-        elif game_start[rank] < game_start[rank + 1]:
-            step_dates.append(arrays.date_column[int(rated[game_start[rank]])])
-        else:
-            step_dates.append("")
-    result, stones = arrays.result[rated], arrays.handicap[rated]
-    before = np.empty(pairs)
-    after = np.empty(pairs)
-    games_of = np.bincount(pair_of, minlength=pairs)
-    wave = levels(pair_event, pair_player, len(events)) if pairs else np.zeros(0, np.int64)
-    active = np.flatnonzero(game_start[1:] > game_start[:-1])  # events with rated games
-    by_wave = active[np.argsort(wave[active], kind="stable")]
-    bounds = np.searchsorted(wave[by_wave], np.arange(wave.max() + 2 if len(active) else 1))
-    # per pair, written wave by wave: its starting rating, β, con and bonus
-    own, beta_p, con_p, bonus_p = (np.empty(pairs) for _ in range(4))
+    keys = [events[e] for e in ordered]
+    own = list(map(history.events.get, keys))
+    labels = [e.name if e is not None and e.name else key for e, key in zip(own, keys)]
+    weights = np.ones(len(events))
+    if use_class:
+        klass = [(e.tournament_class if e is not None else "").upper() for e in own]
+        weights[:] = [CLASS_WEIGHTS.get(c, 1.0) for c in klass]
+    # an event's date: its own, else its first rated game's
+    with_games = np.flatnonzero(game_start[1:] > game_start[:-1])
+    first_day = np.full(len(events), -1, dtype=np.int64)
+    first_game = game_start[with_games]
+    first_day[with_games] = arrays.date[first_game if rated is None else rated[first_game]]
+    dates = arrays.dates
+    step_dates = [
+        e.date if e is not None and e.date else (dates[d] if d >= 0 else "")
+        for e, d in zip(own, first_day.tolist())
+    ]
+    result, stones = take(arrays.result), take(arrays.handicap)
+    handicaps = bool((stones >= 1).any())
+    weighted = bool((weights != 1.0).any())
+    count = len(pair_player)
+    before = np.empty(count)
+    after = np.empty(count)
+    wave = levels(pair_event, pair_player, len(events), pairs.by_player)
+    by_wave = with_games[np.argsort(wave[with_games], kind="stable")]
+    bounds = np.searchsorted(wave[by_wave], np.arange(wave.max() + 2 if len(with_games) else 1))
+    slot = np.zeros(len(names), dtype=np.int64)  # a player's place among a wave's pairs
     for k in range(len(bounds) - 1):
         chosen = by_wave[bounds[k] : bounds[k + 1]]
         if not len(chosen):
             continue
         pi = _ranges(pair_start[chosen], pair_start[chosen + 1])  # its pairs, in order
         gi = _ranges(game_start[chosen], game_start[chosen + 1])  # its games, in order
-        start = rating[pair_player[pi]]
+        players = pair_player[pi]
+        start = rating[players]
         if (start >= CEILING).any():
             return None
-        gb, gw, stone = pb[gi], pw[gi], stones[gi]
-        own[pi], beta_p[pi], con_p[pi], bonus_p[pi] = (
-            start,
-            _beta(start),
-            _con(start),
-            _bonus(start),
-        )
-        # h stones add 100(h - 0.5) to Black's rating inside Se only
-        handicapped = stone >= 1
-        adjusted = own[gb] + np.where(handicapped, 100.0 * (stone - 0.5), 0.0)
-        if (adjusted >= CEILING).any():
-            return None
-        beta_b = np.where(handicapped, _beta(adjusted), beta_p[gb])
-        beta_w = beta_p[gw]
+        # a wave's tournaments share no player: a player is one pair of the wave
+        slot[players] = np.arange(len(pi))
+        gb, gw = slot[black[gi]], slot[white[gi]]
+        beta_p, con_p, bonus_p = _beta(start), _con(start), _bonus(start)
+        beta_b, beta_w = beta_p[gb], beta_p[gw]
+        if handicaps:  # h stones add 100(h - 0.5) to Black's rating inside Se only
+            stone = stones[gi]
+            handicapped = stone >= 1
+            adjusted = start[gb] + np.where(handicapped, 100.0 * (stone - 0.5), 0.0)
+            if (adjusted >= CEILING).any():
+                return None
+            beta_b = np.where(handicapped, _beta(adjusted), beta_b)
         s = result[gi]
-        weight = weights[ev[gi]]
-        change_b = (con_p[gb] * (s - _se(beta_b, beta_w)) + bonus_p[gb]) * weight
-        change_w = (con_p[gw] * ((1.0 - s) - _se(beta_w, beta_b)) + bonus_p[gw]) * weight
-        # each pair's changes together, summed as the per-game path does (fsum: exact,
-        # in any order)
-        occurrence = np.concatenate([gb, gw])
-        values = np.concatenate([change_b, change_w])
-        grouped = values[argsort_ints(occurrence - pi[0])]
-        ends = _stored(start, grouped, games_of[pi], floor, decimals)
+        change_b = con_p[gb] * (s - _se(beta_b, beta_w)) + bonus_p[gb]
+        change_w = con_p[gw] * ((1.0 - s) - _se(beta_w, beta_b)) + bonus_p[gw]
+        if weighted:  # (a weight of 1 changes no number: skipped)
+            weight = weights[ev[gi]]
+            change_b *= weight
+            change_w *= weight
+        changes = np.concatenate([change_b, change_w])
+        ends = _stored(start, changes, np.concatenate([gb, gw]), games_of[pi], floor, decimals)
         before[pi] = start
         after[pi] = ends
-        rating[pair_player[pi]] = ends
+        rating[players] = ends
     if skipped_sizes:
         warnings.append(f"{NAME}: {skipped_sizes} game(s) not on 19x19 not rated (GoR rates 19x19)")
     steps = StepColumns(
         names,
         pair_player,
-        Lazy(pairs, lambda k: labels[pair_event[k]]),
-        Lazy(pairs, lambda k: step_dates[pair_event[k]]),
+        Lazy(count, lambda k: labels[pair_event[k]]),
+        Lazy(count, lambda k: step_dates[pair_event[k]]),
         (before, None, None),
         (after, None, None),
         games_of,
@@ -547,10 +520,84 @@ def _rate_arrays(
     return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings)
 
 
-def _stored(start, changes, counts, floor: float, decimals):
+def _event_order(history: GameHistory, arrays) -> tuple[Any, list[int]]:
+    """Events (codes into ``arrays.events``) by first day — of their games, or their own
+    date when earlier — then key; events no game has last, as coded. Returns each
+    event's rank and the events in that order."""
+    events, dates = arrays.events, arrays.dates
+    # ISO dates sort as days: a date's rank among the distinct dates stands for it
+    by_day = sorted(range(len(dates)), key=dates.__getitem__)
+    date_rank = np.empty(len(dates), dtype=np.int64)
+    date_rank[by_day] = np.arange(len(dates))
+    none = len(dates)  # the first day of an event no game has
+    first = np.full(len(events), none, dtype=np.int64)
+    if len(arrays):
+        np.minimum.at(first, arrays.event, date_rank[arrays.date])
+    # an event's own date, where it is earlier than its first game's
+    code = {key: e for e, key in enumerate(events)}
+    earlier = {}
+    for key, event in history.events.items():
+        e = code.get(key)
+        if e is None or first[e] == none or not event.date:
+            continue
+        if event.date < dates[by_day[first[e]]]:
+            earlier[e] = event.date
+    if earlier:  # rank those dates among the others
+        days = sorted({*dates, *earlier.values()})
+        rank = {day: k for k, day in enumerate(days)}
+        first = np.array([rank[dates[d]] for d in by_day] + [len(days)])[first]
+        first[list(earlier)] = [rank[day] for day in earlier.values()]
+        none = len(days)
+    played = np.flatnonzero(first < none)
+    by_key = np.empty(len(events), dtype=np.int64)
+    by_key[sorted(range(len(events)), key=events.__getitem__)] = np.arange(len(events))
+    ordered = played[np.lexsort((by_key[played], first[played]))].tolist()
+    ordered += np.flatnonzero(first == none).tolist()
+    event_rank = np.empty(len(events), dtype=np.int64)
+    event_rank[ordered] = np.arange(len(events))
+    return event_rank, ordered
+
+
+class _Pairs(NamedTuple):
+    """A history's (event, player) pairs — one player's tournament, one step each."""
+
+    player: Any  # by event, then first appearance in it
+    event: Any
+    games: Any  # the pair's games (a game against oneself counts twice)
+    by_player: Any  # the pairs by player, then event (levels' order)
+    seeds: Any  # the players, by first appearance
+
+
+def _pairs(black, white, ev) -> _Pairs:
+    """The pairs of rated games (``ev``: their events, non-decreasing), with one sort of
+    the games' players (Black then White, game by game): each player's games in order,
+    a pair where the player or the event changes."""
+    from sodos_plugin.ratings._columns import argsort_ints, sort_ints
+
+    m = len(ev)
+    occ = np.empty(2 * m, dtype=np.int64)
+    occ[0::2], occ[1::2] = black, white
+    by_player, player = sort_ints(occ)
+    event = ev[by_player >> 1]
+    head = np.ones(2 * m, dtype=bool)  # where a pair starts
+    head[1:] = (player[1:] != player[:-1]) | (event[1:] != event[:-1])
+    heads = np.flatnonzero(head)
+    games = np.diff(heads, append=2 * m)
+    appearance = argsort_ints(by_player[heads])  # by first occurrence
+    rank = np.empty(len(heads), dtype=np.int64)
+    rank[appearance] = np.arange(len(heads))
+    player, event = player[heads], event[heads]
+    first = np.ones(len(heads), dtype=bool)  # a player's first pair (by player, then event)
+    first[1:] = player[1:] != player[:-1]
+    firsts = np.flatnonzero(first)
+    seeds = player[firsts][np.argsort(rank[firsts], kind="stable")]
+    return _Pairs(player[appearance], event[appearance], games[appearance], rank, seeds)
+
+
+def _stored(start, changes, owner, counts, floor: float, decimals):
     """Per player: ``round(max(floor, start + math.fsum(its changes)), decimals)``, as
-    the per-game path computes it. ``changes`` holds each player's changes together
-    (``counts`` of them, at least one each).
+    the per-game path computes it. ``changes[i]`` is a change of player ``owner[i]``
+    (``0..len(start)-1``), each player with ``counts`` of them (at least one).
 
     On arrays where the outcome is certain: numpy's sum is within a known bound of the
     exact one, and when every value within that bound of it lies on the same side of
@@ -558,14 +605,13 @@ def _stored(start, changes, counts, floor: float, decimals):
     numpy's ``rint(x·10^d)/10^d`` is exactly Python's ``round``. The others (one in
     millions) are computed as the per-game path does."""
     ends = np.empty(len(start))
-    offsets = np.zeros(len(start) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
     if decimals is None or not 0 <= decimals <= 9 or not len(start):
         slow = np.arange(len(start))
     else:
         scale = 10.0**decimals
-        sums = np.add.reduceat(changes, offsets[:-1])
-        size = np.add.reduceat(np.abs(changes), offsets[:-1])
+        # a sum in order, each player's: within (count − 1)·2⁻⁵³·Σ|change| of the exact one
+        sums = np.bincount(owner, weights=changes, minlength=len(start))
+        size = np.bincount(owner, weights=np.abs(changes), minlength=len(start))
         approx = start + sums
         bound = (counts + 2) * 2.0**-52 * (size + np.abs(start) + np.abs(approx))
         z = approx * scale
@@ -575,8 +621,12 @@ def _stored(start, changes, counts, floor: float, decimals):
         ends[:] = np.where(below, round(floor, decimals), np.rint(z) / scale)
         slow = np.flatnonzero(~sure)
     if len(slow):
+        from sodos_plugin.ratings._columns import argsort_ints
+
+        offsets = np.zeros(len(start) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
         fsum, bounds = math.fsum, offsets.tolist()
-        values, first = changes.tolist(), start.tolist()
+        values, first = changes[argsort_ints(owner)].tolist(), start.tolist()
         for k in slow.tolist():
             after = max(floor, first[k] + fsum(values[bounds[k] : bounds[k + 1]]))
             ends[k] = round(after, decimals) if decimals is not None and decimals >= 0 else after
