@@ -434,16 +434,32 @@ def read_initial(path: Path | str) -> dict[str, InitialRating]:
     return found
 
 
+#: What keeps an ASCII lower-case name from being its own identity key (names joined by
+#: NUL): whitespace other than a space, two spaces, a space at either end of a name.
+_NOT_OWN_KEY = re.compile(r"[\t\n\x0b\x0c\r\x1c-\x1f]|  |^ | $|\x00 | \x00")
+
+
+def _identity_keys(names: list[str]) -> list[str]:
+    """``identity_key`` of each name: the names themselves when each is its own key (the
+    usual table of a host: ASCII, lower case, single inner spaces), checked on all of
+    them at once; else name by name."""
+    joined = "\x00".join(names)
+    if joined.isascii() and joined == joined.lower() and not _NOT_OWN_KEY.search(joined):
+        return names
+    return list(map(identity_key, names))
+
+
 def match_initial(
     initial: Mapping[str, InitialRating], history: GameHistory
 ) -> tuple[dict[str, InitialRating], list[str]]:
     """Initial ratings keyed by the history's spelling of each name (identity), and a
     warning for names in the file that play in no game."""
-    by_key = {identity_key(name): name for name in _names(history)}
+    names = _names(history)
+    by_key = dict(zip(_identity_keys(names), names))  # the last of one key wins
     out: dict[str, InitialRating] = {}
     unused = []
-    for name, rating in initial.items():
-        target = by_key.get(identity_key(name))
+    for (name, rating), key in zip(initial.items(), _identity_keys(list(initial))):
+        target = by_key.get(key)
         if target is None:
             unused.append(name)
         else:
@@ -458,9 +474,9 @@ def match_initial(
 def _names(history: GameHistory) -> list[str]:
     """Each player once, by first appearance (Black before White, game by game)."""
     if isinstance(history.games, GameColumns):  # no object per game
-        from sodos_plugin.ratings._columns import game_arrays
+        from sodos_plugin.ratings._columns import player_names
 
-        return game_arrays(history.games, events=False).names
+        return player_names(history.games)
     seen: dict[str, None] = {}
     for game in history.games:
         seen.setdefault(game.black, None)

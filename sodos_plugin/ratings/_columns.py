@@ -5,7 +5,8 @@ Contract:
 * :func:`game_arrays` turns ``history.games`` (tuples, or
   :class:`~sodos_hookspecs.GameColumns`) into numpy arrays in game order, players as
   integer ids numbered by first appearance (Black before White, game by game: the order
-  in which systems seed and report them);
+  in which systems seed and report them), or, asked so, ids of any order (a system
+  that finds the order itself);
 * :func:`levels` schedules items (games, tournaments) that depend on each player's
   previous item: an item's level is one more than the highest level among the previous
   items of its players, so the items of one level share no player and can be rated at
@@ -82,17 +83,33 @@ class GameArrays:
         return len(self.result)
 
 
-def _intern(values) -> tuple[list[int], list[Any]]:
+def _intern(values) -> tuple[Sequence[int], list[Any]]:
+    """(each value's code, the distinct values): codes by first appearance; a ``range``
+    when the values are distinct already (the usual table of a :class:`Coded`)."""
+    values = list(values)
+    if len(set(values)) == len(values):
+        return range(len(values)), values
     table: dict[Any, int] = {}
     codes = [table.setdefault(v, len(table)) for v in values]
     return codes, list(table)
+
+
+def _recode(remap: Sequence[int], column: Coded):
+    """The column's codes through ``remap`` (its values' codes): the codes themselves,
+    not copied, when ``remap`` changes none of them."""
+    codes = _codes_of(column)
+    if isinstance(remap, range) and (
+        not len(codes) or (codes.min() >= 0 and codes.max() < len(remap))
+    ):
+        return codes
+    return np.asarray(remap, dtype=np.int64)[codes]
 
 
 def _coded(column, order):
     """(int64 codes in game order, distinct values) of a column of repeated values."""
     if isinstance(column, Coded):
         remap, values = _intern(column.values)
-        codes = np.asarray(remap, dtype=np.int64)[_codes_of(column)]
+        codes = _recode(remap, column)
     else:
         raw = column.tolist() if hasattr(column, "tolist") else column
         plain, values = _intern(raw)
@@ -110,7 +127,10 @@ def _codes_of(column: Coded):
 
 
 def _numbers(column, dtype, order):
-    if isinstance(column, Coded):
+    if isinstance(column, Coded) and len(column.values) == 1:  # a default column:
+        # one value, read-only, no memory per game
+        out = np.broadcast_to(np.asarray(list(column.values), dtype=dtype), (len(column),))
+    elif isinstance(column, Coded):
         out = np.asarray(list(column.values), dtype=dtype)[_codes_of(column)]
     elif hasattr(column, "__array__") or hasattr(column, "buffer_info"):
         out = np.asarray(column, dtype=dtype)
@@ -119,27 +139,37 @@ def _numbers(column, dtype, order):
     return out if order is None else out[order]
 
 
-def _by_first_appearance(black, white, count: int):
-    """Player ids renumbered by first appearance, Black before White game by game;
-    returns (black, white, old id of each new id)."""
+def _first_appearance(black, white, count: int):
+    """The ids ``0..count-1`` that play, by first appearance (Black before White, game
+    by game)."""
     n = len(black)
     if not n:
-        return black, white, np.zeros(0, dtype=np.int64)
-    both = np.empty(2 * n, dtype=np.int64)
-    both[0::2], both[1::2] = black, white
+        return np.zeros(0, dtype=np.int64)
+    # each player's first place (2k: Black in game k, 2k + 1: White), the games read in
+    # growing chunks until every player of the table is found (most are, early)
     first = np.full(count, 2 * n, dtype=np.int64)
-    np.minimum.at(first, both, np.arange(2 * n, dtype=np.int64))
+    done, chunk = 0, 1 << 14
+    while done < n and (first == 2 * n).any():
+        end = min(n, done + chunk)
+        place = np.arange(2 * done, 2 * end, 2, dtype=np.int64)
+        np.minimum.at(first, black[done:end], place)
+        np.minimum.at(first, white[done:end], place + 1)
+        done, chunk = end, 2 * chunk
     present = np.flatnonzero(first < 2 * n)
-    old = present[np.argsort(first[present], kind="stable")]
-    new = np.empty(count, dtype=np.int64)
-    new[old] = np.arange(len(old), dtype=np.int64)
-    return new[black], new[white], old
+    return present[np.argsort(first[present], kind="stable")]
 
 
-def game_arrays(games: Sequence[Any], *, events: bool = True) -> GameArrays:
+def game_arrays(
+    games: Sequence[Any], *, events: bool = True, by_appearance: bool = True
+) -> GameArrays:
     """The games as arrays in game order (see the module documentation); ``events``
-    false leaves dates and events uncoded (a system that rates game by game)."""
-    out = _from_columns(games) if isinstance(games, GameColumns) else _from_tuples(games)
+    false leaves dates and events uncoded (a system that rates game by game);
+    ``by_appearance`` false may leave the players as columns number them (``names``
+    may then hold names that play no game)."""
+    if isinstance(games, GameColumns):
+        out = _from_columns(games, by_appearance)
+    else:
+        out = _from_tuples(games)
     if events:
         out.date, out.dates = _coded(out.date_column, None)
         out.event, out.events = _coded(out.event_column, None)
@@ -184,24 +214,51 @@ def _in_order(column, rows):
     return Lazy(len(rows), lambda k: column[rows[k]])
 
 
-def _from_columns(games: GameColumns) -> GameArrays:
-    c = games.columns
+def player_names(games: GameColumns) -> list[str]:
+    """The players of columns by first appearance, as :func:`game_arrays` numbers them."""
     order = None if games.order is None else _numbers(games.order, np.int64, None)
-    black, white = c["black"], c["white"]
+    b, w, names = _coded_players(games, order)
+    return [names[i] for i in _first_appearance(b, w, len(names)).tolist()]
+
+
+def _players(games: GameColumns, order):
+    """(Black's ids, White's ids, names): players numbered by first appearance."""
+    b, w, table_names = _coded_players(games, order)
+    old = _first_appearance(b, w, len(table_names))
+    new = np.empty(len(table_names), dtype=np.int64)
+    new[old] = np.arange(len(old), dtype=np.int64)
+    return new[b], new[w], [table_names[i] for i in old.tolist()]
+
+
+def _coded_players(games: GameColumns, order):
+    """(Black's ids, White's ids, names) in game order, ids into one table of names."""
+    black, white = games.columns["black"], games.columns["white"]
     table: dict[str, int] = {}
     if isinstance(black, Coded) and isinstance(white, Coded):
-        remap_b = [table.setdefault(v, len(table)) for v in black.values]
-        remap_w = [table.setdefault(v, len(table)) for v in white.values]
-        b = np.asarray(remap_b, dtype=np.int64)[_codes_of(black)]
-        w = np.asarray(remap_w, dtype=np.int64)[_codes_of(white)]
+        if white.values is black.values or (
+            type(black.values) is list and black.values == white.values
+        ):  # one table of names (a host's): coded once
+            remap, table_names = _intern(black.values)
+            b, w = _recode(remap, black), _recode(remap, white)
+        else:
+            remap_b = [table.setdefault(v, len(table)) for v in black.values]
+            remap_w = [table.setdefault(v, len(table)) for v in white.values]
+            b = np.asarray(remap_b, dtype=np.int64)[_codes_of(black)]
+            w = np.asarray(remap_w, dtype=np.int64)[_codes_of(white)]
+            table_names = list(table)
     else:
         b = np.asarray([table.setdefault(v, len(table)) for v in _values(black)], dtype=np.int64)
         w = np.asarray([table.setdefault(v, len(table)) for v in _values(white)], dtype=np.int64)
+        table_names = list(table)
     if order is not None:
         b, w = b[order], w[order]
-    table_names = list(table)
-    b, w, old = _by_first_appearance(b, w, len(table_names))
-    names = [table_names[i] for i in old.tolist()]
+    return b, w, table_names
+
+
+def _from_columns(games: GameColumns, by_appearance: bool = True) -> GameArrays:
+    c = games.columns
+    order = None if games.order is None else _numbers(games.order, np.int64, None)
+    b, w, names = (_players if by_appearance else _coded_players)(games, order)
     rows = None if order is None else order.tolist()
     return GameArrays(
         games=games,

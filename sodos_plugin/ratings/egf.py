@@ -402,7 +402,7 @@ def _rate_arrays(
             return None
     floor = float(params["floor"])
     decimals = params["decimals"]
-    arrays = game_arrays(history.games)
+    arrays = game_arrays(history.games, by_appearance=False)  # seeds are ordered below
     n, events = len(arrays), arrays.events
     event_rank, ordered = _event_order(history, arrays)
     # the rated games (19x19), grouped by event in that order, the history's order within
@@ -423,7 +423,7 @@ def _rate_arrays(
     skipped_sizes = n - m
     black, white = take(arrays.black), take(arrays.white)
     names = arrays.names
-    pairs = _pairs(black, white, ev)
+    pairs = _pairs(black, white, ev, len(names), len(events))
     pair_player, pair_event, games_of = pairs.player, pairs.event, pairs.games
     # first ratings, in the order the per-game path seeds them
     warnings: list[str] = []
@@ -568,25 +568,44 @@ class _Pairs(NamedTuple):
     seeds: Any  # the players, by first appearance
 
 
-def _pairs(black, white, ev) -> _Pairs:
-    """The pairs of rated games (``ev``: their events, non-decreasing), with one sort of
-    the games' players (Black then White, game by game): each player's games in order,
-    a pair where the player or the event changes."""
-    from sodos_plugin.ratings._columns import argsort_ints, sort_ints
+def _pairs(black, white, ev, players: int, events: int) -> _Pairs:
+    """The pairs of rated games (``ev``: their events, non-decreasing), from one sort of
+    the games' players (Black then White, game by game) by player, then event, then
+    place: a pair where the player or the event changes."""
+    from sodos_plugin.ratings._columns import argsort_ints
 
     m = len(ev)
-    occ = np.empty(2 * m, dtype=np.int64)
-    occ[0::2], occ[1::2] = black, white
-    by_player, player = sort_ints(occ)
-    event = ev[by_player >> 1]
+    low = max(1, (2 * m - 1).bit_length())  # the bits of a place
+    if (max(players * events, 1) - 1).bit_length() + low <= 63:
+        # (player, event, place) packed in one int64: numpy sorts those in place, with
+        # no argsort and no array of each occurrence's event (memory is most of the time)
+        key = np.arange(2 * m, dtype=np.int64)
+        part = black * events + ev
+        part <<= low
+        key[0::2] += part
+        np.multiply(white, events, out=part)
+        part += ev
+        part <<= low
+        key[1::2] += part
+        del part
+        key.sort()
+        pair_key = key >> low  # player · events + event
+        key &= (1 << low) - 1
+        place = key
+    else:
+        occ_event = np.repeat(ev, 2)
+        occ = np.empty(2 * m, dtype=np.int64)
+        occ[0::2], occ[1::2] = black, white
+        place = np.lexsort((occ_event, occ))
+        pair_key = occ[place] * events + occ_event[place]
     head = np.ones(2 * m, dtype=bool)  # where a pair starts
-    head[1:] = (player[1:] != player[:-1]) | (event[1:] != event[:-1])
+    head[1:] = pair_key[1:] != pair_key[:-1]
     heads = np.flatnonzero(head)
     games = np.diff(heads, append=2 * m)
-    appearance = argsort_ints(by_player[heads])  # by first occurrence
+    appearance = argsort_ints(place[heads])  # by first occurrence
     rank = np.empty(len(heads), dtype=np.int64)
     rank[appearance] = np.arange(len(heads))
-    player, event = player[heads], event[heads]
+    player, event = np.divmod(pair_key[heads], events)
     first = np.ones(len(heads), dtype=bool)  # a player's first pair (by player, then event)
     first[1:] = player[1:] != player[:-1]
     firsts = np.flatnonzero(first)
