@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from sodos_hookspecs import (
@@ -96,11 +97,10 @@ def _con(r):
 
 def _bonus(r):
     x = (2300.0 - r) / 80.0
-    # ln(1 + e^x) without overflow for very low ratings
-    return (
-        np.where(x > 0, x + np.log1p(np.exp(-np.abs(x))), np.log1p(np.exp(np.minimum(x, 0.0))))
-        / 5.0
-    )
+    # ln(1 + e^x) without overflow for very low ratings: x + ln(1 + e^-x) above 0, and
+    # -|x| is x below (one exp and one log1p for both)
+    tail = np.log1p(np.exp(-np.abs(x)))
+    return np.where(x > 0, x + tail, tail) / 5.0
 
 
 def _se(beta_own, beta_opponent):
@@ -410,7 +410,9 @@ def _rate_arrays(
     rated: Any = None
     if not (arrays.size == 19).all():
         rated = np.flatnonzero(arrays.size == 19)
-    ev = event_rank[arrays.event if rated is None else arrays.event[rated]]
+    ev = arrays.event if rated is None else arrays.event[rated]
+    if ordered != list(range(len(events))):  # (the events coded in order: codes are ranks)
+        ev = event_rank[ev]
     if len(ev) and (ev[1:] < ev[:-1]).any():
         by_event = argsort_ints(ev)
         rated = by_event if rated is None else rated[by_event]
@@ -431,16 +433,17 @@ def _rate_arrays(
     default = RatingState(float(params["default_rating"]))
     rating = np.zeros(len(names), dtype=float)
     seeds = pairs.seeds.tolist()
-    for p in seeds:
-        name = names[p]
-        given = initial.get(name)
-        if given is not None:  # what seed() returns for it, without the call
-            rating[p], origin[name] = given.state.rating, given.source or "initial ratings"
-            continue
-        state, origin[name] = seed(
-            name, initial, history.players, rank_to_rating, default, warnings, NAME
-        )
-        rating[p] = state.rating
+    seed_names = [names[p] for p in seeds]
+    given = list(map(initial.get, seed_names))
+    if all(g is not None for g in given):  # what seed() returns for each, without the calls
+        rating[seeds] = [g.state.rating for g in given]
+        origin = dict(zip(seed_names, [g.source or "initial ratings" for g in given]))
+    else:
+        for p, name in zip(seeds, seed_names):
+            state, origin[name] = seed(
+                name, initial, history.players, rank_to_rating, default, warnings, NAME
+            )
+            rating[p] = state.rating
     # per event (in order): its weight, label, date, its games' and pairs' ranges
     game_start = np.searchsorted(ev, np.arange(len(events) + 1))
     pair_start = np.searchsorted(pair_event, np.arange(len(events) + 1))
@@ -516,8 +519,14 @@ def _rate_arrays(
         (after, None, None),
         games_of,
     )
-    final = {names[p]: RatingState(r) for p, r in zip(seeds, rating[seeds].tolist())}
+    final = dict(zip(seed_names, _states(rating[seeds].tolist())))
     return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings)
+
+
+def _states(ratings: list[float]) -> Iterator[RatingState]:
+    """``RatingState(r)`` of each rating, with no Python call each (a named tuple's
+    ``__new__`` is ``tuple.__new__`` of its fields, the defaults None)."""
+    return map(tuple.__new__, repeat(RatingState), zip(ratings, repeat(None), repeat(None)))
 
 
 def _event_order(history: GameHistory, arrays) -> tuple[Any, list[int]]:
@@ -532,7 +541,8 @@ def _event_order(history: GameHistory, arrays) -> tuple[Any, list[int]]:
     none = len(dates)  # the first day of an event no game has
     first = np.full(len(events), none, dtype=np.int64)
     if len(arrays):
-        np.minimum.at(first, arrays.event, date_rank[arrays.date])
+        in_order = by_day == list(range(len(dates)))  # the dates coded in order
+        np.minimum.at(first, arrays.event, arrays.date if in_order else date_rank[arrays.date])
     # an event's own date, where it is earlier than its first game's
     code = {key: e for e, key in enumerate(events)}
     earlier = {}
@@ -576,20 +586,19 @@ def _pairs(black, white, ev, players: int, events: int) -> _Pairs:
 
     m = len(ev)
     low = max(1, (2 * m - 1).bit_length())  # the bits of a place
-    if (max(players * events, 1) - 1).bit_length() + low <= 63:
+    mid = max(1, (events - 1).bit_length())  # of an event
+    if max(1, (players - 1).bit_length()) + mid + low <= 63:
         # (player, event, place) packed in one int64: numpy sorts those in place, with
         # no argsort and no array of each occurrence's event (memory is most of the time)
+        pair_key = np.empty(2 * m, dtype=np.int64)  # player << mid | event
+        np.left_shift(black, mid, out=pair_key[0::2])
+        np.left_shift(white, mid, out=pair_key[1::2])
+        pair_key[0::2] |= ev
+        pair_key[1::2] |= ev
         key = np.arange(2 * m, dtype=np.int64)
-        part = black * events + ev
-        part <<= low
-        key[0::2] += part
-        np.multiply(white, events, out=part)
-        part += ev
-        part <<= low
-        key[1::2] += part
-        del part
+        key |= pair_key << low
         key.sort()
-        pair_key = key >> low  # player · events + event
+        np.right_shift(key, low, out=pair_key)
         key &= (1 << low) - 1
         place = key
     else:
@@ -597,20 +606,22 @@ def _pairs(black, white, ev, players: int, events: int) -> _Pairs:
         occ = np.empty(2 * m, dtype=np.int64)
         occ[0::2], occ[1::2] = black, white
         place = np.lexsort((occ_event, occ))
-        pair_key = occ[place] * events + occ_event[place]
+        pair_key = (occ[place] << mid) | occ_event[place]
     head = np.ones(2 * m, dtype=bool)  # where a pair starts
     head[1:] = pair_key[1:] != pair_key[:-1]
     heads = np.flatnonzero(head)
     games = np.diff(heads, append=2 * m)
+    keys = pair_key[heads]  # the pairs by player, then event
     appearance = argsort_ints(place[heads])  # by first occurrence
     rank = np.empty(len(heads), dtype=np.int64)
     rank[appearance] = np.arange(len(heads))
-    player, event = np.divmod(pair_key[heads], events)
-    first = np.ones(len(heads), dtype=bool)  # a player's first pair (by player, then event)
+    player = keys >> mid
+    first = np.ones(len(heads), dtype=bool)  # a player's first pair
     first[1:] = player[1:] != player[:-1]
     firsts = np.flatnonzero(first)
     seeds = player[firsts][np.argsort(rank[firsts], kind="stable")]
-    return _Pairs(player[appearance], event[appearance], games[appearance], rank, seeds)
+    keys = keys[appearance]
+    return _Pairs(keys >> mid, keys & ((1 << mid) - 1), games[appearance], rank, seeds)
 
 
 def _stored(start, changes, owner, counts, floor: float, decimals):
