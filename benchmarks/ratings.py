@@ -143,6 +143,22 @@ def child_glicko2_baseline(n: int, players: int) -> dict:
 
 def child_gor_ours(t: int, players: int) -> dict:
     """The games as a host's columns (players and tournaments as integer codes)."""
+    host, history, initial = _gor_ready(t, players)
+    run = host.ratings(history, system="egf", initial=initial)
+    return {
+        "games": len(history.games),
+        "checksum": sum(s.rating for s in run.result.final.values()),
+    }
+
+
+def child_gor_floor(t: int, players: int) -> dict:
+    """Everything :func:`child_gor_ours` does but the rating: its fixed cost."""
+    _, history, _ = _gor_ready(t, players)
+    return {"games": len(history.games), "checksum": 0.0}
+
+
+def _gor_ready(t: int, players: int):
+    """(host, history, initial ratings) of :func:`child_gor_ours`, before it rates."""
     from datetime import date, timedelta
 
     from sodos_hookspecs import Coded, GameColumns, GameHistory, InitialRating, RatingState
@@ -165,8 +181,7 @@ def child_gor_ours(t: int, players: int) -> dict:
     )
     initial = {names[i]: InitialRating(RatingState(r)) for i, r in enumerate(start)}
     host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
-    run = host.ratings(GameHistory(games), system="egf", initial=initial)
-    return {"games": len(games), "checksum": sum(s.rating for s in run.result.final.values())}
+    return host, GameHistory(games), initial
 
 
 def child_gor_baseline(t: int, players: int) -> dict:
@@ -212,6 +227,7 @@ CHILDREN = {
     "glicko2-baseline": child_glicko2_baseline,
     "gor-ours": child_gor_ours,
     "gor-baseline": child_gor_baseline,
+    "gor-floor": child_gor_floor,
     "history": child_history,
 }
 
@@ -238,18 +254,24 @@ def timed(name: str, *args, env=None) -> tuple[float, dict]:
     return elapsed, json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def compare(label: str, ours: str, base: str, args, games_key="games", repeat=1) -> None:
-    best_ours = best_base = math.inf
+def compare(
+    label: str, ours: str, base: str, args, games_key="games", repeat=1, floor=None
+) -> None:
+    """``floor``: a child doing all that ``ours`` does but the work compared (printed)."""
+    best_ours = best_base = best_floor = math.inf
     for _ in range(repeat):
         t_base, r_base = timed(base, *args)
         t_ours, r_ours = timed(ours, *args)
         best_base, best_ours = min(best_base, t_base), min(best_ours, t_ours)
+        if floor is not None:
+            best_floor = min(best_floor, timed(floor, *args)[0])
     games = r_ours[games_key]
+    shown = "" if floor is None else f", floor (everything but rating) {best_floor:.2f} s"
     print(
         f"{label}: ours {best_ours:.2f} s ({games / best_ours:,.0f} games/s), "
         f"baseline {best_base:.2f} s ({games / best_base:,.0f} games/s), "
         f"ratio {best_base / best_ours:.1f}x (target >= 10x); sum of final ratings "
-        f"ours {r_ours['checksum']:.3f}, baseline {r_base['checksum']:.3f}"
+        f"ours {r_ours['checksum']:.3f}, baseline {r_base['checksum']:.3f}{shown}"
     )
 
 
@@ -330,6 +352,7 @@ def main(argv=None) -> int:
             "gor-ours",
             "gor-baseline",
             (tournaments, args.players),
+            floor="gor-floor",
         )
     if "cache" in args.which:
         bench_cache(records)
