@@ -7,14 +7,22 @@ ingest extracts (the sodos version, the cache format, the fallback encoding and 
 limits). A file whose size or time changed is read again; a second run over an archive
 with 1 % new files reads only those.
 
+It also keeps, per set of paths given, the history's assembly of the units seen before
+(:class:`~sodos_plugin.readers.sgf.history.Assembly`) in parts (:meth:`Cache.parts`,
+:meth:`Cache.put_part`), each part with the keys of the units it covers: when those
+units come first, unchanged and in the same order (an archive that grows by date or
+number), a run reads and assembles only the units after them.
+
 Safe:
 
 * **concurrent runs** — WAL journal, a busy timeout, and one short write transaction at
   the end of a run; a run that cannot write in time says so and goes on without it;
-* **damage** — a file SQLite cannot open or read (``DatabaseError``), a failed
-  ``quick_check``, a wrong schema, or a value whose checksum does not match is never
-  trusted: the cache is deleted and rebuilt (said on stderr through :attr:`warnings`),
-  or the one entry is read again;
+* **damage** — a file SQLite cannot open, read or write (``DatabaseError``, for the
+  damage SQLite meets; a whole-file check on every run would cost more than reading
+  the units it saves), a wrong schema, or a value whose checksum does not match
+  is never trusted: the cache is deleted and rebuilt (said on stderr through
+  :attr:`warnings`), or the one entry is read again, or the parts stop before the
+  damaged one;
 * **strangers** — values are JSON, never pickles: a cache file cannot run code.
 """
 
@@ -22,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import sqlite3
@@ -36,6 +45,7 @@ from sodos_plugin.readers.sgf.ingest import FileOutcome, Record
 from sodos_plugin.readers.sgf.results import ParsedResult
 
 FORMAT = 1
+FEW_KEYS = 5000
 BUSY_TIMEOUT_MS = 5000
 _RESULTS = {r.value: r for r in Result}
 _SCHEMA = (
@@ -43,6 +53,9 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS entries (path TEXT NOT NULL, size INTEGER NOT NULL, "
     "mtime INTEGER NOT NULL, context TEXT NOT NULL, value TEXT NOT NULL, "
     "digest TEXT NOT NULL, PRIMARY KEY (path, context))",
+    "CREATE TABLE IF NOT EXISTS parts (name TEXT NOT NULL, context TEXT NOT NULL, "
+    "start INTEGER NOT NULL, count INTEGER NOT NULL, units TEXT NOT NULL, "
+    "value TEXT NOT NULL, digest TEXT NOT NULL, PRIMARY KEY (name, context, start))",
 )
 
 
@@ -141,9 +154,8 @@ class Cache:
         try:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             db.execute("PRAGMA journal_mode = WAL")
-            row = db.execute("PRAGMA quick_check").fetchone()
-            if row is None or row[0] != "ok":
-                raise sqlite3.DatabaseError(f"quick_check: {row[0] if row else 'no answer'}")
+            # a cache: a power cut may lose the last run's writes, never the file
+            db.execute("PRAGMA synchronous = NORMAL")
             for statement in _SCHEMA:
                 db.execute(statement)
             db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(FORMAT),))
@@ -195,6 +207,22 @@ class Cache:
         stat = self._archives[archive]
         return None if stat is None else (unit.source, *stat)
 
+    def keys_for(self, units: Sequence) -> list[tuple[str, int, int] | None]:
+        """:meth:`key_for` of each unit (one ``stat`` per file: the floor of a second run)."""
+        stat, out = os.stat, []
+        append = out.append
+        for unit in units:
+            if isinstance(unit, str):
+                try:
+                    st = stat(unit)
+                except OSError:
+                    append(None)
+                    continue
+                append((unit, st.st_size, st.st_mtime_ns))
+            else:
+                append(self.key_for(unit))
+        return out
+
     # -- reading and writing ---------------------------------------------------------------
 
     def get_many(self, keys: Sequence[tuple[str, int, int]]) -> dict:
@@ -203,10 +231,21 @@ class Cache:
             return found
         wanted = {k[0]: k for k in keys}
         try:
-            rows = self.db.execute(
-                "SELECT path, size, mtime, value, digest FROM entries WHERE context = ?",
-                (self.context,),
-            )
+            if len(keys) > FEW_KEYS:  # one pass over the table
+                rows = self.db.execute(
+                    "SELECT path, size, mtime, value, digest FROM entries WHERE context = ?",
+                    (self.context,),
+                )
+            else:  # a few (the new files of a resumed run): by the primary key
+                paths = list(wanted)
+                rows = itertools.chain.from_iterable(
+                    self.db.execute(
+                        "SELECT path, size, mtime, value, digest FROM entries WHERE context = ?"
+                        f" AND path IN ({','.join('?' * len(chunk))})",
+                        (self.context, *chunk),
+                    )
+                    for chunk in (paths[i : i + 500] for i in range(0, len(paths), 500))
+                )
             for path, size, mtime, value, digest in rows:
                 key = wanted.get(path)
                 if key is None or key[1] != size or key[2] != mtime:
@@ -236,6 +275,66 @@ class Cache:
         try:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as error:  # locked by another run beyond the timeout
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            self.warnings.append(f"cache {self.path}: not updated ({error})")
+        except sqlite3.DatabaseError as error:
+            self._rebuild(f"damaged while writing ({error})")
+
+    # -- an assembly of units in parts, resumed by a later run ---------------------------
+
+    @staticmethod
+    def _units_digest(keys: Sequence[tuple[str, int, int]]) -> str:
+        text = json.dumps(keys).encode("utf-8", "surrogatepass")
+        return hashlib.blake2b(text, digest_size=16).hexdigest()
+
+    def parts(self, name: str, keys: Sequence[tuple[str, int, int] | None]):
+        """``(count, states)``: the parts saved under ``name`` by :meth:`put_part` that
+        cover exactly ``keys[:count]`` (same paths, sizes and times, same order), in
+        order; ``(0, [])`` when none does. A damaged part is never trusted: the parts
+        stop before it."""
+        count, states = 0, []
+        if self.db is None:
+            return count, states
+        try:
+            rows = self.db.execute(
+                "SELECT start, count, units, value, digest FROM parts "
+                "WHERE name = ? AND context = ? ORDER BY start",
+                (name, self.context),
+            ).fetchall()
+        except sqlite3.DatabaseError as error:
+            self._rebuild(f"damaged ({error})")
+            return count, states
+        for start, size, units, value, digest in rows:
+            end = start + size
+            if start != count or not size > 0 or end > len(keys) or None in keys[start:end]:
+                break
+            if self._units_digest(keys[start:end]) != units or _digest(value) != digest:
+                break
+            try:
+                states.append(json.loads(value))
+            except ValueError:
+                break
+            count = end
+        return count, states
+
+    def put_part(self, name: str, keys: Sequence[tuple[str, int, int]], start: int, state) -> None:
+        """Save ``state``, what the units ``keys[start:]`` added to the parts before
+        ``start`` (the parts from ``start`` on are replaced)."""
+        if self.db is None or start >= len(keys):
+            return
+        value = json.dumps(state, separators=(",", ":"))
+        units = self._units_digest(keys[start:])
+        row = (name, self.context, start, len(keys) - start, units, value, _digest(value))
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute(
+                "DELETE FROM parts WHERE name = ? AND context = ? AND start >= ?",
+                (name, self.context, start),
+            )
+            self.db.execute("INSERT INTO parts VALUES (?, ?, ?, ?, ?, ?, ?)", row)
             self.db.execute("COMMIT")
         except sqlite3.OperationalError as error:  # locked by another run beyond the timeout
             with contextlib.suppress(sqlite3.Error):

@@ -22,14 +22,18 @@ deviation]``, a header line optional).
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import csv
 import io
+import json
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sodos_hookspecs import (
     FileReport,
@@ -56,6 +60,7 @@ _DT = re.compile(r"^\s*;\s*DT\[\s*(\d{4}-\d{2}-\d{2})")
 _CL = re.compile(r"^\s*;\s*CL\[\s*([A-Za-z])\s*\]")
 MAX_INITIAL_BYTES = 64 << 20
 MAX_INITIAL_ROWS = 1_000_000
+MAX_PARTS = 16  # parts of a cached assembly before they are saved as one
 
 
 class _Keys(dict):
@@ -78,6 +83,61 @@ def game_order(game: HistoryGame, key=identity_key) -> tuple:
         game.handicap,
         game.source,
     )
+
+
+def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameColumns, dict]:
+    """The columns with :attr:`~GameColumns.order` listing their rows by
+    :func:`game_order` (no object per game), and that order as saved with the cache.
+
+    ``previous``, the saved order of the first rows, is extended when those rows' events
+    are still the same (new games that extend an event leave its key alone; one that
+    starts it earlier changes it): only the new rows are sorted and put in place.
+    """
+    c = games.columns
+    dates, events, rounds, blacks, whites = (
+        c["date"], c["event"], c["round"], c["black"], c["white"]
+    )  # fmt: skip
+    results, handicaps, sources = c["result"], c["handicap"], c["source"]
+
+    def of(r: int) -> tuple:  # game_order of row r
+        return (
+            dates[r], events[r], rounds[r] or 0, key(blacks[r]), key(whites[r]), results[r],
+            handicaps[r], sources[r],
+        )  # fmt: skip
+
+    n = len(dates)
+    order: list[int] | None = None
+    with contextlib.suppress(TypeError, KeyError, ValueError):
+        old, rows, digest = previous["games"], previous["order"], previous["events"]
+        if (
+            isinstance(rows, list)
+            and 0 < len(rows) == old <= n
+            and set(rows) == set(range(old))
+            and _events_digest(events[:old]) == digest
+        ):
+            order = []
+            at = 0
+            for r in sorted(range(old, n), key=of):  # bisect_right: after equal old rows
+                place = bisect.bisect_right(rows, of(r), lo=at, key=of)
+                order += rows[at:place]
+                order.append(r)
+                at = place
+            order += rows[at:]
+    if order is None:
+        keys = list(
+            zip(dates, events, [r or 0 for r in rounds], map(key, blacks), map(key, whites),
+                results, handicaps, sources)
+        )  # fmt: skip
+        order = sorted(range(n), key=keys.__getitem__)
+    saved = {"games": n, "order": order, "events": _events_digest(events)}
+    return GameColumns(**c, order=order), saved
+
+
+def _events_digest(events: Sequence[str]) -> str:
+    import hashlib
+
+    text = json.dumps(list(events)).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(text, digest_size=16).hexdigest()
 
 
 def tournament_games(
@@ -177,6 +237,7 @@ class _Collector:
         self.warnings: list[str] = []
         self.tournaments: dict[tuple, str] = {}  # a tournament's games → its first file
         self.keys = _Keys()
+        self.sgf: GameColumns | None = None  # the SGF archive's games, as columns
 
     def name(self, raw: str, source: str) -> str:
         key = self.keys[raw]
@@ -238,9 +299,13 @@ class _Collector:
         self.files.append(FileReport(source, "ingested"))
         self.files.extend(skipped)
 
-    def add_sgf(self, paths: Sequence[Path], jobs: int | None, progress) -> None:
+    def add_sgf(
+        self, paths: Sequence[Path], jobs: int | None, progress, alone: bool = False
+    ) -> None:
+        """An SGF archive's games; ``alone``: nothing else is in the history (its games
+        are then kept as columns in game order, and that order in the cache)."""
         from sodos_plugin.readers.sgf import PLUGIN
-        from sodos_plugin.readers.sgf.history import history_games, ingest_history
+        from sodos_plugin.readers.sgf.history import Assembly, ingest_history
         from sodos_plugin.readers.sgf.options import parse_options
         from sodos_plugin.readers.sgf.walk import collect
 
@@ -252,38 +317,76 @@ class _Collector:
             FileReport(str(p), "excluded", "tournament settings: not used for ratings")
             for p in settings_files
         ]
+        key = self.keys.__getitem__
         cache = self.host.history_cache(options)
+        assembly, done, keys, states = Assembly(key), 0, [None] * len(units), []
+        name = json.dumps([*map(os.path.abspath, paths), settings.event_gap_days])
         try:
+            if cache is not None:
+                # the assembly of the units seen before, when they come first (an archive
+                # that grows by date or number): only the units after them are read
+                keys = cache.keys_for(units)
+                done, states = cache.parts(name, keys)
+                try:
+                    most = options.limits.max_games_per_file * done
+                    assembly = Assembly.resume(states, key, most)
+                except ValueError:  # never trusted: every unit from the per-file cache
+                    done, states = 0, []
             outcomes = ingest_history(
-                units,
+                units[done:],
                 fallback=options.fallback_encoding,
                 limits=options.limits,
                 jobs=jobs,
                 cache=cache,
-                progress=progress(len(units)) if progress else None,
+                keys=keys[done:],
+                progress=progress(len(units) - done) if progress else None,
             )
+            # the next part: the units up to the first one without a key (a few parts are
+            # read together; many are saved again as one)
+            start, since = done, assembly.marks()
+            if len(states) >= MAX_PARTS and done < len(keys):
+                start, since = 0, (0, 0, 0, 0, 0)
+            covered = next((i for i, k in enumerate(keys) if k is None), len(keys))
+            for i, outcome in enumerate(outcomes, done):
+                if i == covered and cache is not None:
+                    cache.put_part(name, keys[:covered], start, assembly.state(since))
+                assembly.add(outcome)
+            games, events, players, files, warnings = assembly.finish(
+                settings.event_gap_days, reports
+            )
+            games, order = self._renamed(games), None
+            if alone:
+                previous = states[-1].get("order") if states else None
+                games, order = _in_game_order(games, key, previous)
+            if cache is not None and covered == len(keys) and done < covered:
+                part = assembly.state(since)
+                if order is not None:
+                    part["order"] = order
+                cache.put_part(name, keys, start, part)
         finally:
             if cache is not None:
                 self.warnings.extend(cache.warnings)
                 cache.close()
-        games, events, players, files, warnings = history_games(
-            outcomes,
-            event_gap_days=settings.event_gap_days,
-            reports=reports,
-            key=self.keys.__getitem__,
-        )
-        append = self.games.append
-        for game in games:
-            black, white = self.name(game.black, game.source), self.name(game.white, game.source)
-            if black is game.black and white is game.white:
-                append(game)  # the usual case: the spelling the SGF assembly chose
-            else:
-                append(game._replace(black=black, white=white))
+        self.sgf = games
         self.events.update(events)
         for player in players.values():
             self.add_player(replace(player, name=self.name(player.name, player.source or "SGF")))
         self.files.extend(files)
         self.warnings.extend(warnings)
+
+    def _renamed(self, games: GameColumns) -> GameColumns:
+        """The SGF games with the run's spelling of each name: the same columns unless a
+        name was first spelled otherwise (by a tournament file read before)."""
+        c = games.columns
+        clash = False
+        for raw in dict.fromkeys([*c["black"], *c["white"]]):
+            clash |= self.spelling.setdefault(self.keys[raw], raw) != raw
+        if not clash:
+            return games
+        black, white = list(c["black"]), list(c["white"])
+        for i, source in enumerate(c["source"]):
+            black[i], white[i] = self.name(black[i], source), self.name(white[i], source)
+        return GameColumns(**{**c, "black": black, "white": white})
 
     def add_path(self, path: Path) -> None:
         """One h9, XML or other reader's file: a dated tournament."""
@@ -331,6 +434,7 @@ def read_history(
 ) -> GameHistory:
     """The game history of everything given (see the module documentation)."""
     collector = _Collector(host)
+    tournaments, games = list(tournaments), list(games)
     sgf: list[Path] = []
     for raw in paths:
         path = Path(raw)
@@ -351,7 +455,8 @@ def read_history(
         # the cache's values, the assembly and the games: no reference cycles, and the
         # collector's passes over them cost a fifth of reading the cache (measured)
         with paused_gc():
-            collector.add_sgf(sgf, jobs, progress)
+            alone = not collector.games and not tournaments and not games
+            collector.add_sgf(sgf, jobs, progress, alone)
     for n, tournament in enumerate(tournaments, 1):
         date = _valid_date(tournament.date)
         source = tournament.source or f"tournament {n}"
@@ -374,10 +479,16 @@ def read_history(
         if game.event not in collector.events:
             collector.events[game.event] = HistoryEvent(game.event, game.event, game.date)
     keys = collector.keys.__getitem__
-    collector.games.sort(key=lambda game: game_order(game, keys))
+    ordered = collector.sgf is not None and collector.sgf.order is not None
+    if ordered and not collector.games:  # an archive alone: columns in game order
+        games = collector.sgf
+    else:
+        everything = [*(collector.sgf or ()), *collector.games]
+        everything.sort(key=lambda game: game_order(game, keys))
+        games = tuple(everything)
     warnings = list(dict.fromkeys(collector.warnings))
     return GameHistory(
-        games=tuple(collector.games),
+        games=games,
         events=collector.events,
         players=collector.players,
         files=tuple(collector.files),

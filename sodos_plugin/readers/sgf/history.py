@@ -23,9 +23,9 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from sodos_hookspecs import FileReport, HistoryEvent, HistoryGame, HistoryPlayer
+from sodos_hookspecs import FileReport, GameColumns, HistoryEvent, HistoryPlayer
 
 from sodos_plugin.identity import identity_key
 from sodos_plugin.inputfiles import FileRefused, read_regular
@@ -41,7 +41,7 @@ from sodos_plugin.readers.sgf.walk import (
     paused_gc,
 )
 
-__all__ = ["Extra", "HistoryOutcome", "history_games", "ingest_history"]
+__all__ = ["Assembly", "Extra", "HistoryOutcome", "history_games", "ingest_history"]
 
 _MOVE = re.compile(rb";\s*[BW]\s*\[[a-zA-Z]{0,2}\]")
 _DATE = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?!\d)")
@@ -139,14 +139,16 @@ def ingest_history(
     limits: Limits,
     jobs: int | None = None,
     cache=None,
+    keys: Sequence | None = None,
     progress: Progress | None = None,
 ) -> list[HistoryOutcome]:
-    """One :class:`HistoryOutcome` per unit, in unit order; cached units are not read."""
+    """One :class:`HistoryOutcome` per unit, in unit order; cached units are not read.
+    ``keys``: the units' cache keys when already known (:meth:`.Cache.keys_for`)."""
     found: list[HistoryOutcome | None] = [None] * len(units)
     todo: list[int] = []
-    keys: list = [None] * len(units)
+    if keys is None:
+        keys = [None] * len(units) if cache is None else cache.keys_for(units)
     if cache is not None:
-        keys = [cache.key_for(unit) for unit in units]
         hits = cache.get_many([k for k in keys if k is not None])
         for i, key in enumerate(keys):
             hit = hits.get(key) if key is not None else None
@@ -219,49 +221,149 @@ def _unusable(record: Record, date: str | None) -> str | None:
     return None
 
 
-def history_games(
-    outcomes: Sequence[HistoryOutcome],
-    *,
-    event_gap_days: int = 7,
-    reports: Sequence[FileReport] = (),
-    key: Callable[[str], str] = identity_key,
-) -> tuple[
-    list[HistoryGame],
-    dict[str, HistoryEvent],
-    dict[str, HistoryPlayer],
-    list[FileReport],
-    list[str],
-]:
-    """Games, events, players, an account of every file, and warnings (see module doc)."""
-    from datetime import date as Date
+#: The kept games' columns, as :class:`Assembly` holds and saves them.
+KEPT = (
+    "date", "black", "white", "score", "handicap", "komi", "size", "round", "source",
+    "event", "black_rank", "white_rank", "fingerprint",
+)  # fmt: skip
 
-    files = list(reports)
-    warnings: list[str] = []
-    spelling: dict[str, tuple[str, str]] = {}  # identity key → (first spelling, its file)
-    merged: set[tuple[str, str]] = set()
-    seen: dict[tuple, str] = {}  # duplicate key → first source
-    kept: list[tuple[Record, Extra, str, str, str]] = []  # record, extra, date, black, white
-    dates: dict[str | None, str | None] = {}  # DT text → its date (an archive repeats days)
 
-    def name_of(raw: str, source: str) -> str:
-        k = key(raw)
-        first = spelling.get(k)
+def _packed(column: list) -> list | dict[str, list]:
+    """A column as saved: itself, or ``{"runs": [[value, count], ...]}`` when it mostly
+    repeats (sizes, handicaps, statuses: an archive's columns are long and alike)."""
+    runs: list[list] = []
+    for value in column:
+        if runs and runs[-1][0] == value and type(runs[-1][0]) is type(value):
+            runs[-1][1] += 1
+        else:
+            runs.append([value, 1])
+            if len(runs) > len(column) // 8:
+                return column
+    return {"runs": runs}
+
+
+def _unpacked(saved: Any, rows: int) -> list:
+    """The inverse of :func:`_packed`, of ``rows`` values; ValueError otherwise."""
+    if isinstance(saved, list):
+        if len(saved) != rows:
+            raise ValueError(f"a column of {len(saved)} values, not {rows}")
+        return saved
+    runs = saved["runs"]
+    if sum(count for _, count in runs) != rows or any(count < 1 for _, count in runs):
+        raise ValueError(f"runs of a column do not make {rows} values")
+    column: list = []
+    for value, count in runs:
+        column += [value] * count
+    return column
+
+
+class Assembly:
+    """Outcomes → games, events, players, an account of every file and warnings (see the
+    module doc), one unit at a time in unit order.
+
+    Resumable: the assembly only ever appends (files, warnings, kept games) and adds
+    (first spellings, merges), so :meth:`state` since :meth:`marks` is the part that the
+    units since then added, as JSON-ready data, and :meth:`resume` of the parts in order
+    continues with the units after them exactly as one pass over all of them would (the
+    first spelling of a name, the first of duplicate games and the warnings depend only
+    on the units before). :meth:`finish` groups events and ranks over every kept game,
+    so an event that new games extend is regrouped.
+    """
+
+    def __init__(self, key: Callable[[str], str] = identity_key):
+        self.key = key
+        self.files: list[FileReport] = []
+        self.warnings: list[str] = []
+        self.spelling: dict[str, tuple[str, str]] = {}  # identity key → first spelling, file
+        self.merged: dict[tuple[str, str], None] = {}  # (first spelling, another) said
+        self.seen: dict[tuple, int] = {}  # duplicate key → the kept game's row
+        self.kept: dict[str, list] = {name: [] for name in KEPT}
+        self._dates: dict[str | None, str | None] = {}  # DT text → its date
+
+    # -- saving and resuming -----------------------------------------------------------
+
+    def marks(self) -> tuple[int, int, int, int, int]:
+        """Where the parts end now (for :meth:`state`)."""
+        rows = len(self.kept["date"])
+        return len(self.files), len(self.warnings), len(self.spelling), len(self.merged), rows
+
+    def state(self, since: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)) -> dict[str, Any]:
+        """What the units added since ``since`` (:meth:`marks`), as JSON-ready data."""
+        files, warnings, spelling, merged, rows = since
+        reports = self.files[files:]
+        return {
+            "files": [
+                [f.path for f in reports],
+                _packed([f.status for f in reports]),
+                _packed([f.reason for f in reports]),
+            ],
+            "warnings": self.warnings[warnings:],
+            "spelling": [[k, *v] for k, v in list(self.spelling.items())[spelling:]],
+            "merged": list(self.merged)[merged:],
+            "rows": len(self.kept["date"]) - rows,
+            "kept": {name: _packed(column[rows:]) for name, column in self.kept.items()},
+        }
+
+    @classmethod
+    def resume(
+        cls, parts: Sequence[Any], key: Callable[[str], str] = identity_key, max_rows: int = 0
+    ) -> Assembly:
+        """The assembly whose :meth:`state` parts these are, in order; ValueError when
+        they are not. ``max_rows`` bounds the games a part may say it holds."""
+        self = cls(key)
+        kept = self.kept
+        try:
+            for part in parts:
+                paths, statuses, reasons = part["files"]
+                statuses, reasons = _unpacked(statuses, len(paths)), _unpacked(reasons, len(paths))
+                self.files += map(FileReport, paths, statuses, reasons)
+                self.warnings += map(str, part["warnings"])
+                for k, raw, source in part["spelling"]:
+                    self.spelling[str(k)] = (str(raw), str(source))
+                self.merged.update(((str(a), str(b)), None) for a, b in part["merged"])
+                columns, rows = part["kept"], part["rows"]
+                if not isinstance(rows, int) or not 0 <= rows <= max_rows:
+                    raise ValueError(f"{rows!r} games")
+                for name in KEPT:
+                    kept[name] += _unpacked(columns[name], rows)
+            rows = len(kept["date"])
+            if any(len(column) != rows for column in kept.values()):
+                raise ValueError("columns differ in length")
+            # every kept game has its own duplicate key (a duplicate is not kept)
+            dup_keys = zip(
+                kept["date"], map(key, kept["black"]), map(key, kept["white"]), kept["score"],
+                kept["handicap"], kept["komi"], kept["size"], kept["round"], kept["fingerprint"],
+            )  # fmt: skip
+            self.seen = dict(zip(dup_keys, range(rows)))
+            if len(self.seen) != rows:
+                raise ValueError("two kept games with one duplicate key")
+        except (TypeError, KeyError, AttributeError, ValueError) as problem:
+            raise ValueError(f"malformed assembly state: {problem}") from None
+        return self
+
+    # -- one unit --------------------------------------------------------------------------
+
+    def _name(self, raw: str, source: str) -> str:
+        k = self.key(raw)
+        first = self.spelling.get(k)
         if first is None:
-            spelling[k] = (raw, source)
+            self.spelling[k] = (raw, source)
             return raw
-        if first[0] != raw and (first[0], raw) not in merged:
-            merged.add((first[0], raw))
-            warnings.append(
+        if first[0] != raw and (first[0], raw) not in self.merged:
+            self.merged[first[0], raw] = None
+            self.warnings.append(
                 f"{source}: {raw!r} is taken as {first[0]!r} ({first[1]}): the same name "
                 "(docs/rules.md §8)"
             )
         return first[0]
 
-    for result in outcomes:
+    def add(self, result: HistoryOutcome) -> None:
+        """One unit's outcome: its kept games, its file's account, its warnings."""
         outcome = result.outcome
         if outcome.error is not None:
-            files.append(FileReport(outcome.source, "rejected", outcome.error))
-            continue
+            self.files.append(FileReport(outcome.source, "rejected", outcome.error))
+            return
+        key, kept, dates = self.key, self.kept, self._dates
         used = duplicate = 0
         first_dup = ""
         problems: list[tuple[str, str]] = []
@@ -273,33 +375,34 @@ def history_games(
             if why is not None:
                 problems.append((record.source, why))
                 continue
-            black, white = (
-                name_of(record.black, record.source),
-                name_of(record.white, record.source),
-            )
+            black = self._name(record.black, record.source)
+            white = self._name(record.white, record.source)
             if black == white:
                 problems.append((record.source, f"PB and PW are both {black!r} (not rated)"))
                 continue
+            score = _SCORES[record.result.result]
             dup_key = (
-                date,
-                key(black),
-                key(white),
-                _SCORES[record.result.result],
-                record.handicap,
-                extra.komi,
-                extra.size,
-                record.round,
-                extra.fingerprint,
-            )
-            known = seen.get(dup_key)
+                date, key(black), key(white), score, record.handicap, extra.komi, extra.size,
+                record.round, extra.fingerprint,
+            )  # fmt: skip
+            known = self.seen.get(dup_key)
             if known is not None:
                 duplicate += 1
-                first_dup = first_dup or known
+                first_dup = first_dup or kept["source"][known]
                 continue
-            seen[dup_key] = record.source
-            kept.append((record, extra, date, black, white))
+            self.seen[dup_key] = len(kept["date"])
+            for name, value in zip(
+                KEPT,
+                (
+                    date, black, white, score, record.handicap, extra.komi, extra.size,
+                    record.round, record.source, record.event, record.black_rank,
+                    record.white_rank, extra.fingerprint,
+                ),
+            ):  # fmt: skip
+                kept[name].append(value)
             used += 1
-            warnings.extend(f"{record.source}: {note}" for note in record.notes)
+            self.warnings.extend(f"{record.source}: {note}" for note in record.notes)
+        files = self.files
         several = len(outcome.records) > 1
         if used:
             files.append(FileReport(outcome.source, "ingested"))
@@ -316,50 +419,80 @@ def history_games(
                 reasons += f"{'; ' if reasons else ''}{duplicate} duplicate(s) of {first_dup}"
             files.append(FileReport(outcome.source, "rejected", reasons or "no games"))
 
-    # events: one EV while its dates are at most event_gap_days apart
-    by_event: dict[str, list[int]] = {}
-    for i, (record, *_) in enumerate(kept):
-        if record.event is not None:
-            by_event.setdefault(record.event, []).append(i)
-    event_of: list[str] = [""] * len(kept)
-    events: dict[str, HistoryEvent] = {}
-    for name, members in by_event.items():
-        members.sort(key=lambda i: kept[i][2])
-        start = previous = None
-        event_key = ""
-        for i in members:
-            day = Date.fromisoformat(kept[i][2])
-            if previous is None or (day - previous).days > event_gap_days:
-                start = kept[i][2]
-                event_key = f"{name} ({start})"
-                events[event_key] = HistoryEvent(event_key, name, start, "", kept[i][0].source)
-            previous = day
-            event_of[i] = event_key
-    games = []
-    players: dict[str, HistoryPlayer] = {}
-    for i, (record, extra, date, black, white) in enumerate(kept):
-        event_key = event_of[i]
-        if not event_key:
-            event_key = record.source
-            events[event_key] = HistoryEvent(event_key, record.source, date, "", record.source)
-        games.append(
-            HistoryGame(
-                date,
-                event_key,
-                black,
-                white,
-                _SCORES[record.result.result],
-                record.handicap,
-                extra.komi,
-                extra.size,
-                record.round,
-                record.source,
-            )
+    # -- every kept game -------------------------------------------------------------------
+
+    def finish(
+        self, event_gap_days: int = 7, reports: Sequence[FileReport] = ()
+    ) -> tuple[
+        GameColumns, dict[str, HistoryEvent], dict[str, HistoryPlayer], list[FileReport], list[str]
+    ]:
+        """The games (as columns, in unit order), events, players, files (``reports``
+        first) and warnings."""
+        from datetime import date as Date
+
+        kept = self.kept
+        dates, sources, names = kept["date"], kept["source"], kept["event"]
+        # events: one EV while its dates are at most event_gap_days apart
+        by_event: dict[str, list[int]] = {}
+        for i, name in enumerate(names):
+            if name is not None:
+                by_event.setdefault(name, []).append(i)
+        day = {d: Date.fromisoformat(d).toordinal() for d in set(dates)}
+        event_of: list[str] = list(sources)  # a record without EV: an event of its own
+        events: dict[str, HistoryEvent] = {}
+        for name, members in by_event.items():
+            members.sort(key=dates.__getitem__)
+            previous = None
+            event_key = ""
+            for i in members:
+                today = day[dates[i]]
+                if previous is None or today - previous > event_gap_days:
+                    event_key = f"{name} ({dates[i]})"
+                    events[event_key] = HistoryEvent(event_key, name, dates[i], "", sources[i])
+                previous = today
+                event_of[i] = event_key
+        for i, name in enumerate(names):
+            if name is None:
+                events[sources[i]] = HistoryEvent(sources[i], sources[i], dates[i], "", sources[i])
+        games = GameColumns(
+            date=dates,
+            event=event_of,
+            black=kept["black"],
+            white=kept["white"],
+            result=kept["score"],
+            handicap=kept["handicap"],
+            komi=kept["komi"],
+            size=kept["size"],
+            round=kept["round"],
+            source=sources,
         )
-    # a player's rank: from the first game (by date) that gives one
-    for game, (record, _, _, _, _) in sorted(zip(games, kept), key=lambda gk: gk[0].date):
-        for name, rank in ((game.black, record.black_rank), (game.white, record.white_rank)):
-            if name not in players or (players[name].rank is None and rank and rank.strip()):
-                text = rank.strip() if rank and rank.strip() else None
-                players[name] = HistoryPlayer(name, text, None, record.source if text else "")
-    return games, events, players, files, warnings
+        # a player's rank: from the first game (by date) that gives one; the pass stops
+        # once every player has one
+        players: dict[str, HistoryPlayer] = {}
+        blacks, whites = kept["black"], kept["white"]
+        black_ranks, white_ranks = kept["black_rank"], kept["white_rank"]
+        everyone, ranked = len(set(blacks).union(whites)), 0
+        for i in sorted(range(len(dates)), key=dates.__getitem__):
+            for name, rank in ((blacks[i], black_ranks[i]), (whites[i], white_ranks[i])):
+                known = players.get(name)
+                if known is None or (known.rank is None and rank and rank.strip()):
+                    text = rank.strip() if rank and rank.strip() else None
+                    players[name] = HistoryPlayer(name, text, None, sources[i] if text else "")
+                    ranked += text is not None
+            if ranked == everyone:
+                break
+        return games, events, players, [*reports, *self.files], list(self.warnings)
+
+
+def history_games(
+    outcomes: Sequence[HistoryOutcome],
+    *,
+    event_gap_days: int = 7,
+    reports: Sequence[FileReport] = (),
+    key: Callable[[str], str] = identity_key,
+):
+    """:class:`Assembly` of ``outcomes`` in one pass (see :meth:`Assembly.finish`)."""
+    assembly = Assembly(key)
+    for result in outcomes:
+        assembly.add(result)
+    return assembly.finish(event_gap_days, reports)
