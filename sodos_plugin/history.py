@@ -305,7 +305,7 @@ class _Collector:
         """An SGF archive's games; ``alone``: nothing else is in the history (its games
         are then kept as columns in game order, and that order in the cache)."""
         from sodos_plugin.readers.sgf import PLUGIN
-        from sodos_plugin.readers.sgf.history import Assembly, ingest_history
+        from sodos_plugin.readers.sgf.history import Assembly, Marks, ingest_history
         from sodos_plugin.readers.sgf.options import parse_options
         from sodos_plugin.readers.sgf.walk import collect
 
@@ -318,6 +318,7 @@ class _Collector:
             for p in settings_files
         ]
         key = self.keys.__getitem__
+        sources = [unit if isinstance(unit, str) else unit.source for unit in units]
         cache = self.host.history_cache(options)
         assembly, done, keys, states = Assembly(key), 0, [None] * len(units), []
         name = json.dumps([*map(os.path.abspath, paths), settings.event_gap_days])
@@ -329,7 +330,7 @@ class _Collector:
                 done, states = cache.parts(name, keys)
                 try:
                     most = options.limits.max_games_per_file * done
-                    assembly = Assembly.resume(states, key, most)
+                    assembly = Assembly.resume(states, sources[:done], key, most)
                 except ValueError:  # never trusted: every unit from the per-file cache
                     done, states = 0, []
             outcomes = ingest_history(
@@ -345,11 +346,11 @@ class _Collector:
             # read together; many are saved again as one)
             start, since = done, assembly.marks()
             if len(states) >= MAX_PARTS and done < len(keys):
-                start, since = 0, (0, 0, 0, 0, 0)
+                start, since = 0, Marks()
             covered = next((i for i, k in enumerate(keys) if k is None), len(keys))
             for i, outcome in enumerate(outcomes, done):
                 if i == covered and cache is not None:
-                    cache.put_part(name, keys[:covered], start, assembly.state(since))
+                    cache.put_part(name, keys[:covered], start, assembly.state(sources, since))
                 assembly.add(outcome)
             games, events, players, files, warnings = assembly.finish(
                 settings.event_gap_days, reports
@@ -359,7 +360,7 @@ class _Collector:
                 previous = states[-1].get("order") if states else None
                 games, order = _in_game_order(games, key, previous)
             if cache is not None and covered == len(keys) and done < covered:
-                part = assembly.state(since)
+                part = assembly.state(sources, since)
                 if order is not None:
                     part["order"] = order
                 cache.put_part(name, keys, start, part)

@@ -22,6 +22,7 @@ from sodos_plugin.readers.sgf.history import (
     Assembly,
     Extra,
     HistoryOutcome,
+    Marks,
     _packed,
     _unpacked,
 )
@@ -228,11 +229,12 @@ def test_an_assembly_resumed_from_parts_is_the_one_pass_assembly(files, cuts):
     whole = Assembly()
     for outcome in outcomes:
         whole.add(outcome)
-    parts, assembly, since = [], Assembly(), (0, 0, 0, 0, 0)
+    sources = [outcome.outcome.source for outcome in outcomes]
+    parts, assembly, since = [], Assembly(), Marks()
     for i, outcome in enumerate(outcomes):
-        if i in cuts:  # save a part, and go on from what was saved (JSON both ways)
-            parts.append(json.loads(json.dumps(assembly.state(since))))
-            assembly = Assembly.resume(parts, identity_key, 10**6)
+        if i in cuts and i:  # save a part, and go on from what was saved (JSON both ways)
+            parts.append(json.loads(json.dumps(assembly.state(sources, since))))
+            assembly = Assembly.resume(parts, sources[:i], identity_key, 10**6)
             since = assembly.marks()
         assembly.add(outcome)
     assert finished(assembly) == finished(whole)
@@ -295,3 +297,28 @@ def test_packed_columns_come_back_value_for_value_and_type_for_type(column):
     back = _unpacked(json.loads(json.dumps(_packed(column))), len(column))
     assert back == column
     assert [type(v) for v in back] == [type(v) for v in column]
+
+
+def test_games_with_the_same_moves_are_one_game_only_when_everything_else_is_the_same():
+    game = ("Cid", "Dan", "2024-01-05", "Cup", "W+R", "a", "3k")
+    files = [
+        [("Ann", "Bob", "2024-01-05", "Cup", "W+R", "a", "3k")],  # the same moves as...
+        [game],
+        [game],  # ... this one, a duplicate of the one before, not of the first
+        [("Ann", "Bob", "2024-01-05", "Cup", "W+R", "a", "3k")],  # and of the first
+    ]
+    for resumed_at in (None, 1, 2, 3):
+        outcomes = outcomes_of(files)
+        sources = [o.outcome.source for o in outcomes]
+        assembly = Assembly()
+        for i, outcome in enumerate(outcomes):
+            if i == resumed_at:
+                part = json.loads(json.dumps(assembly.state(sources)))
+                assembly = Assembly.resume([part], sources[:i], identity_key, 100)
+            assembly.add(outcome)
+        games, _, _, files_said, _ = assembly.finish()
+        assert len(games) == 2
+        assert [(f.status, f.reason) for f in files_said][2:] == [
+            ("duplicate", "same game as f001.sgf"),
+            ("duplicate", "same game as f000.sgf"),
+        ]

@@ -18,9 +18,13 @@ a record without ``EV`` is an event of its own.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import itertools
 import os
 import re
+import sys
+from array import array
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple
@@ -228,18 +232,30 @@ KEPT = (
 )  # fmt: skip
 
 
-def _packed(column: list) -> list | dict[str, list]:
-    """A column as saved: itself, or ``{"runs": [[value, count], ...]}`` when it mostly
-    repeats (sizes, handicaps, statuses: an archive's columns are long and alike)."""
+def _packed(column: list) -> list | dict[str, Any]:
+    """A column as saved: ``{"runs": [[value, count], ...]}`` when it mostly repeats
+    (sizes, handicaps, statuses), ``{"values": [...], "codes": "<base64>"}`` when it has
+    few values (dates, names, events, ranks: 32-bit little-endian codes into the values),
+    else the column itself. JSON parses a code string far faster than the strings."""
+    if not column:
+        return column
     runs: list[list] = []
     for value in column:
         if runs and runs[-1][0] == value and type(runs[-1][0]) is type(value):
             runs[-1][1] += 1
+        elif len(runs) > len(column) // 8:
+            break
         else:
             runs.append([value, 1])
-            if len(runs) > len(column) // 8:
-                return column
-    return {"runs": runs}
+    else:
+        return {"runs": runs}
+    index: dict[tuple, int] = {}  # (type, value): 1, 1.0 and True are three values
+    codes = array("i", [index.setdefault((type(v), v), len(index)) for v in column])
+    if len(index) > len(column) // 2:
+        return column
+    if sys.byteorder == "big":
+        codes.byteswap()
+    return {"values": [v for _, v in index], "codes": base64.b64encode(codes.tobytes()).decode()}
 
 
 def _unpacked(saved: Any, rows: int) -> list:
@@ -248,13 +264,63 @@ def _unpacked(saved: Any, rows: int) -> list:
         if len(saved) != rows:
             raise ValueError(f"a column of {len(saved)} values, not {rows}")
         return saved
-    runs = saved["runs"]
-    if sum(count for _, count in runs) != rows or any(count < 1 for _, count in runs):
-        raise ValueError(f"runs of a column do not make {rows} values")
-    column: list = []
-    for value, count in runs:
-        column += [value] * count
-    return column
+    if "runs" in saved:
+        runs = saved["runs"]
+        if sum(count for _, count in runs) != rows or any(count < 1 for _, count in runs):
+            raise ValueError(f"runs of a column do not make {rows} values")
+        column: list = []
+        for value, count in runs:
+            column += [value] * count
+        return column
+    values, codes = saved["values"], array("i")
+    codes.frombytes(base64.b64decode(saved["codes"], validate=True))
+    if sys.byteorder == "big":
+        codes.byteswap()
+    if len(codes) != rows or (rows and not 0 <= min(codes) <= max(codes) < len(values)):
+        raise ValueError(f"codes of a column do not make {rows} values")
+    return list(map(values.__getitem__, codes))
+
+
+def _steps(numbers: list[int], first: int) -> list | dict[str, list]:
+    """Unit numbers as steps from the one before (mostly 0 or 1: they pack into runs)."""
+    return _packed([b - a for a, b in zip([first, *numbers], numbers)])
+
+
+def _numbers(saved: Any, count: int, first: int, units: int) -> list[int]:
+    """The inverse of :func:`_steps`: ``count`` unit numbers from ``first`` on, each
+    below ``units``; ValueError otherwise."""
+    steps = _unpacked(saved, count)
+    if steps and min(steps) < 0:  # a step that is no number fails here or on indexing
+        raise ValueError("unit numbers that go back")
+    numbers = list(itertools.accumulate(steps, initial=first))[1:]
+    if numbers and numbers[-1] >= units:
+        raise ValueError("unit numbers beyond the units")
+    return numbers
+
+
+def _own_as_null(paths: list[str], numbers: list[int], sources: Sequence[str]) -> list:
+    """A unit's own source saved as null (the run that resumes knows its units)."""
+    return [None if path == sources[n] else path for path, n in zip(paths, numbers)]
+
+
+def _own_restored(saved: list, numbers: list[int], sources: Sequence[str]) -> list[str]:
+    if len(saved) != len(numbers):
+        raise ValueError("paths and unit numbers differ in number")
+    paths = [sources[n] if path is None else path for path, n in zip(saved, numbers)]
+    if not set(map(type, paths)) <= {str}:
+        raise ValueError("a path that is not text")
+    return paths
+
+
+class Marks(NamedTuple):
+    """How much an :class:`Assembly` holds (where its next part starts)."""
+
+    files: int = 0
+    warnings: int = 0
+    spelling: int = 0
+    merged: int = 0
+    rows: int = 0
+    units: int = 0
 
 
 class Assembly:
@@ -276,47 +342,74 @@ class Assembly:
         self.warnings: list[str] = []
         self.spelling: dict[str, tuple[str, str]] = {}  # identity key → first spelling, file
         self.merged: dict[tuple[str, str], None] = {}  # (first spelling, another) said
-        self.seen: dict[tuple, int] = {}  # duplicate key → the kept game's row
+        # duplicates: a kept game's row by its moves' fingerprint (the first with it), and
+        # by its whole duplicate key for the others with that fingerprint
+        self.by_print: dict[str, int] = {}
+        self.by_key: dict[tuple, int] = {}
         self.kept: dict[str, list] = {name: [] for name in KEPT}
+        self.units = 0  # units added
+        self.file_units: list[int] = []  # the unit each file report is of
+        self.row_units: list[int] = []  # the unit each kept game is from
         self._dates: dict[str | None, str | None] = {}  # DT text → its date
 
     # -- saving and resuming -----------------------------------------------------------
 
-    def marks(self) -> tuple[int, int, int, int, int]:
-        """Where the parts end now (for :meth:`state`)."""
-        rows = len(self.kept["date"])
-        return len(self.files), len(self.warnings), len(self.spelling), len(self.merged), rows
+    def marks(self) -> Marks:
+        """How much the assembly holds now (where :meth:`state` starts a part)."""
+        return Marks(
+            len(self.files), len(self.warnings), len(self.spelling), len(self.merged),
+            len(self.kept["date"]), self.units,
+        )  # fmt: skip
 
-    def state(self, since: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)) -> dict[str, Any]:
-        """What the units added since ``since`` (:meth:`marks`), as JSON-ready data."""
-        files, warnings, spelling, merged, rows = since
-        reports = self.files[files:]
+    def state(self, sources: Sequence[str], since: Marks | None = None) -> dict[str, Any]:
+        """What the units added since ``since`` (:meth:`marks`), as JSON-ready data.
+        ``sources``: the units' own sources, in unit order (saved as null where a file
+        or game has its unit's own)."""
+        since = Marks() if since is None else since
+        reports, rows = self.files[since.files :], since.rows
+        file_units, row_units = self.file_units[since.files :], self.row_units[rows:]
+        kept = {name: _packed(column[rows:]) for name, column in self.kept.items()}
+        kept["source"] = _own_as_null(self.kept["source"][rows:], row_units, sources)
         return {
+            "units": self.units - since.units,
             "files": [
-                [f.path for f in reports],
+                _own_as_null([f.path for f in reports], file_units, sources),
                 _packed([f.status for f in reports]),
                 _packed([f.reason for f in reports]),
+                _steps(file_units, since.units),
             ],
-            "warnings": self.warnings[warnings:],
-            "spelling": [[k, *v] for k, v in list(self.spelling.items())[spelling:]],
-            "merged": list(self.merged)[merged:],
+            "warnings": self.warnings[since.warnings :],
+            "spelling": [[k, *v] for k, v in list(self.spelling.items())[since.spelling :]],
+            "merged": list(self.merged)[since.merged :],
             "rows": len(self.kept["date"]) - rows,
-            "kept": {name: _packed(column[rows:]) for name, column in self.kept.items()},
+            "row_units": _steps(row_units, since.units),
+            "kept": kept,
         }
 
     @classmethod
     def resume(
-        cls, parts: Sequence[Any], key: Callable[[str], str] = identity_key, max_rows: int = 0
+        cls,
+        parts: Sequence[Any],
+        sources: Sequence[str],
+        key: Callable[[str], str] = identity_key,
+        max_rows: int = 0,
     ) -> Assembly:
-        """The assembly whose :meth:`state` parts these are, in order; ValueError when
-        they are not. ``max_rows`` bounds the games a part may say it holds."""
+        """The assembly whose :meth:`state` parts these are, in order, of the units whose
+        sources are ``sources``; ValueError when they are not. ``max_rows`` bounds the
+        games a part may say it holds."""
         self = cls(key)
         kept = self.kept
         try:
             for part in parts:
-                paths, statuses, reasons = part["files"]
+                first, units = self.units, self.units + part["units"]
+                if not isinstance(part["units"], int) or not first < units <= len(sources):
+                    raise ValueError(f"{part['units']!r} units")
+                paths, statuses, reasons, steps = part["files"]
+                numbers = _numbers(steps, len(paths), first, units)
+                paths = _own_restored(paths, numbers, sources)
                 statuses, reasons = _unpacked(statuses, len(paths)), _unpacked(reasons, len(paths))
                 self.files += map(FileReport, paths, statuses, reasons)
+                self.file_units += numbers
                 self.warnings += map(str, part["warnings"])
                 for k, raw, source in part["spelling"]:
                     self.spelling[str(k)] = (str(raw), str(source))
@@ -324,20 +417,28 @@ class Assembly:
                 columns, rows = part["kept"], part["rows"]
                 if not isinstance(rows, int) or not 0 <= rows <= max_rows:
                     raise ValueError(f"{rows!r} games")
+                numbers = _numbers(part["row_units"], rows, first, units)
                 for name in KEPT:
-                    kept[name] += _unpacked(columns[name], rows)
+                    if name == "source":
+                        kept[name] += _own_restored(columns[name], numbers, sources)
+                    else:
+                        kept[name] += _unpacked(columns[name], rows)
+                self.row_units += numbers
+                self.units = units
+            if self.units != len(sources):
+                raise ValueError(f"parts of {self.units} units, not {len(sources)}")
             rows = len(kept["date"])
             if any(len(column) != rows for column in kept.values()):
                 raise ValueError("columns differ in length")
-            # every kept game has its own duplicate key (a duplicate is not kept)
-            dup_keys = zip(
-                kept["date"], map(key, kept["black"]), map(key, kept["white"]), kept["score"],
-                kept["handicap"], kept["komi"], kept["size"], kept["round"], kept["fingerprint"],
-            )  # fmt: skip
-            self.seen = dict(zip(dup_keys, range(rows)))
-            if len(self.seen) != rows:
+            prints = kept["fingerprint"]
+            self.by_print = dict(zip(reversed(prints), range(rows - 1, -1, -1)))  # the first
+            if len(self.by_print) < rows:
+                for row, fingerprint in enumerate(prints):
+                    if self.by_print[fingerprint] != row:
+                        self.by_key[self._dup_key(row)] = row
+            if len(self.by_print) + len(self.by_key) != rows:
                 raise ValueError("two kept games with one duplicate key")
-        except (TypeError, KeyError, AttributeError, ValueError) as problem:
+        except (TypeError, KeyError, AttributeError, IndexError, ValueError) as problem:
             raise ValueError(f"malformed assembly state: {problem}") from None
         return self
 
@@ -359,9 +460,10 @@ class Assembly:
 
     def add(self, result: HistoryOutcome) -> None:
         """One unit's outcome: its kept games, its file's account, its warnings."""
-        outcome = result.outcome
+        outcome, unit = result.outcome, self.units
+        self.units += 1
         if outcome.error is not None:
-            self.files.append(FileReport(outcome.source, "rejected", outcome.error))
+            self._report(unit, outcome.source, "rejected", outcome.error)
             return
         key, kept, dates = self.key, self.kept, self._dates
         used = duplicate = 0
@@ -385,12 +487,12 @@ class Assembly:
                 date, key(black), key(white), score, record.handicap, extra.komi, extra.size,
                 record.round, extra.fingerprint,
             )  # fmt: skip
-            known = self.seen.get(dup_key)
+            known = self._duplicate(dup_key, len(kept["date"]))
             if known is not None:
                 duplicate += 1
                 first_dup = first_dup or kept["source"][known]
                 continue
-            self.seen[dup_key] = len(kept["date"])
+            self.row_units.append(unit)
             for name, value in zip(
                 KEPT,
                 (
@@ -402,22 +504,45 @@ class Assembly:
                 kept[name].append(value)
             used += 1
             self.warnings.extend(f"{record.source}: {note}" for note in record.notes)
-        files = self.files
         several = len(outcome.records) > 1
         if used:
-            files.append(FileReport(outcome.source, "ingested"))
+            self._report(unit, outcome.source, "ingested")
             for where, why in problems:
-                files.append(FileReport(where, "excluded", why))
+                self._report(unit, where, "excluded", why)
         elif duplicate and not problems:
-            files.append(FileReport(outcome.source, "duplicate", f"same game as {first_dup}"))
+            self._report(unit, outcome.source, "duplicate", f"same game as {first_dup}")
         elif problems and not several:
             status = "excluded" if "won by default" in problems[0][1] else "rejected"
-            files.append(FileReport(outcome.source, status, problems[0][1]))
+            self._report(unit, outcome.source, status, problems[0][1])
         else:
             reasons = "; ".join(f"{w.rsplit('#', 1)[-1]}: {why}" for w, why in problems)
             if duplicate:
                 reasons += f"{'; ' if reasons else ''}{duplicate} duplicate(s) of {first_dup}"
-            files.append(FileReport(outcome.source, "rejected", reasons or "no games"))
+            self._report(unit, outcome.source, "rejected", reasons or "no games")
+
+    def _dup_key(self, row: int) -> tuple:
+        """What makes two records one game (see the module doc), of a kept game."""
+        kept = self.kept
+        return (
+            kept["date"][row], self.key(kept["black"][row]), self.key(kept["white"][row]),
+            kept["score"][row], kept["handicap"][row], kept["komi"][row], kept["size"][row],
+            kept["round"][row], kept["fingerprint"][row],
+        )  # fmt: skip
+
+    def _duplicate(self, dup_key: tuple, row: int) -> int | None:
+        """The kept game ``dup_key`` is a duplicate of, else None (and ``row``, the
+        game about to be kept, is remembered under it)."""
+        first = self.by_print.setdefault(dup_key[-1], row)
+        if first == row:
+            return None
+        if self._dup_key(first) == dup_key:
+            return first
+        known = self.by_key.setdefault(dup_key, row)
+        return None if known == row else known
+
+    def _report(self, unit: int, path: str, status: str, reason: str = "") -> None:
+        self.files.append(FileReport(path, status, reason))
+        self.file_units.append(unit)
 
     # -- every kept game -------------------------------------------------------------------
 
