@@ -546,19 +546,29 @@ def read_initial(path: Path | str) -> dict[str, InitialRating]:
     return found
 
 
-#: What keeps an ASCII lower-case name from being its own identity key (names joined by
-#: NUL): whitespace other than a space, two spaces, a space at either end of a name.
-_NOT_OWN_KEY = re.compile(r"[\t\n\x0b\x0c\r\x1c-\x1f]|  |^ | $|\x00 | \x00")
+#: Whitespace other than the space (an ASCII name with one is not its own identity key).
+_OTHER_SPACE = re.compile(r"[\t\n\x0b\x0c\r\x1c-\x1f]")
+
+
+def _own_keys(names: list[str]) -> bool:
+    """Whether each name is its own ``identity_key`` (the usual table of a host: ASCII,
+    lower case, single inner spaces), checked on all of them at once."""
+    joined = "\x00".join(names)  # NUL: neither a space nor changed by lower()
+    return (
+        joined.isascii()
+        and joined == joined.lower()
+        and not _OTHER_SPACE.search(joined)
+        and "  " not in joined
+        and "\x00 " not in joined
+        and " \x00" not in joined
+        and not joined.startswith(" ")
+        and not joined.endswith(" ")
+    )
 
 
 def _identity_keys(names: list[str]) -> list[str]:
-    """``identity_key`` of each name: the names themselves when each is its own key (the
-    usual table of a host: ASCII, lower case, single inner spaces), checked on all of
-    them at once; else name by name."""
-    joined = "\x00".join(names)
-    if joined.isascii() and joined == joined.lower() and not _NOT_OWN_KEY.search(joined):
-        return names
-    return list(map(identity_key, names))
+    """``identity_key`` of each name (the names themselves when :func:`_own_keys`)."""
+    return names if _own_keys(names) else list(map(identity_key, names))
 
 
 def match_initial(
@@ -567,10 +577,15 @@ def match_initial(
     """Initial ratings keyed by the history's spelling of each name (identity), and a
     warning for names in the file that play in no game."""
     names = _names(history)
-    by_key = dict(zip(_identity_keys(names), names))  # the last of one key wins
+    keys = _identity_keys(names)
+    by_key = dict(zip(keys, names))  # the last of one key wins
+    given = list(initial)
+    given_keys = _identity_keys(given)
+    if keys is names and given_keys is given and all(map(by_key.__contains__, given)):
+        return dict(initial), []  # every name its own key and in a game: each is its target
     out: dict[str, InitialRating] = {}
     unused = []
-    for (name, rating), key in zip(initial.items(), _identity_keys(list(initial))):
+    for (name, rating), key in zip(initial.items(), given_keys):
         target = by_key.get(key)
         if target is None:
             unused.append(name)
