@@ -587,32 +587,41 @@ def _pairs(black, white, ev, players: int, events: int) -> _Pairs:
     m = len(ev)
     low = max(1, (2 * m - 1).bit_length())  # the bits of a place
     mid = max(1, (events - 1).bit_length())  # of an event
+    head = np.ones(2 * m, dtype=bool)  # where a pair starts (in the sorted order)
     if max(1, (players - 1).bit_length()) + mid + low <= 63:
-        # (player, event, place) packed in one int64: numpy sorts those in place, with
-        # no argsort and no array of each occurrence's event (memory is most of the time)
-        pair_key = np.empty(2 * m, dtype=np.int64)  # player << mid | event
-        np.left_shift(black, mid, out=pair_key[0::2])
-        np.left_shift(white, mid, out=pair_key[1::2])
-        pair_key[0::2] |= ev
-        pair_key[1::2] |= ev
-        key = np.arange(2 * m, dtype=np.int64)
-        key |= pair_key << low
+        # (player, event, place) packed in one int64, sorted in place: no argsort, no
+        # array per occurrence but this one (fresh memory is most of the time here)
+        key = np.empty(2 * m, dtype=np.int64)
+        np.left_shift(black, mid, out=key[0::2])
+        np.left_shift(white, mid, out=key[1::2])
+        key[0::2] |= ev
+        key[1::2] |= ev
+        key <<= low
+        place = np.arange(0, 2 * m, 2, dtype=np.int64)
+        key[0::2] |= place
+        place += 1
+        key[1::2] |= place
+        del place
         key.sort()
-        np.right_shift(key, low, out=pair_key)
-        key &= (1 << low) - 1
-        place = key
+        step = 1 << 18  # the pair keys compared a slice at a time (no copy of the whole)
+        for start in range(0, 2 * m - 1, step):
+            pair_key = key[start : start + step + 1] >> low
+            head[start + 1 : start + step + 1] = pair_key[1:] != pair_key[:-1]
+        heads = np.flatnonzero(head)
+        at = key[heads]
+        keys, first_place = at >> low, at & ((1 << low) - 1)
     else:
         occ_event = np.repeat(ev, 2)
         occ = np.empty(2 * m, dtype=np.int64)
         occ[0::2], occ[1::2] = black, white
         place = np.lexsort((occ_event, occ))
         pair_key = (occ[place] << mid) | occ_event[place]
-    head = np.ones(2 * m, dtype=bool)  # where a pair starts
-    head[1:] = pair_key[1:] != pair_key[:-1]
-    heads = np.flatnonzero(head)
+        head[1:] = pair_key[1:] != pair_key[:-1]
+        heads = np.flatnonzero(head)
+        keys, first_place = pair_key[heads], place[heads]
+    # keys: the pairs by player, then event
     games = np.diff(heads, append=2 * m)
-    keys = pair_key[heads]  # the pairs by player, then event
-    appearance = argsort_ints(place[heads])  # by first occurrence
+    appearance = argsort_ints(first_place)  # by first occurrence
     rank = np.empty(len(heads), dtype=np.int64)
     rank[appearance] = np.arange(len(heads))
     player = keys >> mid
