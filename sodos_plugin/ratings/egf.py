@@ -607,13 +607,10 @@ def _pairs(black, white, ev, players: int, events: int) -> _Pairs:
         key[0::2] |= ev
         key[1::2] |= ev
         key <<= low
-        place = np.arange(0, 2 * m, 2, dtype=np.int64)
-        key[0::2] |= place
-        place += 1
-        key[1::2] |= place
-        del place
+        step = 1 << 18  # the places added, then the pair keys compared, a slice at a time
+        for start in range(0, 2 * m, step):
+            key[start : start + step] |= np.arange(start, min(start + step, 2 * m), dtype=np.int64)
         key.sort()
-        step = 1 << 18  # the pair keys compared a slice at a time (no copy of the whole)
         for start in range(0, 2 * m - 1, step):
             pair_key = key[start : start + step + 1] >> low
             head[start + 1 : start + step + 1] = pair_key[1:] != pair_key[:-1]
