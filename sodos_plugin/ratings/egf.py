@@ -429,31 +429,11 @@ def _rate_arrays(
     pair_player, pair_event, games_of = pairs.player, pairs.event, pairs.games
     # first ratings, in the order the per-game path seeds them
     warnings: list[str] = []
-    origin: dict[str, str] = {}
-    default = RatingState(float(params["default_rating"]))
-    rating = np.zeros(len(names), dtype=float)
     seeds = pairs.seeds.tolist()
     seed_names = [names[p] for p in seeds]
-    # every seed given a rating: what seed() returns for each, without the calls; the
-    # given ratings read in their own order (their objects lie in memory about so: in
-    # the seeds' order, reading them costs four times more)
-    of = dict(zip(seed_names, seeds))
-    given = [
-        (p, g.state.rating, g.source or "initial ratings")
-        for name, g in initial.items()
-        if g is not None and (p := of.get(name)) is not None
-    ]
-    if len(given) == len(seeds):
-        played, values, sources = zip(*given) if given else ((), (), ())
-        rating[list(played)] = values
-        source = dict(zip(played, sources))
-        origin = dict(zip(seed_names, map(source.__getitem__, seeds)))
-    else:
-        for p, name in zip(seeds, seed_names):
-            state, origin[name] = seed(
-                name, initial, history.players, rank_to_rating, default, warnings, NAME
-            )
-            rating[p] = state.rating
+    rating, origin = _first_ratings(
+        history, initial, params, seeds, seed_names, len(names), warnings
+    )
     # per event (in order): its weight, label, date, its games' and pairs' ranges
     game_start = np.searchsorted(ev, np.arange(len(events) + 1))
     pair_start = np.searchsorted(pair_event, np.arange(len(events) + 1))
@@ -531,6 +511,42 @@ def _rate_arrays(
     )
     final = dict(zip(seed_names, _states(rating[seeds].tolist())))
     return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings)
+
+
+def _first_ratings(
+    history: GameHistory,
+    initial: Mapping[str, InitialRating],
+    params: Mapping[str, Any],
+    seeds: list[int],
+    seed_names: list[str],
+    count: int,
+    warnings: list[str],
+) -> tuple[Any, dict[str, str]]:
+    """(Each player's first rating by id, as an array of ``count``; its origin by name,
+    in the seeds' order): what :func:`~._periods.seed` gives each, in that order."""
+    rating = np.zeros(count, dtype=float)
+    # every seed given a rating: seed()'s answers without the calls; the given ratings
+    # read in their own order (their objects lie in memory about so: in the seeds'
+    # order, reading them costs four times more)
+    of = dict(zip(seed_names, seeds))
+    given = [
+        (p, g.state.rating, g.source or "initial ratings")
+        for name, g in initial.items()
+        if g is not None and (p := of.get(name)) is not None
+    ]
+    if len(given) == len(seeds):
+        played, values, sources = zip(*given) if given else ((), (), ())
+        rating[list(played)] = values
+        source = dict(zip(played, sources))
+        return rating, dict(zip(seed_names, map(source.__getitem__, seeds)))
+    origin: dict[str, str] = {}
+    default = RatingState(float(params["default_rating"]))
+    for p, name in zip(seeds, seed_names):
+        state, origin[name] = seed(
+            name, initial, history.players, rank_to_rating, default, warnings, NAME
+        )
+        rating[p] = state.rating
+    return rating, origin
 
 
 def _states(ratings: list[float]) -> Iterator[RatingState]:
