@@ -34,6 +34,7 @@ import itertools
 import json
 import os
 import sqlite3
+from array import array
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -287,8 +288,15 @@ class Cache:
 
     @staticmethod
     def _units_digest(keys: Sequence[tuple[str, int, int]]) -> str:
-        text = json.dumps(keys).encode("utf-8", "surrogatepass")
-        return hashlib.blake2b(text, digest_size=16).hexdigest()
+        """The units' paths, sizes and times, in order (a part covers exactly these)."""
+        paths, sizes, times = zip(*keys) if keys else ((), (), ())
+        digest = hashlib.blake2b(digest_size=16)
+        digest.update(json.dumps(paths).encode("utf-8", "surrogatepass"))
+        try:  # the numbers as 64-bit integers: a third of the time of their JSON
+            digest.update(array("q", sizes).tobytes() + array("q", times).tobytes())
+        except OverflowError:
+            digest.update(json.dumps([sizes, times]).encode())
+        return digest.hexdigest()
 
     def parts(self, name: str, keys: Sequence[tuple[str, int, int] | None]):
         """``(count, states)``: the parts saved under ``name`` by :meth:`put_part` that

@@ -107,37 +107,46 @@ def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameC
 
     n = len(dates)
     order: list[int] | None = None
-    with contextlib.suppress(TypeError, KeyError, ValueError):
-        old, rows, digest = previous["games"], previous["order"], previous["events"]
-        if (
-            isinstance(rows, list)
-            and 0 < len(rows) == old <= n
-            and set(rows) == set(range(old))
-            and _events_digest(events[:old]) == digest
-        ):
-            order = []
-            at = 0
-            for r in sorted(range(old, n), key=of):  # bisect_right: after equal old rows
-                place = bisect.bisect_right(rows, of(r), lo=at, key=of)
-                order += rows[at:place]
-                order.append(r)
-                at = place
-            order += rows[at:]
+    old, rows, digest = 0, None, None
+    if isinstance(previous, dict):
+        old, rows, digest = (previous.get(k) for k in ("games", "order", "events"))
+    if not isinstance(old, int) or not 0 < old <= n:
+        old, rows, digest = 0, None, None
+    before, everything = _events_digests(events, old)
+    if isinstance(rows, list) and len(rows) == old and digest == before:
+        with contextlib.suppress(TypeError, ValueError):
+            if len(set(rows)) == old and min(rows) == 0 and max(rows) == old - 1:
+                order = []
+                at = 0
+                for r in sorted(range(old, n), key=of):  # bisect_right: after equal old rows
+                    place = bisect.bisect_right(rows, of(r), lo=at, key=of)
+                    order += rows[at:place]
+                    order.append(r)
+                    at = place
+                order += rows[at:]
     if order is None:
         keys = list(
             zip(dates, events, [r or 0 for r in rounds], map(key, blacks), map(key, whites),
                 results, handicaps, sources)
         )  # fmt: skip
         order = sorted(range(n), key=keys.__getitem__)
-    saved = {"games": n, "order": order, "events": _events_digest(events)}
+    saved = {"games": n, "order": order, "events": everything}
     return GameColumns(**c, order=order), saved
 
 
-def _events_digest(events: Sequence[str]) -> str:
+def _events_digests(events: Sequence[str], old: int) -> tuple[str, str]:
+    """Digests of the first ``old`` games' events and of all (one pass over the text:
+    the list's JSON without its brackets is the parts' joined by a comma)."""
     import hashlib
 
-    text = json.dumps(list(events)).encode("utf-8", "surrogatepass")
-    return hashlib.blake2b(text, digest_size=16).hexdigest()
+    head = json.dumps(list(events[:old]))[1:-1]
+    tail = json.dumps(list(events[old:]))[1:-1]
+    whole = f"{head}, {tail}" if head and tail else head or tail
+
+    def digest(text: str) -> str:
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+    return digest(head), digest(whole)
 
 
 def tournament_games(

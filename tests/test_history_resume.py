@@ -322,3 +322,24 @@ def test_games_with_the_same_moves_are_one_game_only_when_everything_else_is_the
             ("duplicate", "same game as f001.sgf"),
             ("duplicate", "same game as f000.sgf"),
         ]
+
+
+def test_a_saved_order_that_is_not_one_is_never_used():
+    from sodos_hookspecs import GameColumns
+
+    games = GameColumns(
+        date=["2024-01-02", "2024-01-01", "2024-01-03"], event=["E", "E", "E"],
+        black=["A", "A", "A"], white=["B", "B", "B"], result=[1.0, 1.0, 1.0],
+        source=["s0", "s1", "s2"],
+    )  # fmt: skip
+    _, saved = _in_game_order(GameColumns(**{k: v[:2] for k, v in games.columns.items()}), str)
+    assert saved["order"] == [1, 0]
+    for broken in (
+        {**saved, "order": [0, 0]}, {**saved, "order": [0, 2]}, {**saved, "order": ["1", 0]},
+        {**saved, "games": "2"}, {**saved, "games": 5}, {**saved, "events": "?"},
+        {"order": [1, 0]}, None, [1, 0], {**saved, "order": None},
+    ):  # fmt: skip
+        ordered, _ = _in_game_order(games, str, broken)
+        assert list(ordered.order) == [1, 0, 2]
+    ordered, _ = _in_game_order(games, str, saved)
+    assert list(ordered.order) == [1, 0, 2]
