@@ -343,3 +343,43 @@ def test_a_saved_order_that_is_not_one_is_never_used():
         assert list(ordered.order) == [1, 0, 2]
     ordered, _ = _in_game_order(games, str, saved)
     assert list(ordered.order) == [1, 0, 2]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([None, "", "Cup", "League"]),
+            st.sampled_from(["2024-01-01", "2024-01-05", "2024-01-08", "2024-01-20"]),
+        ),
+        max_size=25,
+    )
+)
+def test_events_are_the_rule_written_literally(rows):
+    from datetime import date
+
+    files = [[("Ann", "Bob", day, ev, "B+R", str(i), None)] for i, (ev, day) in enumerate(rows)]
+    assembly = Assembly()
+    for outcome in outcomes_of(files):
+        assembly.add(outcome)
+    games, events, _, _, _ = assembly.finish(7, ())
+    # the rule: an EV's games in date order (then file order); an event starts at a game
+    # more than 7 days after the one before; a game without EV is an event of its own
+    expected_of, expected = {}, {}
+    for ev in dict.fromkeys(ev for ev, _ in rows if ev is not None):
+        members = sorted((day, i) for i, (e, day) in enumerate(rows) if e == ev)
+        previous = None
+        for day, i in members:
+            today = date.fromisoformat(day)
+            if previous is None or (today - previous).days > 7:
+                key = f"{ev} ({day})"
+                expected[key] = (ev, day, f"f{i:03}.sgf")
+            expected_of[i] = key
+            previous = today
+    for i, (ev, day) in enumerate(rows):
+        if ev is None:
+            expected_of[i] = f"f{i:03}.sgf"
+            expected[f"f{i:03}.sgf"] = (f"f{i:03}.sgf", day, f"f{i:03}.sgf")
+    assert [g.event for g in games] == [expected_of[i] for i in range(len(rows))]
+    assert {k: (e.name, e.date, e.source) for k, e in events.items()} == expected
+    assert list(events) == list(expected)

@@ -557,28 +557,35 @@ class Assembly:
 
         kept = self.kept
         dates, sources, names = kept["date"], kept["source"], kept["event"]
-        # events: one EV while its dates are at most event_gap_days apart
-        by_event: dict[str, list[int]] = {}
-        for i, name in enumerate(names):
-            if name is not None:
-                by_event.setdefault(name, []).append(i)
-        day = {d: Date.fromisoformat(d).toordinal() for d in set(dates)}
-        event_of: list[str] = list(sources)  # a record without EV: an event of its own
+        # events: one EV while its dates are at most event_gap_days apart, decided per
+        # (EV, date) pair (an archive has far fewer pairs than games)
+        pairs = list(zip(names, dates))
+        first_row = dict(zip(reversed(pairs), range(len(pairs) - 1, -1, -1)))
+        days_of: dict[str, list[str]] = {name: [] for name in dict.fromkeys(names)}
+        for name, when in first_row:
+            days_of[name].append(when)
+        days_of.pop(None, None)
+        event_key_of: dict[tuple[str, str], str] = {}
         events: dict[str, HistoryEvent] = {}
-        for name, members in by_event.items():
-            members.sort(key=dates.__getitem__)
+        for name, days in days_of.items():
             previous = None
             event_key = ""
-            for i in members:
-                today = day[dates[i]]
+            for when in sorted(days):
+                today = Date.fromisoformat(when).toordinal()
                 if previous is None or today - previous > event_gap_days:
-                    event_key = f"{name} ({dates[i]})"
-                    events[event_key] = HistoryEvent(event_key, name, dates[i], "", sources[i])
+                    event_key = f"{name} ({when})"
+                    first = sources[first_row[name, when]]
+                    events[event_key] = HistoryEvent(event_key, name, when, "", first)
                 previous = today
-                event_of[i] = event_key
-        for i, name in enumerate(names):
-            if name is None:
-                events[sources[i]] = HistoryEvent(sources[i], sources[i], dates[i], "", sources[i])
+                event_key_of[name, when] = event_key
+        # a record without EV: an event of its own
+        event_of = [event_key_of.get(pair) or source for pair, source in zip(pairs, sources)]
+        if None in names:
+            for i, name in enumerate(names):
+                if name is None:
+                    events[sources[i]] = HistoryEvent(
+                        sources[i], sources[i], dates[i], "", sources[i]
+                    )
         games = GameColumns(
             date=dates,
             event=event_of,
