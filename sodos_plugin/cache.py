@@ -271,11 +271,20 @@ class Cache:
         for (path, size, mtime), result in items:
             value = encode(result)
             rows.append((path, size, mtime, self.context, value, _digest(value)))
-        if not rows:
-            return
+        if rows:
+            self._write(
+                lambda db: db.executemany(
+                    "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)", rows
+                )
+            )
+
+    def _write(self, change) -> None:
+        """``change(db)`` in one short write transaction; a cache locked beyond the
+        timeout is not updated (said), a damaged one rebuilt."""
+        assert self.db is not None
         try:
             self.db.execute("BEGIN IMMEDIATE")
-            self.db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)", rows)
+            change(self.db)
             self.db.execute("COMMIT")
         except sqlite3.OperationalError as error:  # locked by another run beyond the timeout
             with contextlib.suppress(sqlite3.Error):
@@ -336,20 +345,15 @@ class Cache:
         value = json.dumps(state, separators=(",", ":"))
         units = self._units_digest(keys[start:])
         row = (name, self.context, start, len(keys) - start, units, value, _digest(value))
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute(
+
+        def replace(db: sqlite3.Connection) -> None:
+            db.execute(
                 "DELETE FROM parts WHERE name = ? AND context = ? AND start >= ?",
                 (name, self.context, start),
             )
-            self.db.execute("INSERT INTO parts VALUES (?, ?, ?, ?, ?, ?, ?)", row)
-            self.db.execute("COMMIT")
-        except sqlite3.OperationalError as error:  # locked by another run beyond the timeout
-            with contextlib.suppress(sqlite3.Error):
-                self.db.execute("ROLLBACK")
-            self.warnings.append(f"cache {self.path}: not updated ({error})")
-        except sqlite3.DatabaseError as error:
-            self._rebuild(f"damaged while writing ({error})")
+            db.execute("INSERT INTO parts VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+
+        self._write(replace)
 
     def close(self) -> None:
         if self.db is not None:
