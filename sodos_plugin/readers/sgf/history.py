@@ -75,7 +75,7 @@ def _komi(raw: bytes | list | None) -> float | None:
         value = float(raw.decode("ascii", "replace").strip())
     except ValueError:
         return None
-    return value if abs(value) < 1000 else None
+    return value + 0.0 if abs(value) < 1000 else None  # + 0.0: no -0.0, one zero komi
 
 
 def _size(raw: bytes | list | None) -> int:
@@ -239,6 +239,8 @@ def _packed(column: list) -> list | dict[str, Any]:
     else the column itself. JSON parses a code string far faster than the strings."""
     if not column:
         return column
+    if len(set(map(type, column)) - {type(None)}) <= 1:  # no 1 == 1.0 == True to tell apart
+        return _packed_alike(column)
     runs: list[list] = []
     for value in column:
         if runs and runs[-1][0] == value and type(runs[-1][0]) is type(value):
@@ -256,6 +258,22 @@ def _packed(column: list) -> list | dict[str, Any]:
     if sys.byteorder == "big":
         codes.byteswap()
     return {"values": [v for _, v in index], "codes": base64.b64encode(codes.tobytes()).decode()}
+
+
+def _packed_alike(column: list) -> list | dict[str, Any]:
+    """:func:`_packed` of a column of one type (and None), by the C-level grouping and
+    dict that equal values of one type allow."""
+    n = len(column)
+    if sum(1 for _ in itertools.groupby(column)) <= n // 8:
+        return {"runs": [[value, sum(1 for _ in run)] for value, run in itertools.groupby(column)]}
+    values = dict.fromkeys(column)
+    if len(values) > n // 2:
+        return column
+    code = {value: k for k, value in enumerate(values)}
+    codes = array("i", map(code.__getitem__, column))
+    if sys.byteorder == "big":
+        codes.byteswap()
+    return {"values": list(values), "codes": base64.b64encode(codes.tobytes()).decode()}
 
 
 def _unpacked(saved: Any, rows: int) -> list:
