@@ -7,13 +7,15 @@ per record, what ratings need and tournament ingest does not keep — komi, boar
 and a fingerprint of the moves (for duplicates). A :class:`~sodos_plugin.cache.Cache`
 serves files seen before (same path, size and modification time) without reading them.
 
-:func:`history_games` turns the outcomes into :class:`~sodos_hookspecs.HistoryGame` s
-and an account of every file: a record needs a date (``DT``, the first
-``YYYY-MM-DD``), a scored result (``RE``; games won by default are not rated) and two
-players; the same game in two files (same date, players, colours, result, handicap,
-komi, size and moves) is one game, the later file reported as a duplicate. Records with
-the same ``EV`` are one event while their dates are at most ``event_gap_days`` apart;
-a record without ``EV`` is an event of its own.
+:class:`Assembly` (one pass: :func:`history_games`) turns the outcomes into the games
+(:class:`~sodos_hookspecs.GameColumns`), events, players and an account of every file:
+a record needs a date (``DT``, the first ``YYYY-MM-DD``), a scored result (``RE``;
+games won by default are not rated) and two players; the same game in two files (same
+date, players, colours, result, handicap, komi, size and moves) is one game, the later
+file reported as a duplicate. Records with the same ``EV`` are one event while their
+dates are at most ``event_gap_days`` apart; a record without ``EV`` is an event of its
+own. An assembly can be saved after some units and resumed by a later run
+(:meth:`Assembly.state`, :meth:`Assembly.resume`): the cache keeps it in parts.
 """
 
 from __future__ import annotations
