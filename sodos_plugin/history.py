@@ -26,6 +26,7 @@ import bisect
 import contextlib
 import csv
 import io
+import itertools
 import json
 import os
 import re
@@ -73,16 +74,12 @@ class _Keys(dict):
 
 
 def game_order(game: HistoryGame, key=identity_key) -> tuple:
-    return (
-        game.date,
-        game.event,
-        game.round or 0,
-        key(game.black),
-        key(game.white),
-        game.result,
-        game.handicap,
-        game.source,
-    )
+    """Where a game sorts in a history (the module documentation's order)."""
+    return _order(*game[:6], game.round, game.source, key)
+
+
+def _order(date, event, black, white, result, handicap, round, source, key) -> tuple:
+    return (date, event, round or 0, key(black), key(white), result, handicap, source)
 
 
 def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameColumns, dict]:
@@ -94,18 +91,14 @@ def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameC
     starts it earlier changes it): only the new rows are sorted and put in place.
     """
     c = games.columns
-    dates, events, rounds, blacks, whites = (
-        c["date"], c["event"], c["round"], c["black"], c["white"]
-    )  # fmt: skip
-    results, handicaps, sources = c["result"], c["handicap"], c["source"]
+    fields = [c[name] for name in ("date", "event", "black", "white", "result", "handicap")]
+    fields += [c["round"], c["source"]]
+    events = c["event"]
 
     def of(r: int) -> tuple:  # game_order of row r
-        return (
-            dates[r], events[r], rounds[r] or 0, key(blacks[r]), key(whites[r]), results[r],
-            handicaps[r], sources[r],
-        )  # fmt: skip
+        return _order(*(field[r] for field in fields), key)
 
-    n = len(dates)
+    n = len(events)
     order: list[int] | None = None
     old, rows, digest = 0, None, None
     if isinstance(previous, dict):
@@ -125,10 +118,7 @@ def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameC
                     at = place
                 order += rows[at:]
     if order is None:
-        keys = list(
-            zip(dates, events, [r or 0 for r in rounds], map(key, blacks), map(key, whites),
-                results, handicaps, sources)
-        )  # fmt: skip
+        keys = list(map(_order, *fields, itertools.repeat(key)))
         order = sorted(range(n), key=keys.__getitem__)
     saved = {"games": n, "order": order, "events": everything}
     return GameColumns(**c, order=order), saved
