@@ -323,25 +323,19 @@ def levels(item, player, count: int, by_player=None):
 
 
 def argsort_ints(values):
-    """A stable argsort of non-negative integers (see :func:`sort_ints`)."""
-    return sort_ints(values)[0]
-
-
-def sort_ints(values):
-    """(A stable argsort of non-negative integers, the values in that order): one sort
-    of the values packed with their positions when both fit in 63 bits (numpy's sort is
-    much faster than its argsort), else numpy's stable argsort."""
+    """A stable argsort of non-negative integers: one sort of the values packed with
+    their positions when both fit in 63 bits (numpy's sort is much faster than its
+    argsort), else numpy's stable argsort."""
     values = np.asarray(values, dtype=np.int64)
     n = len(values)
     if not n:
-        return np.zeros(0, dtype=np.int64), values
+        return np.zeros(0, dtype=np.int64)
     low = max(1, int(n - 1).bit_length())
     high = int(values.max()).bit_length()
     if values.min() < 0 or low + high > 63:
-        order = np.argsort(values, kind="stable")
-        return order, values[order]
+        return np.argsort(values, kind="stable")
     packed = np.sort((values << low) | np.arange(n, dtype=np.int64))
-    return packed & ((1 << low) - 1), packed >> low
+    return packed & ((1 << low) - 1)
 
 
 def _ranges(starts, ends):
