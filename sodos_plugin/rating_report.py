@@ -15,7 +15,7 @@ import json
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any, TextIO
 
-from sodos_plugin.rating_run import RatingRun
+from sodos_plugin.rating_run import RatingRun, change
 from sodos_plugin.textsafe import display_width, printable
 
 FORMATS = ("table", "csv", "json", "html")
@@ -131,7 +131,8 @@ def write_csv(run: RatingRun, stream: TextIO) -> None:
         out.writerow(
             [
                 s.date, _safe_cell(s.period), _safe_cell(s.player), s.games,
-                repr(s.before.rating), repr(s.after.rating), repr(s.after.rating - s.before.rating),
+                repr(s.before.rating), repr(s.after.rating),
+                repr(change(s.before.rating, s.after.rating)),
                 "" if s.before.deviation is None else repr(s.before.deviation),
                 "" if s.after.deviation is None else repr(s.after.deviation),
                 "" if s.after.volatility is None else repr(s.after.volatility),

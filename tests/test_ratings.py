@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import subprocess
 import sys
 import types
+from decimal import Decimal
 
 import pytest
 from conftest import shared_path
@@ -241,6 +244,22 @@ def test_cli_ratings_over_h9_files_in_date_order():
     rows = done.stdout.splitlines()[1:]
     dates = [row.split(",")[0] for row in rows]
     assert dates == sorted(dates) and dates[0] == "2019-10-26" and dates[-1] == "2025-05-18"
+
+
+def test_csv_and_json_print_the_same_change_the_difference_of_the_printed_ratings():
+    # 2088.462 -> 2100.365 is +11.903, not the binary subtraction's 11.902999999999793
+    folder = shared_path("conformance", "go")
+    files = [str(folder / "opengotha_Tournoi_de_Juvisy.h9")]
+    csv_done = run_cli("ratings", *files, "--format", "csv", "--no-cache", "--no-entry-points")
+    json_done = run_cli("ratings", *files, "--format", "json", "--no-cache", "--no-entry-points")
+    assert csv_done.returncode == json_done.returncode == 0, csv_done.stderr + json_done.stderr
+    rows = list(csv.DictReader(io.StringIO(csv_done.stdout)))
+    periods = json.loads(json_done.stdout)["periods"]
+    assert len(rows) == len(periods) > 10
+    for row, period in zip(rows, periods):
+        assert float(row["change"]) == period["change"]
+        printed = Decimal(row["after"]) - Decimal(row["before"])
+        assert Decimal(row["change"]) == printed, row
 
 
 def test_cli_unknown_system_fails_fast():
