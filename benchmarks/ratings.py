@@ -147,9 +147,11 @@ def child_gor_ours(t: int, players: int) -> dict:
     """The games as a host's columns (players and tournaments as integer codes)."""
     host, history, initial = _gor_ready(t, players)
     run = host.ratings(history, system="egf", initial=initial)
+    final = run.result.final  # the players who played; the loop's sum has everyone
+    unrated = sum(r.state.rating for name, r in initial.items() if name not in final)
     return {
         "games": len(history.games),
-        "checksum": sum(s.rating for s in run.result.final.values()),
+        "checksum": sum(s.rating for s in final.values()) + unrated,
     }
 
 
