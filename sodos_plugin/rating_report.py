@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import html
 import json
+from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any, TextIO
 
@@ -58,14 +59,15 @@ def write(run: RatingRun, fmt: str, stream: TextIO) -> None:
 
 def _table_rows(run: RatingRun) -> list[list[str]]:
     places = decimals(run)
+    shown = _Memo(printable)  # an archive repeats its periods and players
     rows = []
     for step in run.result.steps:
         change = step.after.rating - step.before.rating
         rows.append(
             [
                 step.date,
-                printable(step.period),
-                printable(step.player),
+                shown(step.period),
+                shown(step.player),
                 str(step.games),
                 _shown_state(step.before, places),
                 _shown_state(step.after, places),
@@ -73,6 +75,20 @@ def _table_rows(run: RatingRun) -> list[list[str]]:
             ]
         )
     return rows
+
+
+class _Memo(dict):
+    """``function`` of each distinct value, computed once."""
+
+    def __init__(self, function):
+        super().__init__()
+        self.function = function
+
+    def __missing__(self, value):
+        out = self[value] = self.function(value)
+        return out
+
+    __call__ = dict.__getitem__
 
 
 def write_table(run: RatingRun, stream: TextIO) -> None:
@@ -85,24 +101,34 @@ def write_table(run: RatingRun, stream: TextIO) -> None:
     )
     header = ["Date", "Period", "Player", "Games", "Before", "After", "Change"]
     rows = _table_rows(run)
-    right = {3, 4, 5, 6}
-    widths = [display_width(h) for h in header]
-    for row in rows:
-        widths = [max(w, display_width(c)) for w, c in zip(widths, row)]
+    right = {3, 4, 5, 6}  # numbers (digits, signs, ±): one column a character
+    width = _Memo(display_width)
+    widths = [
+        max([width(h), *(map(len, column) if i in right else map(width, set(column)))])
+        for i, (h, column) in enumerate(zip(header, zip(*rows) if rows else [()] * 7))
+    ]
     widths[1] = min(widths[1], 48)
     stream.write(
         "  ".join(_pad(h, w, i in right) for i, (h, w) in enumerate(zip(header, widths))).rstrip()
         + "\n"
     )
-    for row in rows:
-        cells = []
-        for i, (cell, width) in enumerate(zip(row, widths)):
-            if i == 1 and display_width(cell) > width:
+
+    def padder(i: int, room: int) -> Callable[[str], str]:
+        if i in right:
+            return lambda cell: cell.rjust(room)
+
+        def padded(cell: str) -> str:
+            if i == 1 and width(cell) > room:
                 from sodos_plugin.textsafe import fit
 
-                cell = fit(cell, width)
-            cells.append(_pad(cell, width, i in right))
-        stream.write("  ".join(cells).rstrip() + "\n")
+                cell = fit(cell, room)
+            return _pad(cell, room)
+
+        return _Memo(padded)  # names, periods and dates repeat
+
+    pads = [padder(i, w) for i, w in enumerate(widths)]
+    for row in rows:
+        stream.write("  ".join([pad(cell) for pad, cell in zip(pads, row)]).rstrip() + "\n")
     stream.write("\nFinal ratings\n")
     places = decimals(run)
     final = sorted(run.result.final.items(), key=lambda kv: -kv[1].rating)
@@ -120,6 +146,7 @@ def write_table(run: RatingRun, stream: TextIO) -> None:
 
 
 def write_csv(run: RatingRun, stream: TextIO) -> None:
+    safe = _Memo(_safe)  # an archive repeats its periods and players
     out = csv.writer(stream, lineterminator="\n")
     out.writerow(
         [
@@ -130,7 +157,7 @@ def write_csv(run: RatingRun, stream: TextIO) -> None:
     for s in run.result.steps:
         out.writerow(
             [
-                s.date, _safe_cell(s.period), _safe_cell(s.player), s.games,
+                s.date, safe(s.period), safe(s.player), s.games,
                 repr(s.before.rating), repr(s.after.rating),
                 repr(change(s.before.rating, s.after.rating)),
                 "" if s.before.deviation is None else repr(s.before.deviation),
@@ -140,7 +167,7 @@ def write_csv(run: RatingRun, stream: TextIO) -> None:
         )  # fmt: skip
 
 
-def _safe_cell(text: str) -> str:
+def _safe(text: str) -> str:
     """A cell a spreadsheet will not run as a formula."""
     text = printable(text)
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
