@@ -96,7 +96,7 @@ def write_table(run: RatingRun, stream: TextIO) -> None:
     players = len(run.result.final)
     stream.write(
         f"{run.system.name}: {run.system.description}\n"
-        f"{len(history.games)} games, {len({g.event for g in history.games})} events, "
+        f"{len(history.games)} games, {run.events()} events, "
         f"{players} players\n\n"
     )
     header = ["Date", "Period", "Player", "Games", "Before", "After", "Change"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sodos_hookspecs import GameHistory, RatingResult, RatingStep, RatingSystem
+from sodos_hookspecs import GameColumns, GameHistory, RatingResult, RatingStep, RatingSystem
 
 from sodos_plugin.errors import ConfigError
 
@@ -99,6 +99,14 @@ class RatingRun:
     result: RatingResult
     warnings: list[str] = field(default_factory=list)
 
+    def events(self) -> int:
+        """How many events the rated games are of (from the event column when the
+        games are columns: no object per game)."""
+        games = self.history.games
+        if isinstance(games, GameColumns):
+            return len(set(games.columns["event"]))
+        return len({g.event for g in games})
+
     def steps_of(self, player: str) -> list[RatingStep]:
         return [s for s in self.result.steps if s.player == player]
 
@@ -162,7 +170,7 @@ class RatingRun:
             "source": self.system.source,
             "parameters": {k: v for k, v in self.parameters.items() if k not in HOST_KEYS},
             "games": len(self.history.games),
-            "events": len({g.event for g in self.history.games}),
+            "events": self.events(),
             "files": [
                 {"path": f.path, "status": f.status, "reason": f.reason} for f in self.history.files
             ],
