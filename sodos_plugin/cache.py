@@ -188,28 +188,9 @@ class Cache:
 
     # -- keys ------------------------------------------------------------------------------
 
-    def key_for(self, unit) -> tuple[str, int, int] | None:
-        """(path, size, mtime_ns) of a file on disk, or of an archive for its member."""
-        if isinstance(unit, str):
-            try:
-                st = os.stat(unit)
-            except OSError:
-                return None
-            return unit, st.st_size, st.st_mtime_ns
-        archive, sep, _ = unit.source.partition("!")
-        if not sep:
-            return None
-        if archive not in self._archives:
-            try:
-                st = os.stat(archive)
-                self._archives[archive] = (st.st_size, st.st_mtime_ns)
-            except OSError:
-                self._archives[archive] = None
-        stat = self._archives[archive]
-        return None if stat is None else (unit.source, *stat)
-
     def keys_for(self, units: Sequence) -> list[tuple[str, int, int] | None]:
-        """:meth:`key_for` of each unit (one ``stat`` per file: the floor of a second run)."""
+        """(path, size, mtime_ns) of each unit: of the file, or of its archive for a member
+        (one ``stat`` per file: the floor of a second run); None when it cannot be read."""
         stat, out = os.stat, []
         append = out.append
         for unit in units:
@@ -221,8 +202,21 @@ class Cache:
                     continue
                 append((unit, st.st_size, st.st_mtime_ns))
             else:
-                append(self.key_for(unit))
+                append(self._member_key(unit))
         return out
+
+    def _member_key(self, unit) -> tuple[str, int, int] | None:
+        archive, sep, _ = unit.source.partition("!")
+        if not sep:
+            return None
+        if archive not in self._archives:
+            try:
+                st = os.stat(archive)
+                self._archives[archive] = (st.st_size, st.st_mtime_ns)
+            except OSError:
+                self._archives[archive] = None
+        stat = self._archives[archive]
+        return None if stat is None else (unit.source, *stat)
 
     # -- reading and writing ---------------------------------------------------------------
 
