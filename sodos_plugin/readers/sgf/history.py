@@ -7,7 +7,7 @@ per record, what ratings need and tournament ingest does not keep — komi, boar
 and a fingerprint of the moves (for duplicates). A :class:`~sodos_plugin.cache.Cache`
 serves files seen before (same path, size and modification time) without reading them.
 
-:class:`Assembly` (one pass: :func:`history_games`) turns the outcomes into the games
+:class:`Assembly` turns the outcomes into the games
 (:class:`~sodos_hookspecs.GameColumns`), events, players and an account of every file:
 a record needs a date (``DT``, the first ``YYYY-MM-DD``), a scored result (``RE``;
 games won by default are not rated) and two players; the same game in two files (same
@@ -47,7 +47,7 @@ from sodos_plugin.readers.sgf.walk import (
     paused_gc,
 )
 
-__all__ = ["Assembly", "Extra", "HistoryOutcome", "history_games", "ingest_history"]
+__all__ = ["Assembly", "Extra", "HistoryOutcome", "ingest_history"]
 
 _MOVE = re.compile(rb";\s*[BW]\s*\[[a-zA-Z]{0,2}\]")
 _DATE = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?!\d)")
@@ -238,34 +238,11 @@ def _packed(column: list) -> list | dict[str, Any]:
     """A column as saved: ``{"runs": [[value, count], ...]}`` when it mostly repeats
     (sizes, handicaps, statuses), ``{"values": [...], "codes": "<base64>"}`` when it has
     few values (dates, names, events, ranks: 32-bit little-endian codes into the values),
-    else the column itself. JSON parses a code string far faster than the strings."""
-    if not column:
-        return column
-    if len(set(map(type, column)) - {type(None)}) <= 1:  # no 1 == 1.0 == True to tell apart
-        return _packed_alike(column)
-    runs: list[list] = []
-    for value in column:
-        if runs and runs[-1][0] == value and type(runs[-1][0]) is type(value):
-            runs[-1][1] += 1
-        elif len(runs) > len(column) // 8:
-            break
-        else:
-            runs.append([value, 1])
-    else:
-        return {"runs": runs}
-    index: dict[tuple, int] = {}  # (type, value): 1, 1.0 and True are three values
-    codes = array("i", [index.setdefault((type(v), v), len(index)) for v in column])
-    if len(index) > len(column) // 2:
-        return column
-    if sys.byteorder == "big":
-        codes.byteswap()
-    return {"values": [v for _, v in index], "codes": base64.b64encode(codes.tobytes()).decode()}
-
-
-def _packed_alike(column: list) -> list | dict[str, Any]:
-    """:func:`_packed` of a column of one type (and None), by the C-level grouping and
-    dict that equal values of one type allow."""
+    else the column itself (also one of mixed types, where 1 == 1.0 == True would merge
+    values). JSON parses a code string far faster than the strings."""
     n = len(column)
+    if not column or len(set(map(type, column)) - {type(None)}) > 1:
+        return column
     if sum(1 for _ in itertools.groupby(column)) <= n // 8:
         return {"runs": [[value, sum(1 for _ in run)] for value, run in itertools.groupby(column)]}
     values = dict.fromkeys(column)
@@ -634,17 +611,3 @@ class Assembly:
             if ranked == everyone:
                 break
         return games, events, players, [*reports, *self.files], list(self.warnings)
-
-
-def history_games(
-    outcomes: Sequence[HistoryOutcome],
-    *,
-    event_gap_days: int = 7,
-    reports: Sequence[FileReport] = (),
-    key: Callable[[str], str] = identity_key,
-):
-    """:class:`Assembly` of ``outcomes`` in one pass (see :meth:`Assembly.finish`)."""
-    assembly = Assembly(key)
-    for result in outcomes:
-        assembly.add(result)
-    return assembly.finish(event_gap_days, reports)
