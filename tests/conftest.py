@@ -85,3 +85,22 @@ def on_path(monkeypatch, folder: Path) -> None:
 def example_plugin(example_plugin_dir, monkeypatch) -> Path:
     on_path(monkeypatch, example_plugin_dir)
     return example_plugin_dir
+
+
+class InlinePool:
+    """A stand-in for ``ProcessPoolExecutor`` that runs in this process and keeps the
+    ``max_workers`` it was asked for in :attr:`asked` (tests of the worker cap)."""
+
+    asked: list[int] = []
+
+    def __init__(self, max_workers: int):
+        InlinePool.asked.append(max_workers)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def map(self, function, *iterables):
+        return map(function, *iterables)

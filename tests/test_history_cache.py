@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import InlinePool
 
 from sodos_plugin import Host
 from sodos_plugin.readers.sgf import history as sgf_history
@@ -166,22 +167,8 @@ def test_partial_or_impossible_dates_are_no_date(text):
 def test_history_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
     import os
 
-    seen = {}
-
-    class Pool:
-        def __init__(self, max_workers):
-            seen["workers"] = max_workers
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-        def map(self, function, *iterables):
-            return map(function, *iterables)
-
-    monkeypatch.setattr(sgf_history, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(InlinePool, "asked", [])
+    monkeypatch.setattr(sgf_history, "ProcessPoolExecutor", InlinePool)
     monkeypatch.setattr(sgf_history, "PARALLEL_MIN_UNITS", 1)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     games = tmp_path / "games"
@@ -189,5 +176,5 @@ def test_history_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
     write(games, "a.sgf")
     write(games, "b.sgf", b="Cid", w="Dan")
     history = host(tmp_path, cache={"enabled": False}).history([games], jobs=1000)
-    assert seen["workers"] == 2
+    assert InlinePool.asked[-1] == 2
     assert len(history.games) == 2

@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import InlinePool
 from test_hostile import clean, cli
 from test_sgf_reader import folder, make_tgz, make_zip, rec, status
 
@@ -317,28 +318,14 @@ def test_jobs_from_a_records_folder_is_refused(tmp_path, key):
 
 
 def test_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
-    seen = {}
-
-    class Pool:
-        def __init__(self, max_workers):
-            seen["workers"] = max_workers
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-        def map(self, function, *iterables):
-            return map(function, *iterables)
-
     import concurrent.futures  # the walk imports the pool where workers start
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(InlinePool, "asked", [])
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", InlinePool)
     monkeypatch.setattr(walk_module, "PARALLEL_MIN_UNITS", 1)
     games = folder(tmp_path, {"a.sgf": rec("Ann", "Bob"), "b.sgf": rec("Cid", "Dan")})
     result = read([games], {"jobs": 1000})
-    assert seen["workers"] == (os.cpu_count() or 1)
+    assert InlinePool.asked[-1] == (os.cpu_count() or 1)
     assert len(result.tournament.games) == 2
 
 
