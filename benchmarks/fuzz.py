@@ -31,11 +31,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from sodos_plugin.config.settings import load_file, parse_override, resolve
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.readers import h9, opengotha_xml
 from sodos_plugin.readers.sgf.ingest import ingest_bytes
 from sodos_plugin.readers.sgf.results import parse_result
-from sodos_plugin.settings import load_file, parse_override, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 

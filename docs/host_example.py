@@ -4,9 +4,7 @@ import sys
 
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
-from sodos_plugin import Game, Host, Player, Result, Tournament
-from sodos_plugin.ranks import parse_rank
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin import Game, Host, Player, Result, Tournament, format_value, parse_rank
 
 # 1. The manager, created from config (the same keys as sodos.toml; docs/config.md).
 host = Host(

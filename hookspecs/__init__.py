@@ -122,7 +122,7 @@ def sodos_readers() -> list[Reader]:
     :return: a list of :class:`~sodos_hookspecs.types.Reader`. A reader *claims*
         paths (by extension and by the first bytes of the file, or a directory) and
         *reads* the claimed paths into a :class:`~sodos_hookspecs.types.ReadResult`:
-        one ``sodos_plugin.model.Tournament`` plus an account of every file
+        one ``sodos_plugin.engine.model.Tournament`` plus an account of every file
         (ingested, duplicate or rejected, with the reason).
 
     A reader must never guess: data it cannot interpret is reported, naming the
@@ -138,7 +138,7 @@ def sodos_writers() -> list[Writer]:
 
     :return: a list of :class:`~sodos_hookspecs.types.Writer`, each with a format
         ``name`` (``"json"``, ``"h9"``...) and a ``write(standings, stream)``
-        callable that writes ``sodos_plugin.standings.Standings`` as text.
+        callable that writes ``sodos_plugin.engine.standings.Standings`` as text.
     """
 
 
@@ -195,7 +195,7 @@ def sodos_configure(config: Mapping[str, Any], settings: Any) -> None:
     is none), so plugins cannot read or clash with each other's settings.
 
     :param config: this plugin's settings section (read-only mapping).
-    :param settings: the validated ``sodos_plugin.settings.Settings`` of the run
+    :param settings: the validated ``sodos_plugin.config.settings.Settings`` of the run
         (system, scoring rules, conventions), for plugins that need them.
     :return: nothing. Raise ``ValueError`` with a message naming the key to reject a
         bad setting; the host reports it with the plugin's name.

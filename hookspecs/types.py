@@ -20,9 +20,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
-    from sodos_plugin.context import Context
-    from sodos_plugin.model import Tournament
-    from sodos_plugin.standings import Standings
+    from sodos_plugin.engine.context import Context
+    from sodos_plugin.engine.model import Tournament
+    from sodos_plugin.engine.standings import Standings
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ class Criterion:
     :param name: unique name used in config and output (``"SODOS"``).
     :param description: one line for ``sodos plugins`` and the docs.
     :param compute: ``compute(ctx) -> Breakdown`` where ``ctx`` is a
-        ``sodos_plugin.context.Context`` (tournament, settings, round, scores).
+        ``sodos_plugin.engine.context.Context`` (tournament, settings, round, scores).
     :param source: where the rule is written (the docs/rules.md section, EGF/OpenGotha rule).
     :param higher_is_better: ``False`` for criteria where a smaller value ranks first.
     :param uses_ties: ``True`` for criteria decided inside groups of players tied on

@@ -1,34 +1,45 @@
-"""sodos-plugin: Go tournament standings (SOS, SOSOS, SODOS, SODOMS, ...) as pluggy plugins.
+"""sodos-plugin: Go tournament standings (SOS, SOSOS, SODOS, SODOMS, ...) and ratings
+(EGF GoR, Glicko-2, WHR) as pluggy plugins.
 
-The host API is :class:`~sodos_plugin.host.Host`; the plugin contract is the
-``sodos_hookspecs`` package; the model is :mod:`sodos_plugin.model`.
+The public front. A host needs :class:`Host`, the model (:class:`Tournament`,
+:class:`Player`, :class:`Game`, :class:`Result`) and the errors; a plugin author needs
+the plugin contract (the ``sodos_hookspecs`` package) and, from here, the helpers a
+criterion, reader or writer uses: :func:`parse_rank` / :func:`format_rank` (Go ranks
+as integers, docs/rules.md §1) and :func:`format_value` (an exact value as text).
+The map of the package is docs/architecture.md.
 
-The names below are imported on first use (PEP 562), so ``sodos --version`` and a
-program that needs one module do not pay for the whole package.
+The names are imported on first use (:func:`sodos_plugin.util.lazy.exports`), so
+``sodos --version`` and a program that needs one of them do not pay for the rest.
 """
 
 from __future__ import annotations
+
+from sodos_plugin.util.lazy import exports
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at start-up
 __version__ = "0.1.0"
 
 #: public name -> the module that defines it
 _EXPORTS = {
-    "Context": "sodos_plugin.context",
     "ConfigError": "sodos_plugin.errors",
     "InputError": "sodos_plugin.errors",
+    "ModelError": "sodos_plugin.errors",
     "OutputError": "sodos_plugin.errors",
     "PluginError": "sodos_plugin.errors",
     "SodosError": "sodos_plugin.errors",
     "StrictError": "sodos_plugin.errors",
     "Host": "sodos_plugin.host",
-    "Game": "sodos_plugin.model",
-    "Participation": "sodos_plugin.model",
-    "Player": "sodos_plugin.model",
-    "Result": "sodos_plugin.model",
-    "Tournament": "sodos_plugin.model",
-    "Settings": "sodos_plugin.settings",
-    "Standings": "sodos_plugin.standings",
+    "Context": "sodos_plugin.engine.context",
+    "Game": "sodos_plugin.engine.model",
+    "Participation": "sodos_plugin.engine.model",
+    "Player": "sodos_plugin.engine.model",
+    "Result": "sodos_plugin.engine.model",
+    "Tournament": "sodos_plugin.engine.model",
+    "Settings": "sodos_plugin.config.settings",
+    "Standings": "sodos_plugin.engine.standings",
+    "format_rank": "sodos_plugin.engine.ranks",
+    "parse_rank": "sodos_plugin.engine.ranks",
+    "format_value": "sodos_plugin.engine.numbers",
 }
 
 __all__ = [
@@ -37,6 +48,7 @@ __all__ = [
     "Game",
     "Host",
     "InputError",
+    "ModelError",
     "OutputError",
     "Participation",
     "Player",
@@ -47,33 +59,30 @@ __all__ = [
     "Standings",
     "StrictError",
     "Tournament",
+    "format_rank",
+    "format_value",
+    "parse_rank",
 ]
 
 if TYPE_CHECKING:
-    from sodos_plugin.context import Context
+    from sodos_plugin.config.settings import Settings
+    from sodos_plugin.engine.context import Context
+    from sodos_plugin.engine.model import Game, Participation, Player, Result, Tournament
+    from sodos_plugin.engine.numbers import format_value
+    from sodos_plugin.engine.ranks import format_rank, parse_rank
+    from sodos_plugin.engine.standings import Standings
     from sodos_plugin.errors import (
         ConfigError,
         InputError,
+        ModelError,
         OutputError,
         PluginError,
         SodosError,
         StrictError,
     )
     from sodos_plugin.host import Host
-    from sodos_plugin.model import Game, Participation, Player, Result, Tournament
-    from sodos_plugin.settings import Settings
-    from sodos_plugin.standings import Standings
 
-
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'sodos_plugin' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = exports(globals(), _EXPORTS)
 
 
 def __dir__() -> list[str]:

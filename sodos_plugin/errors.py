@@ -61,5 +61,5 @@ class StrictError(InputError):
 class ModelError(InputError, ValueError):
     """A tournament built with data of the wrong shape, naming the field
     (``players[2].rank: expected an integer rank ...``). Raised when the
-    :class:`~sodos_plugin.model.Tournament` is built; a ``ValueError`` too, so readers that
+    :class:`~sodos_plugin.engine.model.Tournament` is built; a ``ValueError`` too, so readers that
     catch the model's ``ValueError`` to name their file keep working."""

@@ -25,23 +25,23 @@ from typing import Any, TextIO
 
 from sodos_hookspecs import Breakdown, Criterion, FileReport, ReadResult
 
-from sodos_plugin import compat as compat_mode
-from sodos_plugin.advice import advice
-from sodos_plugin.context import Context
-from sodos_plugin.errors import ConfigError, InputError, OutputError, PluginError, StrictError
-from sodos_plugin.inputfiles import FileRefused, read_head
-from sodos_plugin.model import Result, Tournament
-from sodos_plugin.plugins import PluginHost, Provided, Registry
-from sodos_plugin.roster import Roster, load_roster
-from sodos_plugin.settings import (
+from sodos_plugin.config.settings import (
     Settings,
     find_config,
     load_file,
     parse_override,
     resolve,
 )
-from sodos_plugin.standings import Standings, order_players
-from sodos_plugin.textsafe import printable
+from sodos_plugin.engine import compat as compat_mode
+from sodos_plugin.engine.advice import advice
+from sodos_plugin.engine.context import Context
+from sodos_plugin.engine.model import Result, Tournament
+from sodos_plugin.engine.roster import Roster, load_roster
+from sodos_plugin.engine.standings import Standings, order_players
+from sodos_plugin.errors import ConfigError, InputError, OutputError, PluginError, StrictError
+from sodos_plugin.plugins.manager import PluginHost, Provided, Registry
+from sodos_plugin.util.inputfiles import FileRefused, read_head
+from sodos_plugin.util.textsafe import printable
 
 HEAD_BYTES = 4096
 #: Output is handed to the stream in pieces of this many characters.
@@ -188,7 +188,7 @@ class Host:
         return found
 
     def _unknown(self, kind: str, name: str) -> str:
-        from sodos_plugin.plugins import kind as kind_of
+        from sodos_plugin.plugins.manager import kind as kind_of
 
         registry = self.registry
         k = kind_of(kind)
@@ -499,7 +499,7 @@ class Host:
         """The ingest cache of game histories (``cache.enabled``, ``cache.path``), or None."""
         if not self.settings.cache_enabled:
             return None
-        from sodos_plugin.cache import Cache, default_path
+        from sodos_plugin.readers.sgf.cache import Cache, default_path
 
         limits = getattr(sgf_options, "limits", None)
         fallback = getattr(sgf_options, "fallback_encoding", "")
@@ -518,8 +518,8 @@ class Host:
         """A game history (:class:`~sodos_hookspecs.GameHistory`) of files and host objects:
         SGF archives, h9 and XML files (one dated tournament each), dated ``Tournament``
         objects and ``HistoryGame`` s, in date order (docs/rules.md §10.1)."""
-        from sodos_plugin.history import read_history
-        from sodos_plugin.model import paused_gc
+        from sodos_plugin.engine.model import paused_gc
+        from sodos_plugin.ratings.history import read_history
 
         with paused_gc():  # millions of small tuples, no cycles: see paused_gc
             return read_history(
@@ -536,7 +536,7 @@ class Host:
         **params: Any,
     ):
         """Rate a history with a rating system; returns a
-        :class:`~sodos_plugin.rating_run.RatingRun` whose ``as_dict()`` is what
+        :class:`~sodos_plugin.ratings.run.RatingRun` whose ``as_dict()`` is what
         ``sodos ratings --format json`` prints.
 
         :param history: a ``GameHistory`` (from :meth:`history`), or paths to read.
@@ -548,8 +548,8 @@ class Host:
         """
         from sodos_hookspecs import GameHistory, RatingResult
 
-        from sodos_plugin.history import file_ratings, match_initial, read_initial
-        from sodos_plugin.rating_run import RatingRun, resolve_parameters
+        from sodos_plugin.ratings.history import file_ratings, match_initial, read_initial
+        from sodos_plugin.ratings.run import RatingRun, resolve_parameters
 
         if not isinstance(history, GameHistory):
             history = self.history(history)
@@ -568,7 +568,7 @@ class Host:
         if given:
             given, unused = match_initial(given, history)
             warnings += unused
-        from sodos_plugin.model import paused_gc
+        from sodos_plugin.engine.model import paused_gc
 
         try:
             with paused_gc():  # a rating run makes millions of steps, no cycles
@@ -657,7 +657,7 @@ def _text(error: BaseException) -> str:
 def _shared_name_warnings(tournament: Tournament) -> list[str]:
     """Players registered apart whose names are one name (docs/rules.md §8): said, never
     merged (a file's registrations are its own), whatever the reader."""
-    from sodos_plugin.identity import shared_names
+    from sodos_plugin.engine.identity import shared_names
 
     players = tournament.players
     warnings = []

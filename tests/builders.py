@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sodos_plugin import Game, Player, Result, Tournament
-from sodos_plugin.ranks import parse_rank
+from sodos_plugin.engine.ranks import parse_rank
 
 B, W, J = Result.BLACK_WINS, Result.WHITE_WINS, Result.JIGO
 

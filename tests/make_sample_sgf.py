@@ -36,7 +36,7 @@ BAR = 2  # 3d as a rank integer (1d = 0)
 ABSENT = {3: "Horvat Luka"}
 JIGO_ROUND, FORFEIT_ROUND, TIME_ROUND = 1, 4, 2
 
-#: (surname, given name, rank): ranks as sodos_plugin.ranks integers (5d = 4, 15k = -15).
+#: (surname, given name, rank): ranks as sodos_plugin.engine.ranks integers (5d = 4, 15k = -15).
 PLAYERS = [
     ("Nowak", "Piotr", 4),
     ("Lindqvist", "Erik", 3),

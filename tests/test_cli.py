@@ -20,7 +20,7 @@ import pytest
 from conftest import shared_path
 
 from sodos_plugin import Host
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin.engine.numbers import format_value
 
 JUVISY = ("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
 WAGC = ("conformance", "go", "h9_wagc2025_opengotha.txt")

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin import Host
+from sodos_plugin.config.settings import SCHEMA, Settings, load_file, parse_override, resolve
 from sodos_plugin.errors import ConfigError
-from sodos_plugin.settings import SCHEMA, Settings, load_file, parse_override, resolve
 
 # derandomized in the suite (a failure reproduces anywhere); benchmarks/fuzz.py's long
 # runs (SODOS_FUZZ_EXAMPLES set) explore new examples

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from sodos_plugin.cli.config import value_of
-from sodos_plugin.settings import SCHEMA, Settings
+from sodos_plugin.config.settings import SCHEMA, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 from builders import B, W, tournament, values
 
-from sodos_plugin import conventions
+from sodos_plugin.engine import conventions
 from sodos_plugin.errors import ConfigError
 
 

@@ -24,8 +24,8 @@ import pytest
 from builders import tournament, values
 
 from sodos_plugin import Game, Host, Player, Result, Tournament
-from sodos_plugin.ranks import parse_rank
-from sodos_plugin.scores import start_scores
+from sodos_plugin.engine.ranks import parse_rank
+from sodos_plugin.engine.scores import start_scores
 
 ALL = [
     "NBW", "MMS",

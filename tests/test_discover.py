@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sodos_plugin import discover
+from sodos_plugin.plugins import discover
 
 ROOT = Path(__file__).resolve().parent.parent
 H9 = ROOT / "tests" / "data" / "egd" / "wagc2015.txt"

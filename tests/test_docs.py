@@ -4,7 +4,7 @@
 * ``docs/plugins.md`` shows the example package's files verbatim; the installed package
   (pip-installed into a temporary folder by the test) works through its entry point;
 * ``docs/config.md``'s key table is exactly the one :func:`config_table` makes from
-  :data:`sodos_plugin.settings.SCHEMA`;
+  :data:`sodos_plugin.config.settings.SCHEMA`;
 * ``docs/criteria.md`` covers every built-in criterion, and its worked examples are the
   values the engine computes.
 """
@@ -25,9 +25,10 @@ from builders import B, J, W, tournament
 from conftest import on_path
 from test_seed import seed
 
-from sodos_plugin import Host, settings
-from sodos_plugin.ranks import format_rank
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin import Host
+from sodos_plugin.config import settings
+from sodos_plugin.engine.numbers import format_value
+from sodos_plugin.engine.ranks import format_rank
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 EXAMPLE = DOCS / "example_plugin"

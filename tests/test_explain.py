@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin import Game, Host, InputError, Player, Result, Tournament
-from sodos_plugin.explain import as_dict, explain_player, render
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin.engine.explain import as_dict, explain_player, render
+from sodos_plugin.engine.numbers import format_value
 
 ALL = [
     "MMS", "NBW", "SOS", "SOSW", "SOSM", "SOSW-1", "SOSM-1", "SOSW-2", "SOSM-2",

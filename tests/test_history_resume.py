@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin import Host
-from sodos_plugin.history import _in_game_order
-from sodos_plugin.identity import identity_key
-from sodos_plugin.model import Result
+from sodos_plugin.engine.identity import identity_key
+from sodos_plugin.engine.model import Result
+from sodos_plugin.ratings.history import _in_game_order
 from sodos_plugin.readers.sgf import history as sgf_history
 from sodos_plugin.readers.sgf.history import (
     Assembly,
@@ -152,7 +152,7 @@ def test_a_part_that_is_not_an_assembly_is_never_trusted(tmp_path):
     first = host(tmp_path).history([games])
     db = sqlite3.connect(tmp_path / "cache.sqlite3")
     value = json.dumps({"files": [[], [], []], "rows": 10**12})  # a checksum that matches
-    from sodos_plugin.cache import _digest
+    from sodos_plugin.readers.sgf.cache import _digest
 
     db.execute("UPDATE parts SET value = ?, digest = ?", (value, _digest(value)))
     db.commit()

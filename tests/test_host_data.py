@@ -24,7 +24,7 @@ def build(**changes):
     [
         ({"players": (Player("Ann", "3d"), *PLAYERS[1:])},
          "cup: players[0].rank: expected an integer rank (30k = -30, 1d = 0, 9d = 8) or None; "
-         "sodos_plugin.ranks.parse_rank('3d') == 2, got str '3d'"),
+         "sodos_plugin.engine.ranks.parse_rank('3d') == 2, got str '3d'"),
         ({"players": (*PLAYERS[:2], Player("Cid", 1.5))}, "cup: players[2].rank: expected"),
         ({"players": (Player(7),)}, "cup: players[0].name: expected a string, got int 7"),
         ({"players": ({"name": "Ann"},)}, "cup: players[0]: expected a sodos_plugin.Player"),

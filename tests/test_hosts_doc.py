@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from builders import seed_games, tournament
 
-from sodos_plugin import Host, Tournament, explain
-from sodos_plugin.standings import Standings
+from sodos_plugin import Host, Tournament
+from sodos_plugin.engine import explain
+from sodos_plugin.engine.standings import Standings
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "hosts.md").read_text("utf-8")
@@ -31,7 +32,7 @@ def target(call: str):
         return Tournament
     owner, _, name = head.rpartition(".")
     return getattr(
-        {"host": Host, "standings": Standings, "sodos_plugin.explain": explain}[owner], name
+        {"host": Host, "standings": Standings, "sodos_plugin.engine.explain": explain}[owner], name
     )
 
 
@@ -128,8 +129,9 @@ def test_each_documented_call_runs(tmp_path):
         "host.registry": lambda: host.registry.lookup("criteria", "SOS"),
         "host.history": lambda: host.history(tournaments=[dated]),
         "host.ratings": lambda: host.ratings(host.history(tournaments=[dated])).as_dict(),
-        "sodos_plugin.explain.explain_player": lambda: explain.explain_player(standings, "A"),
-        "sodos_plugin.explain.as_dict": lambda: explain.as_dict(explained)["player"],
+        "sodos_plugin.engine.explain.explain_player":
+            lambda: explain.explain_player(standings, "A"),
+        "sodos_plugin.engine.explain.as_dict": lambda: explain.as_dict(explained)["player"],
     }  # fmt: skip
     heads = [c.split("(", 1)[0] for c in CALLS]
     assert sorted(heads) == sorted(runs), "a documented call has no test here, or the reverse"
@@ -144,7 +146,7 @@ def test_tournament_fields_are_all_documented():
 
 @pytest.mark.parametrize("model", ["Player", "Game"])
 def test_model_classes_are_documented_with_their_fields_and_defaults(model):
-    from sodos_plugin import model as module
+    from sodos_plugin.engine import model as module
 
     (call,) = re.findall(rf"`({model}\([^`]*\))`", " ".join(DOC.split()))
     cls = getattr(module, model)

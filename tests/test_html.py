@@ -16,7 +16,7 @@ import pytest
 from builders import B, tournament
 from test_explain import mixed
 
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin.engine.numbers import format_value
 
 VOID = {"meta", "br", "hr", "img", "link", "input", "col", "wbr", "source"}
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin.identity import (
+from sodos_plugin.engine.identity import (
     ClosePairs,
     NameIndex,
     close_names,
@@ -171,8 +171,8 @@ def test_players_registered_apart_with_one_name_are_warned_by_every_reader(tmp_p
     import unicodedata
 
     from sodos_plugin import Host
+    from sodos_plugin.engine.identity import shared_names
     from sodos_plugin.errors import StrictError
-    from sodos_plugin.identity import shared_names
 
     assert shared_names(["Ann", "Bob", "ANN ", "Cid", "bob"]) == [[0, 2], [1, 4]]
     assert shared_names(["Ann", "Bob"]) == []
@@ -207,7 +207,7 @@ def _reference_key(name: str) -> str:
     """docs/rules.md §8's four steps, literally (identity_key takes short ways)."""
     import unicodedata
 
-    from sodos_plugin.identity import _INVISIBLE_EXTRA
+    from sodos_plugin.engine.identity import _INVISIBLE_EXTRA
 
     text = unicodedata.normalize("NFKC", name)
     text = "".join(
@@ -225,7 +225,7 @@ def test_identity_key_is_the_rule_of_four_steps(name):
 
 
 def test_the_invisible_extras_pattern_is_the_set():
-    from sodos_plugin.identity import _EXTRA, _INVISIBLE_EXTRA
+    from sodos_plugin.engine.identity import _EXTRA, _INVISIBLE_EXTRA
 
     found = {c for c in range(0x110000) if _EXTRA.match(chr(c))}
     assert found == set(_INVISIBLE_EXTRA)

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin import Game, Host, Player, Result, Tournament
-from sodos_plugin.ranks import format_rank
+from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.readers.sgf import walk
 
 PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))

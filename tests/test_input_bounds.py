@@ -19,8 +19,8 @@ import pytest
 from test_hostile import clean, cli, good_folder, limit_memory, players, record
 
 from sodos_plugin import Host, InputError
-from sodos_plugin.inputfiles import FileRefused, NotRegular, TooLarge, read_head, read_regular
 from sodos_plugin.readers import h9
+from sodos_plugin.util.inputfiles import FileRefused, NotRegular, TooLarge, read_head, read_regular
 
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 needs_dev_zero = pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
@@ -92,9 +92,9 @@ def test_each_reader_refuses_a_special_file_itself(tmp_path):
             "from sodos_plugin.errors import InputError\n"
             "from sodos_plugin.readers import h9, opengotha_xml\n"
             "from sodos_plugin.readers.sgf.ingest import ingest_file\n"
-            "from sodos_plugin.settings import load_file\n"
+            "from sodos_plugin.config.settings import load_file\n"
             "from sodos_plugin.errors import ConfigError\n"
-            "from sodos_plugin.history import read_initial\n"
+            "from sodos_plugin.ratings.history import read_initial\n"
             f"p = Path({str(path)!r})\n"
             "for read in (h9.read_path, opengotha_xml.read_path, load_file, read_initial):\n"
             "    try:\n"

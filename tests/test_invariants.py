@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin import Game, Host, Player, Result, Tournament
-from sodos_plugin.settings import VIRTUAL_OPPONENTS
+from sodos_plugin.config.settings import VIRTUAL_OPPONENTS
 
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 RESULTS = list(Result)

@@ -1,6 +1,6 @@
 """The JSON tournament format: reader, schema, limits, errors by JSON path, convert.
 
-* the shipped schema and the run-time checks (:mod:`sodos_plugin.jsonshape`) agree with
+* the shipped schema and the run-time checks (:mod:`sodos_plugin.schemas.shape`) agree with
   the ``jsonschema`` package on valid and mutated documents (hypothesis);
 * every error names the JSON path of the bad value;
 * ``sodos convert`` writes real XML, h9 and SGF inputs as documents that read back to
@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from sodos_plugin import Host, Result, schemas
 from sodos_plugin.errors import InputError
-from sodos_plugin.jsonshape import ShapeError, compile_schema, json_path
 from sodos_plugin.readers import json_tournament
 from sodos_plugin.readers.json_tournament import Limits, dumps, parse, to_document
+from sodos_plugin.schemas.shape import ShapeError, compile_schema, json_path
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -271,7 +271,7 @@ def test_schema_uses_only_what_the_checker_supports():
 
 
 def test_settings_in_the_schema_are_the_config_keys_a_tournament_may_set():
-    from sodos_plugin.settings import SCHEMA
+    from sodos_plugin.config.settings import SCHEMA
 
     # code to load, plugins to block, files to open, how strict the run is: the
     # operator's choices, never a document's (a stranger's roster path could be any file)
@@ -482,7 +482,7 @@ def strict(schema):
 
 def test_standings_and_explain_output_match_their_strict_schemas(host):
     jsonschema = pytest.importorskip("jsonschema")
-    from sodos_plugin.explain import as_dict, explain_player
+    from sodos_plugin.engine.explain import as_dict, explain_player
 
     read = host.read([shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")])
     criteria = ["MMS", "SOSM", "SOSM-1", "SODOSM", "CUSSM", "DC"]

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sodos_plugin.engine.model import Game, Player, Result, Tournament, new_game, new_player
 from sodos_plugin.errors import ModelError
-from sodos_plugin.model import Game, Player, Result, Tournament, new_game, new_player
 
 
 def test_new_game_and_new_player_are_the_dataclasses():

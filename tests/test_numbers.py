@@ -6,7 +6,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin.engine.numbers import format_value
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from sodos_plugin import Host, compat
+from sodos_plugin import Host
+from sodos_plugin.engine import compat
 from tests.conftest import shared_path
 
 OG = ("conformance", "opengotha")

@@ -10,7 +10,7 @@ import pytest
 from builders import B, J, W, tournament, values
 
 from sodos_plugin import ConfigError, Host, InputError, Player, Result, Tournament
-from sodos_plugin.explain import explain_player
+from sodos_plugin.engine.explain import explain_player
 
 
 def host(config=None):

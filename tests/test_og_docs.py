@@ -9,7 +9,7 @@ import pytest
 from builders import B, J, W, tournament
 
 from sodos_plugin import Host, Result
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin.engine.numbers import format_value
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

@@ -22,8 +22,8 @@ import pytest
 from builders import B, J, W, tournament, values
 
 from sodos_plugin import Game, Host, Player, Tournament
-from sodos_plugin.model import Participation
-from sodos_plugin.scores import BYE, PAIRED, Pairings
+from sodos_plugin.engine.model import Participation
+from sodos_plugin.engine.scores import BYE, PAIRED, Pairings
 
 
 def event():

@@ -307,7 +307,7 @@ def test_output_replaces_the_file_keeping_its_mode_and_a_link(tmp_path):
 
 
 def test_a_failing_writer_leaves_the_old_file(tmp_path):
-    from sodos_plugin.model import Player, Tournament
+    from sodos_plugin.engine.model import Player, Tournament
 
     out = tmp_path / "out.h9"
     out.write_text("old results\n")

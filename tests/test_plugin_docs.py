@@ -15,7 +15,7 @@ import pytest
 from builders import B, J, W, tournament
 
 from sodos_plugin import Host, Participation
-from sodos_plugin.context import Context, Seat
+from sodos_plugin.engine.context import Context, Seat
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "plugins.md").read_text("utf-8")

@@ -19,7 +19,7 @@ from conftest import shared_path
 from sodos_hookspecs import Breakdown, Criterion, Reader, Writer, hookimpl
 
 from sodos_plugin import ConfigError, Host, PluginError
-from sodos_plugin.plugins import KINDS, family_members
+from sodos_plugin.plugins.manager import KINDS, family_members
 
 JUVISY = ("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
 # an OpenGotha file whose own criteria are MMS, SOSM, SODOSM

@@ -16,7 +16,7 @@ from builders import seed_games, tournament, values
 
 from sodos_plugin import Host, PluginError
 from sodos_plugin.errors import ConfigError
-from sodos_plugin.plugins import builtin_modules
+from sodos_plugin.plugins.manager import builtin_modules
 
 
 def seed():

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin import Game, Host, Player, Result, Tournament
-from sodos_plugin.standings import order_players
+from sodos_plugin.engine.standings import order_players
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 RESULTS = list(Result)
@@ -190,7 +190,7 @@ def test_mms_is_start_plus_nbw_when_points_agree(t):
     host = engine({"scoring": {"absent_mms": 0}})
     v = table(host, t)
     settings_ = host.settings_for(t, system="mcmahon")
-    from sodos_plugin.scores import start_scores
+    from sodos_plugin.engine.scores import start_scores
 
     starts = [Fraction(s, 2) for s in start_scores(t, settings_, 2)]
     assert [m - n for m, n in zip(v["MMS"], v["NBW"])] == starts

@@ -19,7 +19,7 @@ from sodos_hookspecs import (
 )
 
 from sodos_plugin import Host
-from sodos_plugin.ratings._columns import argsort_ints, levels
+from sodos_plugin.ratings.columns import argsort_ints, levels
 
 HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from sodos_hookspecs import HistoryGame, InitialRating, RatingState
 
 from sodos_plugin import Host
-from sodos_plugin.rating_report import explain_steps
+from sodos_plugin.ratings.report import explain_steps
 
 HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
 NAMES = [f"p{i}" for i in range(6)]

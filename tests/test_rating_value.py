@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from sodos_plugin.model import Player, Tournament, rating_value
+from sodos_plugin.engine.model import Player, Tournament, rating_value
 
 
 def test_integer_rating_stays_an_exact_int():

@@ -10,7 +10,7 @@ import math
 import pytest
 from conftest import SHARED_DATA, shared_path
 
-from sodos_plugin.ratings import egf, glicko2, whr
+from sodos_plugin.ratings.systems import egf, glicko2, whr
 
 FILES = ("glicko2.json", "egf_gor_2021.json", "egf_gor_old.json", "whr.json", "ogs_glicko2.json")
 S = glicko2.SCALE

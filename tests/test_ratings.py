@@ -24,8 +24,8 @@ from sodos_hookspecs import (
 )
 
 from sodos_plugin import Host
+from sodos_plugin.engine.model import Game, Player, Result, Tournament
 from sodos_plugin.errors import ConfigError, InputError
-from sodos_plugin.model import Game, Player, Result, Tournament
 
 
 def make_host(**config):
@@ -112,7 +112,7 @@ def test_gor_tournament_rates_every_game_from_the_starting_ratings():
     initial = {n: InitialRating(RatingState(r)) for n, r in (("a", 2000), ("b", 2000), ("c", 2100))}
     run = host.ratings(h, initial=initial, decimals=-1, details=True)
     (step,) = run.steps_of("a")
-    from sodos_plugin.ratings import egf
+    from sodos_plugin.ratings.systems import egf
 
     expected = 2000 + egf.game_contribution(2000, 2000, 1, 0, 0)["change"]
     expected += egf.game_contribution(2000, 2100, 0, 0, 0)["change"]
@@ -283,7 +283,7 @@ def test_the_same_tournament_in_two_formats_is_rated_once():
 def test_a_change_is_the_difference_of_the_printed_ratings():
     import numpy
 
-    from sodos_plugin.rating_run import change
+    from sodos_plugin.ratings.run import change
 
     assert 2100.365 - 2088.462 != 11.903  # what the binary subtraction printed before
     assert change(2088.462, 2100.365) == 11.903

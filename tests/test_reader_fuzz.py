@@ -23,8 +23,8 @@ from conftest import shared_path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from sodos_plugin.engine.model import Result, Tournament
 from sodos_plugin.errors import InputError
-from sodos_plugin.model import Result, Tournament
 from sodos_plugin.readers import h9, opengotha_xml
 from sodos_plugin.readers.sgf.ingest import FileOutcome, ingest_bytes
 from sodos_plugin.readers.sgf.results import ParsedResult, parse_result

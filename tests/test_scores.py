@@ -1,4 +1,4 @@
-"""Pairings and Scores tables (sodos_plugin/scores.py, docs/rules.md §1), by hand.
+"""Pairings and Scores tables (sodos_plugin/engine/scores.py, docs/rules.md §1), by hand.
 
 Tournament (ranks 1d: start MMS 30 with zero 30k):
     round 1: A(B) – B(W) jigo, handicap 2, C bye, D absent
@@ -14,8 +14,8 @@ import pytest
 from builders import tournament
 
 from sodos_plugin import Host, Result
-from sodos_plugin.model import Participation
-from sodos_plugin.scores import ABSENT, BYE, NOT_ASSIGNED, PAIRED, Pairings, Scores
+from sodos_plugin.engine.model import Participation
+from sodos_plugin.engine.scores import ABSENT, BYE, NOT_ASSIGNED, PAIRED, Pairings, Scores
 
 J, W = Result.JIGO, Result.WHITE_WINS
 

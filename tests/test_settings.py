@@ -12,8 +12,8 @@ from fractions import Fraction
 import pytest
 
 from sodos_plugin import Host
+from sodos_plugin.config.settings import find_config, load_file, parse_override, resolve
 from sodos_plugin.errors import ConfigError
-from sodos_plugin.settings import find_config, load_file, parse_override, resolve
 
 
 def write(path, text):

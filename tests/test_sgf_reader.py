@@ -11,8 +11,8 @@ import pytest
 
 from sodos_plugin import Host
 from sodos_plugin.cli import main
+from sodos_plugin.engine.model import Participation, Result
 from sodos_plugin.errors import ConfigError, InputError
-from sodos_plugin.model import Participation, Result
 from sodos_plugin.readers.sgf import claims, read
 from sodos_plugin.readers.sgf import walk as walk_module
 from sodos_plugin.readers.sgf.ingest import ingest_bytes

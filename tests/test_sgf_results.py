@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin.model import Result
+from sodos_plugin.engine.model import Result
 from sodos_plugin.readers.sgf.results import parse_result
 
 B, W, J, U = Result.BLACK_WINS, Result.WHITE_WINS, Result.JIGO, Result.UNKNOWN

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_sgf_reader import folder, rec, status
 
-from sodos_plugin.model import Result
+from sodos_plugin.engine.model import Result
 from sodos_plugin.readers.sgf import read
 from sodos_plugin.readers.sgf.ingest import ingest_bytes, round_number
 from sodos_plugin.readers.sgf.results import parse_result

@@ -18,7 +18,7 @@ from sgfmill import sgf
 
 from sodos_plugin import Host
 from sodos_plugin.cli import main
-from sodos_plugin.model import Participation, Result
+from sodos_plugin.engine.model import Participation, Result
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_sgf"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from builders import B, J, tournament
 
 from sodos_plugin import Host, Player, Tournament
-from sodos_plugin.advice import advice
-from sodos_plugin.standings import order_players
+from sodos_plugin.engine.advice import advice
+from sodos_plugin.engine.standings import order_players
 
 
 def host(config=None):

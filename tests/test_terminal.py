@@ -16,7 +16,7 @@ from builders import B, J, W, tournament
 from conftest import shared_path
 
 from sodos_plugin import Game, Host, Player, Result, Tournament
-from sodos_plugin.textsafe import display_width
+from sodos_plugin.util.textsafe import display_width
 from sodos_plugin.writers import table
 
 ROOT = Path(__file__).resolve().parent.parent

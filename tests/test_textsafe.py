@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sodos_plugin.textsafe import display_width, fit, pad, printable
+from sodos_plugin.util.textsafe import display_width, fit, pad, printable
 
 
 @pytest.mark.parametrize(

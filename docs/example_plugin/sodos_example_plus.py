@@ -32,9 +32,16 @@ from sodos_hookspecs import (
     hookimpl,
 )
 
-from sodos_plugin import Game, InputError, Player, Result, Tournament
-from sodos_plugin.ranks import format_rank, parse_rank
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin import (
+    Game,
+    InputError,
+    Player,
+    Result,
+    Tournament,
+    format_rank,
+    format_value,
+    parse_rank,
+)
 
 # -- criterion ---------------------------------------------------------------------------
 

@@ -43,7 +43,7 @@ def version_text() -> str:
     """``sodos --version``: the version, then every third-party plugin installed through
     an entry point with its distribution and version (as ``pytest -VV``), without
     importing any plugin."""
-    from sodos_plugin.discover import entry_points
+    from sodos_plugin.plugins.discover import entry_points
 
     lines = [f"sodos {__version__} (sodos-plugin, Python {sys.version.split()[0]})"]
     try:

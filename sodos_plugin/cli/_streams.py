@@ -3,7 +3,7 @@
 Contract:
 
 * :func:`say` prints one message line on stderr: control characters escaped
-  (:func:`sodos_plugin.textsafe.printable`), so a name in a message can neither start
+  (:func:`sodos_plugin.util.textsafe.printable`), so a name in a message can neither start
   a terminal sequence nor forge a line such as ``rejected: ...``; a line longer than
   :data:`MAX_MESSAGE_WIDTH` columns loses its middle (``…``), keeping its start and the
   reason at its end.
@@ -29,7 +29,7 @@ import sys
 from collections.abc import Iterator
 
 from sodos_plugin.errors import OutputError
-from sodos_plugin.textsafe import fit_middle, printable
+from sodos_plugin.util.textsafe import fit_middle, printable
 
 TYPE_CHECKING = False  # typing and pathlib are left out of sodos --version's start-up
 if TYPE_CHECKING:

@@ -37,7 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Exit 0 when config, criteria and inputs are valid; 1 when any is not: an error, a
     rejected input file, or (``--strict``) a warning. Every problem is listed."""
-    from sodos_plugin.advice import advice
+    from sodos_plugin.engine.advice import advice
     from sodos_plugin.errors import StrictError
 
     if args.config is not None and not args.config.exists():  # a pipe: refused when read
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
 def opengotha_notes(host, standings) -> list[str]:
     """Where OpenGotha 3.51 would print other values, by criterion, and why
     (docs/rules.md §7); nothing with ``--compat opengotha`` or when it agrees."""
-    from sodos_plugin import compat
+    from sodos_plugin.engine import compat
 
     found, reasons = compat.differences(host, standings)
     if not found:

@@ -21,8 +21,8 @@ from sodos_plugin.cli._streams import say
 if TYPE_CHECKING:
     from sodos_hookspecs import FileReport
 
+    from sodos_plugin.config.settings import Settings
     from sodos_plugin.host import Host
-    from sodos_plugin.settings import Settings
 
 HELP = "show the config files read and where each setting came from"
 
@@ -63,7 +63,7 @@ def shown(key: str, value: Any) -> str:
     """A setting's value as it would be written in sodos.toml."""
     from fractions import Fraction
 
-    from sodos_plugin.ranks import format_rank
+    from sodos_plugin.engine.ranks import format_rank
 
     if value is None:
         return "(not set)"
@@ -85,14 +85,14 @@ def shown(key: str, value: Any) -> str:
 def value_of(settings: Settings, key: str) -> Any:
     """The resolved value of a config key (a test checks every key has one)."""
     if key.startswith("serve."):  # the service's keys live together in Settings.serve
-        from sodos_plugin.settings import SCHEMA
+        from sodos_plugin.config.settings import SCHEMA
 
         return settings.serve.get(key.removeprefix("serve."), SCHEMA[key].default)
     return getattr(settings, ATTRIBUTES.get(key) or key.replace(".", "_"))
 
 
 def trace_lines(host: Host, settings: Settings, files: Sequence[FileReport] = ()) -> list[str]:
-    from sodos_plugin.settings import SCHEMA
+    from sodos_plugin.config.settings import SCHEMA
 
     lines = ["config files:"]
     for path, state in host.config_files:

@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sodos_plugin.explain import as_dict, explain_player, render, with_opengotha
+    from sodos_plugin.engine.explain import as_dict, explain_player, render, with_opengotha
 
     if args.ratings:
         from sodos_plugin.cli.ratings import explain_ratings
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         import json
 
-        from sodos_plugin.textsafe import json_text
+        from sodos_plugin.util.textsafe import json_text
 
         text = json.dumps(as_dict(explanation, standings.warnings), ensure_ascii=False, indent=1)
         sys.stdout.write(json_text(text) + "\n")

@@ -15,7 +15,7 @@ from sodos_plugin.cli._common import EXIT_OK, UsageError, common, make_host
 
 if TYPE_CHECKING:
     from sodos_plugin.host import Host
-    from sodos_plugin.plugins import PluginInfo
+    from sodos_plugin.plugins.manager import PluginInfo
 
 HELP = "list plugins, what they provide and what they replace"
 
@@ -86,8 +86,8 @@ def _items(host: Host, info: PluginInfo, kinds) -> list[dict[str, Any]]:
 
 def plugin_rows(host: Host, kind: str | None = None) -> list[dict]:
     """One mapping per plugin (third-party first): origin, status, items, replacements."""
-    from sodos_plugin.plugins import KINDS
-    from sodos_plugin.plugins import kind as kind_of
+    from sodos_plugin.plugins.manager import KINDS
+    from sodos_plugin.plugins.manager import kind as kind_of
 
     kinds = KINDS if kind is None else (kind_of(kind),)
     registry = host.registry
@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         for row in builtin:
             _write_row(row, out)
     elif builtin:
-        from sodos_plugin.plugins import kind as kind_of
+        from sodos_plugin.plugins.manager import kind as kind_of
 
         counts: dict[str, int] = {}
         for row in builtin:

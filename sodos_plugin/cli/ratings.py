@@ -90,7 +90,7 @@ def rate(host, args: argparse.Namespace, details: bool = False):
 
 
 def run(args: argparse.Namespace) -> int:
-    from sodos_plugin.rating_report import FORMATS, write
+    from sodos_plugin.ratings.report import FORMATS, write
 
     fmt = args.format.lower()
     if fmt not in FORMATS:
@@ -111,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
 
 def find_player(run, wanted: str) -> str:
     """A player of the run by identity, else by a unique part of the name."""
+    from sodos_plugin.engine.identity import identity_key
     from sodos_plugin.errors import SodosError
-    from sodos_plugin.identity import identity_key
 
     names = list(run.result.final)
     key = identity_key(wanted)
@@ -132,7 +132,7 @@ def explain_ratings(args: argparse.Namespace) -> int:
     """``sodos explain --ratings PLAYER PATH...``: every step of one player's ratings."""
     import json
 
-    from sodos_plugin.rating_report import explanation_dict, render_explanation
+    from sodos_plugin.ratings.report import explanation_dict, render_explanation
 
     args.rating_system = args.rating_system or "egf"
     host = make_rating_host(args)
@@ -163,9 +163,9 @@ def tournament_changes(host, args: argparse.Namespace, standings):
 
 def write_changes(run, standings, stream) -> None:
     """The table's rating section: each player in standings order, before → after."""
-    from sodos_plugin.identity import identity_key
-    from sodos_plugin.rating_report import decimals
-    from sodos_plugin.textsafe import printable
+    from sodos_plugin.engine.identity import identity_key
+    from sodos_plugin.ratings.report import decimals
+    from sodos_plugin.util.textsafe import printable
 
     places = decimals(run)
     total: dict[str, tuple[float, float, int]] = {}

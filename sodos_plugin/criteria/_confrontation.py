@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sodos_plugin.context import Context
-from sodos_plugin.model import Result
+from sodos_plugin.engine.context import Context
+from sodos_plugin.engine.model import Result
 
 TIE_CRITERIA = ("DC", "SDC")
 

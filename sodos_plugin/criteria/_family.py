@@ -14,8 +14,8 @@ from operator import add, mul
 
 from sodos_hookspecs import Breakdown, Criterion, RoundTable
 
-from sodos_plugin import conventions
-from sodos_plugin.context import Context
+from sodos_plugin.engine import conventions
+from sodos_plugin.engine.context import Context
 
 FORMS = ("W", "M")
 

@@ -3,7 +3,7 @@ never a guessed value (docs/rules.md §1)."""
 
 from __future__ import annotations
 
-from sodos_plugin.context import Context
+from sodos_plugin.engine.context import Context
 from sodos_plugin.errors import InputError
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
-from sodos_plugin.context import Context
 from sodos_plugin.criteria._needs import every_player_has
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §5 (OpenGotha CAT, Player.category; OpenGotha help, Placement settings)"
 

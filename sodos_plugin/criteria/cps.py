@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
-from sodos_plugin.context import Context
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §5 (OpenGotha CPS, Tournament.fillBaseScoringInfo; OpenGotha help)"
 

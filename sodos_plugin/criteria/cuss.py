@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
-from sodos_plugin.context import Context
 from sodos_plugin.criteria import _family
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §2 (OpenGotha CUSSW/CUSSM)"
 

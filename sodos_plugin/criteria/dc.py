@@ -22,13 +22,13 @@ import heapq
 
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
-from sodos_plugin.context import Context
 from sodos_plugin.criteria._confrontation import (
     TIE_CRITERIA,
     first_tie_criterion,
     groups,
     pair_results,
 )
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §3 (OpenGotha Tournament.defineDirForExAequoGroup, mw.go.confrontation)"
 

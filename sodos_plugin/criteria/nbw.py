@@ -2,14 +2,14 @@
 
 Win 1 (by default or not), jigo ½, both-win 1, both-lose/unknown 0; a bye adds
 ``scoring.bye``, an absent round ``scoring.absent_nbw``, with ``scoring.round_down``
-flooring the running total of those. Computed by :mod:`sodos_plugin.scores`.
+flooring the running total of those. Computed by :mod:`sodos_plugin.engine.scores`.
 """
 
 from __future__ import annotations
 
 from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
-from sodos_plugin.context import Context
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §1 (OpenGotha NBW); EGF Tournament System Rules"
 

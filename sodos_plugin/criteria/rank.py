@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
-from sodos_plugin.context import Context
 from sodos_plugin.criteria._needs import every_player_has
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §5 (OpenGotha Rank: 30K = -30 ... 9D = 8)"
 

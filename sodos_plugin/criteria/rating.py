@@ -12,8 +12,8 @@ from fractions import Fraction
 
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
-from sodos_plugin.context import Context
 from sodos_plugin.criteria._needs import every_player_has
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §5 (OpenGotha Rating)"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
-from sodos_plugin.context import Context
 from sodos_plugin.criteria._confrontation import groups, pair_results
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §3 (OpenGotha Tournament.defineDirForExAequoGroup, SDC)"
 

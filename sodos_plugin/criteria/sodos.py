@@ -12,9 +12,9 @@ from operator import mul
 
 from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
-from sodos_plugin import conventions
-from sodos_plugin.context import Context
 from sodos_plugin.criteria import _family
+from sodos_plugin.engine import conventions
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §2 (Sensei's Library SODOS; OpenGotha SODOSW/SODOSM, verified)"
 

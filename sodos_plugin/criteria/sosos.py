@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
-from sodos_plugin import conventions
-from sodos_plugin.context import Context
 from sodos_plugin.criteria import _family
+from sodos_plugin.engine import conventions
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §2 (OpenGotha SOSOSW/SOSOSM, verified)"
 

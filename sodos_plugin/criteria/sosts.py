@@ -13,9 +13,9 @@ from operator import add
 
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
-from sodos_plugin import conventions
-from sodos_plugin.context import Context
 from sodos_plugin.criteria import _family, sts
+from sodos_plugin.engine import conventions
+from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §5 (OpenGotha SOSTS, Tournament.fillBaseScoringInfo)"
 

@@ -1,14 +1,11 @@
-"""Built-in rating systems. Each module is an ordinary plugin: it implements
-``sodos_rating_systems`` exactly as a third-party distribution would, and is registered
-under the plugin name ``builtin.<module>`` (block one with ``disable = ["builtin.whr"]``).
+"""Ratings: games → history → rating system → report (docs/rules.md §10).
 
-* :mod:`.egf` — EGF GoR, the 2021 formula (``formula = "2021"``) or the one before it
-  (``"pre2021"``): per tournament, docs/rules.md §10.2-10.4;
-* :mod:`.glicko2` — Glicko-2 as Glickman wrote it (``glicko2``) and OGS's preset
-  (``ogs``: one game per period, its clamps and rank scale), docs/rules.md §10.5-10.6;
-* :mod:`.whr` — Whole-History Rating (Coulom; GoShrine's implementation), §10.7.
-
-Shared steps (periods, seeding from ranks) are in :mod:`._periods`.
+* :mod:`.history` — inputs (SGF archives, h9, XML, host objects) → one dated
+  :class:`~sodos_hookspecs.GameHistory`;
+* :mod:`.initial` — starting ratings (a CSV, the files' own, or ranks) matched to it;
+* :mod:`.systems` — the built-in rating systems, each an ordinary plugin;
+* :mod:`.run` — one run of a system over a history, and what every face shows of it;
+* :mod:`.report` — that run as a table, CSV or HTML, and one player's explanation;
+* :mod:`.columns`, :mod:`.periods` — the shared steps the systems use (games as
+  columns, rating periods, seeding from ranks).
 """
-
-MODULES = ("egf", "glicko2", "whr")

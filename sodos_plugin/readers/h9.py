@@ -38,7 +38,7 @@ as Black; colour matters only for a handicap, which such tokens cannot carry.
 
 Encodings: UTF-8 when the bytes decode as UTF-8 (a BOM is skipped), else ISO-8859-15.
 Only a regular file is read, within the ``max_bytes`` option (default 16 MiB; see
-:mod:`sodos_plugin.inputfiles`). Handicaps are 0..9 as in the other readers; opponents
+:mod:`sodos_plugin.util.inputfiles`). Handicaps are 0..9 as in the other readers; opponents
 are row numbers of up to 7 digits (files of 10 000+ players).
 """
 
@@ -56,11 +56,11 @@ from typing import Any
 
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
+from sodos_plugin.engine.model import Game, Result, Tournament, new_game, new_player, paused_gc
+from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.errors import InputError
-from sodos_plugin.inputfiles import FileRefused, read_regular
-from sodos_plugin.model import Game, Result, Tournament, new_game, new_player, paused_gc
-from sodos_plugin.ranks import parse_rank
-from sodos_plugin.textsafe import fit
+from sodos_plugin.util.inputfiles import FileRefused, read_regular
+from sodos_plugin.util.textsafe import fit
 
 NAME = "h9"
 MAX_BYTES = 16 << 20

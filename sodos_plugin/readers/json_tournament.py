@@ -2,7 +2,7 @@
 
 Contract: :func:`parse` turns the bytes of one JSON tournament (``sodos schema`` prints
 its JSON Schema, ``sodos_plugin/schemas/tournament.schema.json``) into a
-:class:`~sodos_plugin.model.Tournament` whose ``settings`` are the document's own
+:class:`~sodos_plugin.engine.model.Tournament` whose ``settings`` are the document's own
 ``settings``; every problem is an :class:`~sodos_plugin.errors.InputError` whose
 ``where`` is the JSON path of the bad value (``games[12].white``). :func:`to_document`
 is the inverse: any Tournament (read from XML, h9, an SGF folder...) as a document
@@ -17,11 +17,11 @@ request, options of ``[plugin.builtin.json_tournament]``):
    decoder's memory or recursion large;
 2. text: UTF-8 (a BOM is skipped); standard JSON only (``NaN``/``Infinity`` refused,
    a key given twice in one object refused);
-3. shape: the schema, checked by :mod:`sodos_plugin.jsonshape` (no third-party
+3. shape: the schema, checked by :mod:`sodos_plugin.schemas.shape` (no third-party
    validator at run time);
 4. meaning: player references, rounds within ``rounds``, ranks, exact start scores,
    byes and absences against games, and the settings through
-   :func:`sodos_plugin.settings.resolve`.
+   :func:`sodos_plugin.config.settings.resolve`.
 
 Players are referred to by index (an integer from 0), by ``id``, or by name (the
 project's identity rule: case, width and spacing do not matter). Players who share a
@@ -46,13 +46,13 @@ from typing import Any
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin import schemas
+from sodos_plugin.config.settings import resolve
+from sodos_plugin.engine.identity import identity_key as identity
+from sodos_plugin.engine.model import Game, Player, Result, Tournament
+from sodos_plugin.engine.ranks import format_rank, parse_rank
 from sodos_plugin.errors import ConfigError, InputError
-from sodos_plugin.identity import identity_key as identity
-from sodos_plugin.inputfiles import FileRefused, read_regular
-from sodos_plugin.jsonshape import ShapeError, compile_schema, object_pairs, shown
-from sodos_plugin.model import Game, Player, Result, Tournament
-from sodos_plugin.ranks import format_rank, parse_rank
-from sodos_plugin.settings import resolve
+from sodos_plugin.schemas.shape import ShapeError, compile_schema, object_pairs, shown
+from sodos_plugin.util.inputfiles import FileRefused, read_regular
 
 NAME = "json"
 FORMAT = "sodos-tournament"

@@ -25,7 +25,7 @@ is odd or where OpenGotha would print something else:
   games of one player in a round, a player playing himself and a bye player with a
   game are kept as OpenGotha keeps them, with a warning naming the games; the games
   are then listed in OpenGotha's ``HashMap`` order, whose last game counts (see
-  :mod:`sodos_plugin.model`); ``numberOfRounds`` rises to the last round with a game
+  :mod:`sodos_plugin.engine.model`); ``numberOfRounds`` rises to the last round with a game
   or bye.
 * **compat view** (``Tournament.compat["opengotha"]``, only when it differs): the
   tournament as OpenGotha 3.51.02 itself reads the file — a file it saved without
@@ -69,11 +69,17 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from sodos_hookspecs import FileReport, ReadResult
 
+from sodos_plugin.engine.identity import identity_key
+from sodos_plugin.engine.model import (
+    CompatView,
+    Result,
+    Tournament,
+    new_game,
+    new_player,
+    paused_gc,
+)
+from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.errors import InputError
-from sodos_plugin.identity import identity_key
-from sodos_plugin.inputfiles import FileRefused, read_regular
-from sodos_plugin.model import CompatView, Result, Tournament, new_game, new_player, paused_gc
-from sodos_plugin.ranks import format_rank
 from sodos_plugin.readers import opengotha_keys, safe_xml
 from sodos_plugin.readers.java_hashmap import integer_hash, iteration_order
 from sodos_plugin.readers.opengotha_values import (
@@ -85,6 +91,7 @@ from sodos_plugin.readers.opengotha_values import (
     rank_note,
     shown_rank,
 )
+from sodos_plugin.util.inputfiles import FileRefused, read_regular
 
 MAX_BYTES = 64 << 20
 MAX_NODES = 1_000_000
@@ -194,7 +201,7 @@ def scan_file(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> _Scanne
     """:func:`scan` with what the reader needs besides: whether the file names OpenGotha's
     DTD, and warnings (empty file, bytes that are not UTF-8)."""
     source = str(path)
-    try:  # a regular file only, within max_bytes (sodos_plugin.inputfiles)
+    try:  # a regular file only, within max_bytes (sodos_plugin.util.inputfiles)
         data = read_regular(path, max_bytes, "option [plugin.builtin.opengotha_xml] max_bytes")
     except FileRefused as error:
         raise InputError(str(error), source=source) from None
@@ -958,7 +965,7 @@ def _defects(
     bye_records: Sequence[_ByeRecord],
     og_index: opengotha_keys.KeyIndex,
 ) -> dict[str, str]:
-    """Why OpenGotha's reading differs from ours, by defect code (sodos_plugin.compat)."""
+    """Why OpenGotha's reading differs from ours, by defect code (sodos_plugin.engine.compat)."""
     found = {}
     games = len([g for g in theirs.lost_games if g not in ours.lost_games])
     byes = len([b for b in theirs.lost_byes if b not in ours.lost_byes])

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from xml.etree.ElementTree import Element
 
+from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.errors import InputError
-from sodos_plugin.ranks import format_rank
 
 #: OpenGotha's rank scale (``Gotha.MIN_RANK``, ``MAX_RANK``) and its "unreadable" rank.
 MIN_RANK, MAX_RANK, NO_RANK = -30, 8, -99

@@ -28,8 +28,8 @@ def host_factory(config: Mapping[str, Any] | None = None, **options: Any):
     ``config_file`` of ``None`` is resolved here, once, to the ``sodos.toml`` of the
     current directory (or none), so that every worker reads the same file.
     """
+    from sodos_plugin.config.settings import find_config
     from sodos_plugin.host import Host
-    from sodos_plugin.settings import find_config
 
     if options.get("config_file") is None:
         options["config_file"] = find_config(Path.cwd()) or False

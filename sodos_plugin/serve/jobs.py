@@ -87,8 +87,8 @@ def standings(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
 
 
 def explain(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
+    from sodos_plugin.engine.explain import as_dict, explain_player
     from sodos_plugin.errors import InputError
-    from sodos_plugin.explain import as_dict, explain_player
 
     result = _standings(host, options, body)
     with _Stage("player"):
@@ -107,7 +107,7 @@ def ratings(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
     """A tournament, or an array of tournaments (a history, each dated), rated as
     ``sodos ratings FILE... --format json`` rates the same files."""
     from sodos_plugin.errors import InputError
-    from sodos_plugin.rating_report import write
+    from sodos_plugin.ratings.report import write
     from sodos_plugin.readers import json_tournament
 
     limits = json_tournament.Limits.from_options(

@@ -3,7 +3,7 @@
 Text cells (names, rank, country, club, criterion names) are written safe:
 
 * control and format characters are escaped visibly (``\\x1b``, ``\\n``: see
-  :func:`sodos_plugin.textsafe.printable`), so every player is one line;
+  :func:`sodos_plugin.util.textsafe.printable`), so every player is one line;
 * a cell a spreadsheet would run as a formula — one that starts with ``=``, ``+``,
   ``-``, ``@``, a tab or a carriage return — gets a leading apostrophe (``'=HYPERLINK(...)``
   is shown as text by Excel, LibreOffice and Google Sheets), the neutralisation OWASP
@@ -24,10 +24,10 @@ from typing import Any, TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
+from sodos_plugin.engine.numbers import value_texts
+from sodos_plugin.engine.standings import Standings, rank_text
 from sodos_plugin.errors import ConfigError
-from sodos_plugin.standings import Standings, rank_text
-from sodos_plugin.textsafe import printable
-from sodos_plugin.writers.numbers import value_texts
+from sodos_plugin.util.textsafe import printable
 
 SECTION = "builtin.csv_writer"
 #: First characters that make a spreadsheet read a cell as a formula.

@@ -33,11 +33,11 @@ from typing import TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
+from sodos_plugin.engine.model import SYMBOLS, Tournament
+from sodos_plugin.engine.numbers import format_column, value_texts
+from sodos_plugin.engine.standings import Standings, rank_text
 from sodos_plugin.errors import InputError
-from sodos_plugin.model import SYMBOLS, Tournament
-from sodos_plugin.standings import Standings, rank_text
-from sodos_plugin.textsafe import printable
-from sodos_plugin.writers.numbers import format_column, value_texts
+from sodos_plugin.util.textsafe import printable
 
 #: Name and club columns are padded to at most this many characters.
 MAX_PAD = 40
@@ -180,7 +180,7 @@ def write(standings: Standings, stream: TextIO) -> None:
 def _final_mms_texts(standings: Standings) -> list[str]:
     """MMS after the standings' round, from the one score table (scores.py), as the
     value column prints it, by player index."""
-    from sodos_plugin.context import Context
+    from sodos_plugin.engine.context import Context
 
     ctx = Context(standings.tournament, standings.settings, standings.round)
     return format_column(ctx.scores.final_mms, ctx.scores.unit, half=".5")

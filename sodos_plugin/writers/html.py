@@ -19,10 +19,10 @@ from typing import TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
-from sodos_plugin.model import SYMBOLS
-from sodos_plugin.standings import Standings, rank_text
-from sodos_plugin.textsafe import printable
-from sodos_plugin.writers.numbers import value_texts
+from sodos_plugin.engine.model import SYMBOLS
+from sodos_plugin.engine.numbers import value_texts
+from sodos_plugin.engine.standings import Standings, rank_text
+from sodos_plugin.util.textsafe import printable
 
 
 def escape(text: str) -> str:

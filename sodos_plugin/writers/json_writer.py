@@ -2,9 +2,9 @@
 
 Strings keep every character of the input, and are safe to print on a terminal:
 besides what JSON itself escapes (``"``, ``\\``, C0 controls), every character that
-:func:`sodos_plugin.textsafe.printable` escapes for display (DEL, C1 controls such as
+:func:`sodos_plugin.util.textsafe.printable` escapes for display (DEL, C1 controls such as
 CSI, bidi overrides, line separators, lone surrogates) is written as a JSON escape
-(``\\u009b``, :func:`sodos_plugin.textsafe.json_text`): the same string for a JSON
+(``\\u009b``, :func:`sodos_plugin.util.textsafe.json_text`): the same string for a JSON
 reader, no terminal sequence for a viewer.
 """
 
@@ -16,8 +16,8 @@ from typing import Any, TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
-from sodos_plugin.standings import Standings
-from sodos_plugin.textsafe import json_text
+from sodos_plugin.engine.standings import Standings
+from sodos_plugin.util.textsafe import json_text
 
 INDENT = 1
 

@@ -24,10 +24,10 @@ from typing import TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
-from sodos_plugin.model import SYMBOLS
-from sodos_plugin.standings import Standings, rank_text
-from sodos_plugin.textsafe import display_width, fit, printable
-from sodos_plugin.writers.numbers import value_texts
+from sodos_plugin.engine.model import SYMBOLS
+from sodos_plugin.engine.numbers import value_texts
+from sodos_plugin.engine.standings import Standings, rank_text
+from sodos_plugin.util.textsafe import display_width, fit, printable
 
 NAME_WIDTH = 40  # as the h9 writer pads names (MAX_PAD)
 CLUB_WIDTH = 12

@@ -9,7 +9,7 @@ import json
 
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
-from sodos_plugin.model import Game, Player, Result, Tournament
+from sodos_plugin.engine.model import Game, Player, Result, Tournament
 
 
 def claims(path, head) -> bool:

@@ -1,4 +1,4 @@
-"""Game records → one :class:`~sodos_plugin.model.Tournament`, with an account of every file.
+"""Game records → one :class:`~sodos_plugin.engine.model.Tournament`, with an account of every file.
 
 Contract: :func:`assemble` takes the per-file outcomes (in input order) and returns
 the tournament, one :class:`FileReport` per file — ``ingested``, ``duplicate``,
@@ -13,12 +13,12 @@ the records contradict each other (issue 4, "Tournament assembly"):
 Rules:
 
 * players are identified by name after the ``aliases`` map, by
-  :func:`~sodos_plugin.identity.identity_key` (docs/rules.md §8): spellings that differ
+  :func:`~sodos_plugin.engine.identity.identity_key` (docs/rules.md §8): spellings that differ
   only by Unicode normalisation, case or spaces are one player, shown as first met,
   with a warning naming both spellings and files; ``aliases``, ``bye_name`` and
   ``byes`` match names the same way; PB and PW of one name reject the file;
 * names that are merely close (edit distance 1-2) and never play in one round are a
-  warning naming both and their files (:func:`~sodos_plugin.identity.close_names`);
+  warning naming both and their files (:func:`~sodos_plugin.engine.identity.close_names`);
 * the rank comes from ``BR``/``WR`` of the player's first round (the earliest
   round, then input order); a different rank later is a warning; a rank that is
   not a Go rank (``NR``, Elo ``1680*``) gives rank ``None`` and a warning;
@@ -42,10 +42,10 @@ from typing import Any
 
 from sodos_hookspecs import FileReport
 
+from sodos_plugin.engine.identity import close_names, identity_key
+from sodos_plugin.engine.model import Game, Player, Result, Tournament
+from sodos_plugin.engine.ranks import format_rank, parse_rank
 from sodos_plugin.errors import InputError
-from sodos_plugin.identity import close_names, identity_key
-from sodos_plugin.model import Game, Player, Result, Tournament
-from sodos_plugin.ranks import format_rank, parse_rank
 from sodos_plugin.readers.sgf.ingest import FileOutcome, Record
 from sodos_plugin.readers.sgf.options import MAX_ROUNDS, SECTION, SgfOptions
 

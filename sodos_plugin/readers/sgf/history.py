@@ -4,7 +4,7 @@ Contract: :func:`ingest_history` takes the units :func:`.walk.collect` found and
 one :class:`HistoryOutcome` per unit, in unit order: the file's
 :class:`~.ingest.FileOutcome` (the tournament ingest's own records, same parser) plus,
 per record, what ratings need and tournament ingest does not keep — komi, board size
-and a fingerprint of the moves (for duplicates). A :class:`~sodos_plugin.cache.Cache`
+and a fingerprint of the moves (for duplicates). A :class:`~sodos_plugin.readers.sgf.cache.Cache`
 serves files seen before (same path, size and modification time) without reading them.
 
 :class:`Assembly` turns the outcomes into the games
@@ -33,9 +33,8 @@ from typing import Any, NamedTuple
 
 from sodos_hookspecs import FileReport, GameColumns, HistoryEvent, HistoryPlayer
 
-from sodos_plugin.identity import identity_key
-from sodos_plugin.inputfiles import FileRefused, read_regular
-from sodos_plugin.model import Result
+from sodos_plugin.engine.identity import identity_key
+from sodos_plugin.engine.model import Result
 from sodos_plugin.readers.sgf.ingest import FileOutcome, Record, ingest_bytes
 from sodos_plugin.readers.sgf.scan import scan_roots, scan_single
 from sodos_plugin.readers.sgf.walk import (
@@ -46,6 +45,7 @@ from sodos_plugin.readers.sgf.walk import (
     chunk_size,
     paused_gc,
 )
+from sodos_plugin.util.inputfiles import FileRefused, read_regular
 
 __all__ = ["Assembly", "Extra", "HistoryOutcome", "ingest_history"]
 

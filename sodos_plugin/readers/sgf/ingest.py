@@ -22,8 +22,7 @@ from typing import NamedTuple
 
 from sgfmill import sgf_grammar
 
-from sodos_plugin.inputfiles import FileRefused, read_regular
-from sodos_plugin.model import Result
+from sodos_plugin.engine.model import Result
 from sodos_plugin.readers.sgf.results import ParsedResult, parse_result
 from sodos_plugin.readers.sgf.scan import (
     RawRoot,
@@ -33,6 +32,7 @@ from sodos_plugin.readers.sgf.scan import (
     scan_single,
 )
 from sodos_plugin.readers.sgf.values import GameInfo, RecordError, decode_plain, decode_root
+from sodos_plugin.util.inputfiles import FileRefused, read_regular
 
 __all__ = [
     "MAX_GAMES",

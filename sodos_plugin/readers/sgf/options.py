@@ -132,7 +132,7 @@ def parse_options(options: Mapping[str, Any], source: str = SECTION) -> SgfOptio
         name = _string(options["fallback_encoding"], "fallback_encoding", source)
         try:
             info = codecs.lookup(name)
-        except LookupError:
+        except (LookupError, ValueError):  # ValueError: a NUL in the name
             raise _fail("fallback_encoding", f"unknown encoding {name!r}", source) from None
         if not getattr(info, "_is_text_encoding", True):  # rot13, base64: bytes transforms
             raise _fail("fallback_encoding", f"{name!r} is not a text encoding", source)

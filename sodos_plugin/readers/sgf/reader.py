@@ -14,6 +14,7 @@ from typing import Any
 
 from sodos_hookspecs import FileReport, ReadResult
 
+from sodos_plugin.config.settings import _builtin_sections, load_bytes, load_file, resolve
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.readers.sgf import PLUGIN
 from sodos_plugin.readers.sgf.assemble import assemble
@@ -24,7 +25,6 @@ from sodos_plugin.readers.sgf.walk import (
     ingest_units,
     paused_gc,
 )
-from sodos_plugin.settings import _builtin_sections, load_bytes, load_file, resolve
 
 #: Keys a records folder's ``sodos.toml`` may not set: they load or block code, or act
 #: on the run rather than on the tournament (issue 10 item 5) — refused, not ignored.

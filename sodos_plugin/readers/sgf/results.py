@@ -38,7 +38,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-from sodos_plugin.model import Result
+from sodos_plugin.engine.model import Result
 
 __all__ = ["ParsedResult", "parse_result"]
 

@@ -40,8 +40,9 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple, TextIO
 
 from sodos_hookspecs import FileReport
 
-from sodos_plugin.inputfiles import open_regular
-from sodos_plugin.model import paused_gc  # one definition; the SGF modules import it from here
+from sodos_plugin.engine.model import (
+    paused_gc,  # one definition; the SGF modules import it from here
+)
 from sodos_plugin.readers.sgf.ingest import (
     MAX_FILE_BYTES,
     MAX_GAMES,
@@ -52,6 +53,7 @@ from sodos_plugin.readers.sgf.ingest import (
     ingest_file,
 )
 from sodos_plugin.readers.sgf.names import is_archive, is_record
+from sodos_plugin.util.inputfiles import open_regular
 
 if TYPE_CHECKING:
     import zipfile
@@ -251,7 +253,7 @@ def _archive_members(
         return f"member is {size} bytes, above the limit of {cap}" if size > cap else ""
 
     if path.lower().endswith(".zip"):
-        # a regular file only (a pipe named .zip would block): sodos_plugin.inputfiles
+        # a regular file only (a pipe named .zip would block): sodos_plugin.util.inputfiles
         with open_regular(path) as handle:
             found = zip_directory(handle)
             if found is not None:

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sodos_plugin.conventions import Convention, register
-from sodos_plugin.scores import BYE
+from sodos_plugin.engine.conventions import Convention, register
+from sodos_plugin.engine.scores import BYE
 
 if TYPE_CHECKING:
-    from sodos_plugin.context import Context
+    from sodos_plugin.engine.context import Context
 
 
 class Dummy(Convention):

@@ -9,7 +9,7 @@ other columns (rank, club, country …) are allowed and not used. Any other file
 as a tournament by the host's readers, and its players are the roster.
 :meth:`Roster.check` raises :class:`~sodos_plugin.errors.InputError` listing every
 player of a tournament whose name is not in the roster (by
-:func:`~sodos_plugin.identity.identity_key`), each with the closest roster name.
+:func:`~sodos_plugin.engine.identity.identity_key`), each with the closest roster name.
 
 The roster only checks names: it changes no rank, club or result.
 """
@@ -21,10 +21,10 @@ import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from sodos_plugin.engine.identity import NameIndex, identity_key
+from sodos_plugin.engine.model import Tournament
 from sodos_plugin.errors import ConfigError, InputError
-from sodos_plugin.identity import NameIndex, identity_key
-from sodos_plugin.inputfiles import FileRefused, read_regular
-from sodos_plugin.model import Tournament
+from sodos_plugin.util.inputfiles import FileRefused, read_regular
 
 __all__ = ["MAX_ROSTER_BYTES", "Roster", "load_roster"]
 
@@ -73,7 +73,7 @@ class Roster:
 
 
 def _read_bounded(path: Path) -> bytes:
-    try:  # a regular file only, bounded (sodos_plugin.inputfiles)
+    try:  # a regular file only, bounded (sodos_plugin.util.inputfiles)
         return read_regular(path, MAX_ROSTER_BYTES)
     except FileRefused as error:
         raise ConfigError(f"roster: {error}", source=str(path)) from None

@@ -42,11 +42,11 @@ from sodos_hookspecs import (
     hookimpl,
 )
 
-from sodos_plugin.ranks import parse_rank
-from sodos_plugin.ratings._lazy import LazyNumpy
-from sodos_plugin.ratings._periods import event_name, events_in_order, seed
+from sodos_plugin.engine.ranks import parse_rank
+from sodos_plugin.ratings.periods import event_name, events_in_order, seed
+from sodos_plugin.util.lazy import LazyModule
 
-np = LazyNumpy(globals())  # imported when a rating is computed, not when registered
+np = LazyModule("numpy", globals(), "np")  # imported when a rating is computed, not when registered
 
 NAME = "egf"
 SOURCE = (
@@ -386,7 +386,7 @@ def _rate_arrays(
     once, every game from the ratings before it, each player's changes summed as
     ``math.fsum`` sums them (:func:`_stored`). ``None`` when the history needs that path
     (an unknown class: its warning comes between seeds; a rating at the ceiling)."""
-    from sodos_plugin.ratings._columns import (
+    from sodos_plugin.ratings.columns import (
         Lazy,
         StepColumns,
         _ranges,
@@ -608,7 +608,7 @@ def _pairs(black, white, ev, players: int, events: int) -> _Pairs:
     """The pairs of rated games (``ev``: their events, non-decreasing), from one sort of
     the games' players (Black then White, game by game) by player, then event, then
     place: a pair where the player or the event changes."""
-    from sodos_plugin.ratings._columns import argsort_ints
+    from sodos_plugin.ratings.columns import argsort_ints
 
     m = len(ev)
     low = max(1, (2 * m - 1).bit_length())  # the bits of a place
@@ -683,7 +683,7 @@ def _stored(start, changes, owner, counts, floor: float, decimals):
         ends[:] = np.where(below, round(floor, decimals), np.rint(z) / scale)
         slow = np.flatnonzero(~sure)
     if len(slow):
-        from sodos_plugin.ratings._columns import argsort_ints
+        from sodos_plugin.ratings.columns import argsort_ints
 
         offsets = np.zeros(len(start) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])

@@ -41,11 +41,11 @@ from sodos_hookspecs import (
     hookimpl,
 )
 
-from sodos_plugin.ranks import parse_rank
-from sodos_plugin.ratings._lazy import LazyNumpy
-from sodos_plugin.ratings._periods import event_name, events_in_order, seed
+from sodos_plugin.engine.ranks import parse_rank
+from sodos_plugin.ratings.periods import event_name, events_in_order, seed
+from sodos_plugin.util.lazy import LazyModule
 
-np = LazyNumpy(globals())  # imported when a rating is computed, not when registered
+np = LazyModule("numpy", globals(), "np")  # imported when a rating is computed, not when registered
 
 SCALE = 173.7178
 _PI2 = math.pi * math.pi
@@ -546,7 +546,7 @@ class _Run:
         rated by the same formulas, and the steps are columns
         (:class:`~._columns.StepColumns`) built only when read.
         """
-        from sodos_plugin.ratings._columns import Lazy, StepColumns, game_arrays, levels
+        from sodos_plugin.ratings.columns import Lazy, StepColumns, game_arrays, levels
 
         games = self.history.games
         arrays = game_arrays(games, events=False)

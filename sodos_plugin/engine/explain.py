@@ -6,7 +6,7 @@ per-round ``contributions``, its labelled ``details`` tables (opponent score use
 handicap correction, virtual opponent, result factor...) and
 :meth:`~sodos_hookspecs.Breakdown.dropped_rounds` for cuts — or is plain game data
 (opponent, colour, handicap, result) from the tournament and
-:class:`~sodos_plugin.scores.Pairings`. The *sum shown* is the sum of the contributions
+:class:`~sodos_plugin.engine.scores.Pairings`. The *sum shown* is the sum of the contributions
 shown as kept, and :func:`explain_player` checks that it equals the standings value.
 
 Details convention (for plugin authors too): a details label starting with
@@ -23,12 +23,12 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from sodos_plugin.engine.model import OUTCOMES, Game, Tournament
+from sodos_plugin.engine.numbers import format_value
+from sodos_plugin.engine.scores import BYE, NOT_ASSIGNED, PAIRED, Pairings
+from sodos_plugin.engine.standings import Standings, json_number, rank_text
 from sodos_plugin.errors import InputError
-from sodos_plugin.model import OUTCOMES, Game, Tournament
-from sodos_plugin.scores import BYE, NOT_ASSIGNED, PAIRED, Pairings
-from sodos_plugin.standings import Standings, json_number, rank_text
-from sodos_plugin.textsafe import printable
-from sodos_plugin.writers.numbers import format_value
+from sodos_plugin.util.textsafe import printable
 
 UNPAIRED_TEXT = {BYE: "bye", NOT_ASSIGNED: "not assigned"}
 
@@ -336,14 +336,14 @@ def render(explanation: Explanation) -> str:
         out += [f"  {note}" for note in e.opengotha]
         out.append("")
     # each entry is one line: escaping it keeps a name from starting a terminal sequence
-    # or another line (sodos_plugin.textsafe)
+    # or another line (sodos_plugin.util.textsafe)
     return "\n".join(map(printable, out))
 
 
 def with_opengotha(explanation: Explanation, host: Any, standings: Standings) -> Explanation:
     """The explanation with the values OpenGotha 3.51 would print otherwise for this
-    player, each with the defect that makes it (:func:`sodos_plugin.compat.differences`)."""
-    from sodos_plugin import compat
+    player, each with the defect that makes it (:func:`sodos_plugin.engine.compat.differences`)."""
+    from sodos_plugin.engine import compat
 
     found, reasons = compat.differences(host, standings)
     mine = [d for d in found if d.player == explanation.player]

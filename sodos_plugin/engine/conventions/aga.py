@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sodos_plugin.conventions import Convention, register
-from sodos_plugin.conventions._rounds import gained, start
-from sodos_plugin.model import Result
-from sodos_plugin.scores import ABSENT, BYE
+from sodos_plugin.engine.conventions import Convention, register
+from sodos_plugin.engine.conventions._rounds import gained, start
+from sodos_plugin.engine.model import Result
+from sodos_plugin.engine.scores import ABSENT, BYE
 
 if TYPE_CHECKING:
-    from sodos_plugin.context import Context
+    from sodos_plugin.engine.context import Context
 
 
 class Aga(Convention):

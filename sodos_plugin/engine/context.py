@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sodos_plugin.model import OUTCOMES, Participation, Tournament
-from sodos_plugin.scores import PARTICIPATION, Pairings, Scores
-from sodos_plugin.settings import Settings
+from sodos_plugin.config.settings import Settings
+from sodos_plugin.engine.model import OUTCOMES, Participation, Tournament
+from sodos_plugin.engine.scores import PARTICIPATION, Pairings, Scores
 
 if TYPE_CHECKING:
     from sodos_hookspecs import Breakdown
@@ -32,7 +32,7 @@ class Seat:
     :ivar player: the player's index in ``ctx.tournament.players``.
     :ivar opponent: the opponent's index, or ``None`` when the player has no game
         (bye, absent, not assigned) — the tables' ``-1``.
-    :ivar participation: :class:`~sodos_plugin.model.Participation` (PAIRED, BYE, ABSENT,
+    :ivar participation: :class:`~sodos_plugin.engine.model.Participation` (PAIRED, BYE, ABSENT,
         NOT_ASSIGNED).
     :ivar outcome: ``"win"``, ``"loss"``, ``"jigo"``, ``"both win"``, ``"both lose"``,
         ``"unknown"`` (no result yet), or ``None`` without a game.
@@ -67,11 +67,11 @@ class Seat:
 class Context:
     """Everything a criterion may read.
 
-    :ivar tournament: the :class:`~sodos_plugin.model.Tournament`.
-    :ivar settings: the run's :class:`~sodos_plugin.settings.Settings`.
+    :ivar tournament: the :class:`~sodos_plugin.engine.model.Tournament`.
+    :ivar settings: the run's :class:`~sodos_plugin.config.settings.Settings`.
     :ivar round: R, the round after which standings are computed.
     :ivar pairings: per-round tables (opponent, points, handicap, participation).
-    :ivar scores: NBW/MMS after each round (:class:`~sodos_plugin.scores.Scores`).
+    :ivar scores: NBW/MMS after each round (:class:`~sodos_plugin.engine.scores.Scores`).
     :ivar preceding: for criteria that work inside ties (DC, SDC): each player's tuple
         of the values of the criteria listed before this one; ``None`` otherwise.
     """

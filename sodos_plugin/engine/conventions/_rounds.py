@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sodos_plugin.context import Context
+    from sodos_plugin.engine.context import Context
 
 
 def start(ctx: Context, form: str) -> list[int]:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from sodos_plugin.errors import ConfigError
 
 if TYPE_CHECKING:
-    from sodos_plugin.context import Context
+    from sodos_plugin.engine.context import Context
 
 
 class Convention:
@@ -72,4 +72,4 @@ def get(name: str) -> Convention:
 
 
 # The other named conventions of docs/rules.md §4 register themselves on import.
-from sodos_plugin.conventions import aga, dummy, half_point, self_opponent  # noqa: E402, F401
+from sodos_plugin.engine.conventions import aga, dummy, half_point, self_opponent  # noqa: E402, F401

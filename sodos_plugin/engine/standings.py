@@ -17,9 +17,9 @@ from typing import Any
 
 from sodos_hookspecs import Breakdown, Criterion, FileReport
 
-from sodos_plugin.model import Player, Tournament
-from sodos_plugin.scores import positions
-from sodos_plugin.settings import Settings
+from sodos_plugin.config.settings import Settings
+from sodos_plugin.engine.model import Player, Tournament
+from sodos_plugin.engine.scores import positions
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ def player_dict(player: Player) -> dict[str, Any]:
 
 
 def rank_text(rank: int | None) -> str:
-    from sodos_plugin.ranks import format_rank
+    from sodos_plugin.engine.ranks import format_rank
 
     return "" if rank is None else format_rank(rank)
 

@@ -3,7 +3,7 @@
 ``30k`` → −30, ``1k`` → −1, ``1d`` → 0, ``9d`` → 8. Professional ranks count from
 ``1p`` = 7d (the EGF rating scale places 1p at about 7d), capped at 9d, because
 OpenGotha's scale stops at 9d. The start McMahon score then is
-``clamp(rank, floor, bar) − zero + correction`` (see :mod:`sodos_plugin.scores`).
+``clamp(rank, floor, bar) − zero + correction`` (see :mod:`sodos_plugin.engine.scores`).
 """
 
 from __future__ import annotations

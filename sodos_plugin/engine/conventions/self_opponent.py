@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sodos_plugin.conventions import Convention, register
-from sodos_plugin.conventions._rounds import gained
+from sodos_plugin.engine.conventions import Convention, register
+from sodos_plugin.engine.conventions._rounds import gained
 
 if TYPE_CHECKING:
-    from sodos_plugin.context import Context
+    from sodos_plugin.engine.context import Context
 
 
 class SelfOpponent(Convention):

@@ -5,11 +5,11 @@ Contract (docs/rules.md §10.1): :func:`read_history` reads
 * SGF records (files, folders, ``.zip``/``.tar.gz``), a server's whole archive: mixed
   events, dated by ``DT``, duplicates dropped and reported, every unusable record
   reported with its reason (:mod:`sodos_plugin.readers.sgf.history`, the SGF ingest's
-  own per-file records, served from the :mod:`~sodos_plugin.cache` when unchanged);
+  own per-file records, served from the :mod:`~sodos_plugin.readers.sgf.cache` when unchanged);
 * EGD h9 and OpenGotha XML files, and any other format a reader plugin reads: one
   tournament each, dated by its header (h9 ``DT[...]``, XML ``beginDate``) or by
   ``Tournament.date``; a tournament without a date is rejected;
-* host objects: :class:`~sodos_plugin.model.Tournament` s (dated) and
+* host objects: :class:`~sodos_plugin.engine.model.Tournament` s (dated) and
   :class:`~sodos_hookspecs.HistoryGame` s.
 
 Games are ordered by date, then event, round, names, result and source, so that the
@@ -47,11 +47,11 @@ from sodos_hookspecs import (
     RatingState,
 )
 
+from sodos_plugin.engine.identity import identity_key
+from sodos_plugin.engine.model import Result, Tournament
+from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.errors import ConfigError, InputError
-from sodos_plugin.identity import identity_key
-from sodos_plugin.inputfiles import FileRefused, TooLarge, read_head, read_regular
-from sodos_plugin.model import Result, Tournament
-from sodos_plugin.ranks import format_rank
+from sodos_plugin.util.inputfiles import FileRefused, TooLarge, read_head, read_regular
 
 if TYPE_CHECKING:
     from sodos_plugin.host import Host
@@ -183,7 +183,7 @@ def tournament_games(
 
 def _h9_header(path: Path) -> tuple[str | None, str]:
     date, klass = None, ""
-    try:  # a regular file only (sodos_plugin.inputfiles): a pipe would block here
+    try:  # a regular file only (sodos_plugin.util.inputfiles): a pipe would block here
         head = read_head(path, 16384).decode("utf-8", "replace")
     except FileRefused as error:
         raise InputError(str(error), source=str(path)) from None
@@ -450,7 +450,7 @@ def read_history(
         else:
             collector.add_path(path)
     if sgf:
-        from sodos_plugin.model import paused_gc
+        from sodos_plugin.engine.model import paused_gc
 
         # the cache's values, the assembly and the games: no reference cycles, and the
         # collector's passes over them cost a fifth of reading the cache (measured)
@@ -504,7 +504,7 @@ def read_initial(path: Path | str) -> dict[str, InitialRating]:
     """
     path = Path(path)
     source = str(path)
-    try:  # a regular file only, bounded (sodos_plugin.inputfiles)
+    try:  # a regular file only, bounded (sodos_plugin.util.inputfiles)
         text = read_regular(path, MAX_INITIAL_BYTES).decode("utf-8-sig")
     except TooLarge:
         raise InputError(f"larger than {MAX_INITIAL_BYTES} bytes", source=source) from None
@@ -600,7 +600,7 @@ def match_initial(
 def _names(history: GameHistory) -> list[str]:
     """Each player once, by first appearance (Black before White, game by game)."""
     if isinstance(history.games, GameColumns):  # no object per game
-        from sodos_plugin.ratings._columns import player_names
+        from sodos_plugin.ratings.columns import player_names
 
         return player_names(history.games)
     seen: dict[str, None] = {}

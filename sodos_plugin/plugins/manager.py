@@ -42,8 +42,8 @@ import pluggy
 import sodos_hookspecs
 from sodos_hookspecs import Criterion, RatingSystem, Reader, Writer
 
+from sodos_plugin.config.settings import Settings
 from sodos_plugin.errors import ConfigError, PluginError
-from sodos_plugin.settings import Settings
 
 BUILTIN_PREFIX = "builtin."
 
@@ -294,10 +294,11 @@ class Manager(pluggy.PluginManager):
 
 def builtin_modules() -> list[tuple[str, ModuleType]]:
     """(plugin name, module) of every built-in plugin."""
-    from sodos_plugin import criteria, ratings, readers, writers
+    from sodos_plugin import criteria, readers, writers
+    from sodos_plugin.ratings import systems
 
     found = []
-    for package in (criteria, readers, writers, ratings):
+    for package in (criteria, readers, writers, systems):
         for short in package.MODULES:
             module = importlib.import_module(f"{package.__name__}.{short}")
             found.append((f"{BUILTIN_PREFIX}{short}", module))
@@ -409,7 +410,7 @@ class PluginHost:
         return info
 
     def _entry_points(self) -> list[Any]:
-        from sodos_plugin.discover import entry_points
+        from sodos_plugin.plugins.discover import entry_points
 
         try:
             return entry_points(sodos_hookspecs.ENTRY_POINT_GROUP)

@@ -9,7 +9,7 @@ is *not assigned*.
 
 Games as OpenGotha accepts them (docs/rules.md §6): a player may have two games in one
 round, or play himself. Every game scores; for the player's own SOS-type values the game
-listed *last* in :attr:`Tournament.games` counts (see :class:`sodos_plugin.scores.Pairings`).
+listed *last* in :attr:`Tournament.games` counts (see :class:`sodos_plugin.engine.scores.Pairings`).
 Readers that accept such games warn, naming both games.
 
 Validation here is structural (indexes, rounds, handicaps); readers report problems in
@@ -77,7 +77,7 @@ class Participation(Enum):
 class Player:
     """A registered player.
 
-    :param rank: OpenGotha rank integer (see :mod:`sodos_plugin.ranks`), ``None`` if unknown.
+    :param rank: OpenGotha rank integer (see :mod:`sodos_plugin.engine.ranks`), ``None`` if unknown.
     :param smms_correction: manual start-McMahon-score correction (docs/rules.md §1).
     :param start_score: an explicit start score, overriding the rank-based one; used by
         readers whose format stores the start score but not the rules (EGD h9).
@@ -188,7 +188,7 @@ class CompatView:
 
     :param tournament: what that program reads.
     :param defects: why it differs: defect code (``"V1"``, see
-        :data:`sodos_plugin.compat.DEFECTS`) → what it changes in this file.
+        :data:`sodos_plugin.engine.compat.DEFECTS`) → what it changes in this file.
     """
 
     tournament: Tournament
@@ -203,13 +203,13 @@ class Tournament:
     :param byes: ``(round, player)`` pairs that received the pairing bye.
     :param absences: ``(round, player)`` pairs announced absent.
     :param settings: config entries the file itself carries (system, MM bar...), applied
-        below the user's config (see :mod:`sodos_plugin.settings`).
+        below the user's config (see :mod:`sodos_plugin.config.settings`).
     :param source: where it was read from, for messages.
     :param date: the first day of the event as ISO ``YYYY-MM-DD`` (``""`` when unknown);
         game histories (ratings) order tournaments by it.
     :param compat: the same event as another program reads the file, by ``compat``
         name (``"opengotha"``), when it reads it differently (e.g. drops games): a
-        :class:`CompatView`; used by :mod:`sodos_plugin.compat` only. Empty when the
+        :class:`CompatView`; used by :mod:`sodos_plugin.engine.compat` only. Empty when the
         program reads the file as we do.
     :param info: what the source says about the event, under the EGD h9 header's names:
         ``TC`` (tournament code), ``CL`` (class), ``PC`` (place), ``DT`` (dates,
@@ -416,7 +416,7 @@ def _check_player(where: str, i: int, player: Player) -> None:
         _bad(where, f"{field_name}.name", "expected a string", player.name)
     rank = player.rank
     if rank is not None and type(rank) is not int:
-        hint = "an integer rank (30k = -30, 1d = 0, 9d = 8) or None; sodos_plugin.ranks"
+        hint = "an integer rank (30k = -30, 1d = 0, 9d = 8) or None; sodos_plugin.engine.ranks"
         _bad(where, f"{field_name}.rank", f"expected {hint}.parse_rank('3d') == 2", rank)
     rating = player.rating
     if rating is not None and (type(rating) not in (int, float) or rating != rating):

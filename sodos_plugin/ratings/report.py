@@ -16,8 +16,8 @@ from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any, TextIO
 
-from sodos_plugin.rating_run import RatingRun, change
-from sodos_plugin.textsafe import display_width, printable
+from sodos_plugin.ratings.run import RatingRun, change
+from sodos_plugin.util.textsafe import display_width, printable
 
 FORMATS = ("table", "csv", "json", "html")
 #: decimals a system's source prints (the EGD prints GoR to 3 decimals)
@@ -119,7 +119,7 @@ def write_table(run: RatingRun, stream: TextIO) -> None:
 
         def padded(cell: str) -> str:
             if i == 1 and width(cell) > room:
-                from sodos_plugin.textsafe import fit
+                from sodos_plugin.util.textsafe import fit
 
                 cell = fit(cell, room)
             return _pad(cell, room)

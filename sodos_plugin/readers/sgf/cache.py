@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from sodos_plugin import __version__
-from sodos_plugin.model import Result
+from sodos_plugin.engine.model import Result
 from sodos_plugin.readers.sgf.ingest import FileOutcome, Record
 from sodos_plugin.readers.sgf.results import ParsedResult
 

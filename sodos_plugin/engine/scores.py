@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from operator import add
 
+from sodos_plugin.config.settings import Settings
+from sodos_plugin.engine.model import Game, Participation, Result, Tournament
 from sodos_plugin.errors import InputError
-from sodos_plugin.model import Game, Participation, Result, Tournament
-from sodos_plugin.settings import Settings
 
 #: Points of (black, white) in half points, per result (OpenGotha's getWX2).
 HALF_POINTS: dict[Result, tuple[int, int]] = {

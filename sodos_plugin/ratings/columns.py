@@ -25,9 +25,9 @@ from typing import Any
 
 from sodos_hookspecs import Coded, GameColumns, RatingState, RatingStep
 
-from sodos_plugin.ratings._lazy import LazyNumpy
+from sodos_plugin.util.lazy import LazyModule
 
-np = LazyNumpy(globals())
+np = LazyModule("numpy", globals(), "np")
 
 _NONE = RatingStep._field_defaults["summary"]
 

@@ -26,9 +26,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from sodos_plugin.engine.ranks import format_rank, parse_rank
 from sodos_plugin.errors import ConfigError
-from sodos_plugin.inputfiles import FileRefused, TooLarge, read_regular
-from sodos_plugin.ranks import format_rank, parse_rank
+from sodos_plugin.util.inputfiles import FileRefused, TooLarge, read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,7 +38,7 @@ else:  # pragma: no cover
 SYSTEMS = ("mcmahon", "swiss")
 #: Programs whose printed numbers ``compat`` reproduces, defects included (docs/rules.md §7).
 COMPATS = ("none", "opengotha")
-#: Conventions for rounds without an opponent (docs/rules.md §4); see sodos_plugin.conventions.
+#: Conventions for rounds without an opponent (docs/rules.md §4): sodos_plugin.engine.conventions.
 VIRTUAL_OPPONENTS = ("egf", "half-point", "self", "dummy", "aga")
 MAX_CONFIG_BYTES = 1 << 20
 #: OpenGotha offers up to 9 categories (8 lower limits).
@@ -358,7 +358,7 @@ def _tool_sodos(data: Mapping[str, Any]) -> Any:
 
 def load_file(path: Path) -> dict[str, Any]:
     """Read a TOML config file; from a ``pyproject.toml`` take ``[tool.sodos]``."""
-    try:  # a regular file only, bounded (sodos_plugin.inputfiles)
+    try:  # a regular file only, bounded (sodos_plugin.util.inputfiles)
         data = read_regular(path, MAX_CONFIG_BYTES)
     except TooLarge:
         raise ConfigError(

@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING
 
 from sodos_hookspecs import Breakdown
 
-from sodos_plugin.model import Tournament
-from sodos_plugin.settings import Settings
+from sodos_plugin.config.settings import Settings
+from sodos_plugin.engine.model import Tournament
 
 if TYPE_CHECKING:
-    from sodos_plugin.context import Context
+    from sodos_plugin.engine.context import Context
+    from sodos_plugin.engine.standings import Standings
     from sodos_plugin.host import Host
-    from sodos_plugin.standings import Standings
 
 OPENGOTHA = "opengotha"
 #: OpenGotha's zero rank: start scores count from 30k whatever the file says.
