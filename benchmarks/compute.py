@@ -7,7 +7,7 @@ compute time (``Host.standings`` only: model checks, pairings, scores, criteria,
 
 Prints, per size, generation time, best-of-N compute time, µs per game, and the
 growth factor t(n) / t(n/10): linear time means a factor near 10 (no per-player scan
-of all games). Target (issue 2): 100k × 10 in ≤ 1 s on a 2-core machine.
+of all games). Target: 100k × 10 in ≤ 1 s on a 2-core machine.
 
 The engine's tables are gathers by opponent index (``scores[opponent[p]]``), i.e.
 random memory access: once the tables outgrow the CPU caches each access costs more,

@@ -25,7 +25,7 @@ Rows (``python benchmarks/processes.py [GROUP ...]``, groups below; all by defau
              players × 9 rounds vs a process that only parses the file with ElementTree
 ``memory``   the peak resident memory (``ru_maxrss``) of the 100 000-player h9 run
 
-Targets (issue 13): h9 5 000 ≥ 10×, 1 000 ≥ 3×, 100 000 reads and ranks; SGF ≥ 25×;
+Targets: h9 5 000 ≥ 10×, 1 000 ≥ 3×, 100 000 reads and ranks; SGF ≥ 25×;
 XML 5 000 ≤ 1.5× the parse; ``--version`` ≤ 2.5× ``python3 -c pass``; 100 000-player
 h9 ≤ 300 MB.
 

@@ -1,4 +1,4 @@
-"""Ratings benchmarks (issue 14): whole processes side by side with a baseline in the
+"""Ratings benchmarks: whole processes side by side with a baseline in the
 same run, ratio and games/s printed. Timings on a shared machine are noisy.
 
 * **glicko2** — the OGS preset (one game per period) over N generated games (default

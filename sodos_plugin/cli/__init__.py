@@ -3,48 +3,57 @@
 It parses options, calls the host API, formats, and turns errors into one line on
 stderr with exit status 2 (``--debug`` shows the traceback).
 
-Each command is its own module here with ``HELP``, ``add_arguments(parser)`` and
-``run(args) -> exit status``; :data:`COMMANDS` lists them in ``--help`` order. A
-command module imports what only it needs inside ``run``.
+Each command is its own module here with ``add_arguments(parser)``, ``run(args) ->
+exit status`` and ``EXAMPLES`` (its ``--help`` shows them); :data:`COMMANDS` lists them
+in ``--help`` order with their one-line summaries. Start-up is most of a short
+command, so the CLI imports only what the command it runs needs
+(:mod:`sodos_plugin.util.lazy`): ``--version`` answers before the option parser
+exists, ``--help`` lists the commands from :data:`COMMANDS` alone, and a command
+imports its own module and nothing of the others.
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 from sodos_plugin import __version__
+from sodos_plugin.cli._streams import EXIT_ERROR, EXIT_OK, StdoutGuard, discard_stdout, say
+from sodos_plugin.errors import OutputError, SodosError, StrictError
+from sodos_plugin.plugins.discover import entry_points
 
-# The option parser, the command modules and what they import load only after the
-# usual ``sodos --version`` is answered (``main``): start-up is most of that command.
-EXIT_OK, EXIT_ERROR = 0, 2
-
-#: command name -> module under sodos_plugin.cli
-COMMANDS: dict[str, str] = {
-    "standings": "standings",
-    "explain": "explain",
-    "plugins": "plugins",
-    "check": "check",
-    "config": "config",
-    "ratings": "ratings",
-    "schema": "schema",
-    "convert": "convert",
-    "serve": "serve",
+#: command name -> (module under sodos_plugin.cli, one-line summary for --help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "standings": ("standings", "print standings"),
+    "explain": ("explain", "one player's criteria round by round"),
+    "plugins": ("plugins", "list plugins, what they provide and what they replace"),
+    "check": ("check", "validate config and criteria, print advice"),
+    "config": ("config", "show the config files read and where each setting came from"),
+    "ratings": ("ratings", "ratings over a game history (EGF GoR, Glicko-2, OGS, WHR ...)"),
+    "schema": (
+        "schema",
+        "print the JSON Schema of the tournament format (or of standings, explain, error)",
+    ),
+    "convert": ("convert", "write a tournament (XML, h9, SGF folder...) as a JSON tournament"),
+    "serve": (
+        "serve",
+        "serve standings, explanations and ratings over HTTP (JSON; loopback by default)",
+    ),
 }
 
 
 def _command(name: str):
-    return importlib.import_module(f"sodos_plugin.cli.{COMMANDS[name]}")
+    return importlib.import_module(f"sodos_plugin.cli.{COMMANDS[name][0]}")
 
 
 def version_text() -> str:
     """``sodos --version``: the version, then every third-party plugin installed through
     an entry point with its distribution and version (as ``pytest -VV``), without
     importing any plugin."""
-    from sodos_plugin.plugins.discover import entry_points
-
     lines = [f"sodos {__version__} (sodos-plugin, Python {sys.version.split()[0]})"]
     try:
         found = entry_points("sodos")
@@ -61,26 +70,39 @@ def version_text() -> str:
     return "\n".join(lines)
 
 
-def build_parser():
-    import argparse
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """The command an argument list runs: its first word that is not an option or the
+    value of a global option (``sodos --config x.toml standings ...``, ``--conf`` too)."""
+    from sodos_plugin.cli._options import takes_value
 
-    from sodos_plugin.cli._common import Parser, global_options
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            return None
+        if word.startswith("-"):
+            if takes_value(word):
+                next(words, None)
+        else:
+            return word if word in COMMANDS else None
+    return None
 
-    class VersionAction(argparse.Action):
-        def __init__(self, option_strings, dest, **kwargs):
-            super().__init__(option_strings, dest, nargs=0, help="show the version and plugins")
 
-        def __call__(self, parser, namespace, values, option_string=None):
-            sys.stdout.write(version_text() + "\n")
-            parser.exit()
+def build_parser(argv: Sequence[str] = ()):
+    """The parser: every command listed, the options of the one ``argv`` runs."""
+    from sodos_plugin.cli._options import Parser, VersionAction, global_options, with_examples
 
-    parser = Parser(prog="sodos", description="Go tournament standings and tiebreaks.")
-    parser.add_argument("--version", "-V", action=VersionAction)
+    parser = Parser(prog="sodos", description="Go tournament standings, tiebreaks and ratings.")
+    parser.add_argument("--version", "-V", action=VersionAction, version_text=version_text)
     global_options(parser, top=True)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for name in COMMANDS:
+    wanted = chosen_command(argv)
+    for name, (_, summary) in COMMANDS.items():
+        if name != wanted:
+            sub.add_parser(name, help=summary)
+            continue
         module = _command(name)
-        module.add_arguments(sub.add_parser(name, help=module.HELP))
+        command = sub.add_parser(name, help=summary, **with_examples(summary, module.EXAMPLES))
+        module.add_arguments(command)
     return parser
 
 
@@ -88,10 +110,7 @@ def _run(args) -> int:
     """The command, with the cyclic garbage collector paused (but for ``serve``, a
     long-running service): one command is one short process, and the collector's
     passes over the modules, plugins, model and rows it keeps alive find nothing to
-    free (the readers already pause it while they build the model) — 81 passes, ~10 %
-    of an h9 run's CPU at 5 000 players. Reference counting still frees the rest."""
-    import gc
-
+    free (docs/architecture.md, "Memory"). Reference counting still frees the rest."""
     module = _command(args.command)
     if args.command == "serve" or not gc.isenabled():
         return module.run(args)
@@ -104,8 +123,6 @@ def _run(args) -> int:
 
 def broken_pipe() -> int:
     """`sodos standings ... | head`: the reader went away; that is not an error."""
-    from sodos_plugin.cli._streams import discard_stdout
-
     discard_stdout()
     return EXIT_OK
 
@@ -113,9 +130,6 @@ def broken_pipe() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every message line on stderr is escaped (``_streams.say``) and
     standard output's own failures are reported as such (``_streams.StdoutGuard``)."""
-    from sodos_plugin.cli._streams import StdoutGuard, discard_stdout, say
-    from sodos_plugin.errors import OutputError, SodosError, StrictError
-
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv or bool(os.environ.get("SODOS_DEBUG"))
     with StdoutGuard() as guard:
@@ -124,9 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sys.stdout.write(version_text() + "\n")
                 guard.finish()
                 return EXIT_OK
-            from sodos_plugin.cli._common import merge_global_options
+            from sodos_plugin.cli._options import merge_global_options
 
-            args = merge_global_options(build_parser().parse_args(argv))
+            args = merge_global_options(build_parser(argv).parse_args(argv))
             status = _run(args)
             guard.finish()
             return status
@@ -141,8 +155,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             if isinstance(error, OutputError):
                 discard_stdout()  # what is still buffered must not fail again at exit
             if debug:
-                import traceback
-
                 traceback.print_exc()
             say(f"sodos: error: {error}")
             return EXIT_ERROR
@@ -157,8 +169,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 130
         except Exception as error:  # a bug: still one line unless --debug
             if debug:
-                import traceback
-
                 traceback.print_exc()
             say(f"sodos: internal error: {type(error).__name__}: {error} (use --debug)")
             return EXIT_ERROR

@@ -1,272 +1,75 @@
-"""What every ``sodos`` command shares: the parser class, common options, the host,
-reading inputs, reporting files and writing output.
+"""What the commands that read, rank or rate share: the host, reading inputs (files and
+stdin), reporting every file, naming the plugins used, and writing output.
 
-Heavy modules (the host, readers, writers) are imported inside the functions that
-need them, so that ``sodos --help`` and ``sodos --version`` stay light.
+A command module imports this one at its top; ``sodos --help`` does not (it needs only
+:mod:`._options`).
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
-import difflib
-import os
 import sys
-from collections.abc import Iterator, Mapping
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+from typing import TextIO
 
-from sodos_plugin.cli import EXIT_ERROR, EXIT_OK
-from sodos_plugin.cli._streams import atomic_file, say
+from sodos_plugin.cli._options import (
+    Parser,
+    UsageError,
+    common,
+    criteria_option,
+    plugin_control,
+    reading,
+    roster_option,
+    selecting,
+)
+from sodos_plugin.cli._streams import (
+    EXIT_ERROR,
+    EXIT_FAILED_CHECK,
+    EXIT_OK,
+    SHOWN_AS,
+    atomic_file,
+    say,
+)
+from sodos_plugin.config.trace import trace_lines
 from sodos_plugin.errors import SodosError
+from sodos_plugin.host import Host
+from sodos_plugin.util.suggest import suggestion
 
-if TYPE_CHECKING:
-    from sodos_plugin.host import Host
-
-EXIT_FAILED_CHECK = 1
-__all__ = ["EXIT_ERROR", "EXIT_FAILED_CHECK", "EXIT_OK"]  # the others are public too
-
-
-class UsageError(SodosError):
-    """A wrong option or argument."""
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
-        raise UsageError(f"{message}{self._hint(message)} (see {self.prog} --help)")
-
-    def _hint(self, message: str) -> str:
-        """'did you mean --format?' for a mistyped option."""
-        if "unrecognized arguments:" not in message:
-            return ""
-        words = message.split("unrecognized arguments:", 1)[1].split()
-        options = sorted(set(option_strings(self)))
-        for word in words:
-            if word.startswith("--"):
-                close = difflib.get_close_matches(word.split("=", 1)[0], options, n=1)
-                if close:
-                    return f"; did you mean {close[0]}?"
-        return ""
-
-
-def option_strings(parser: argparse.ArgumentParser) -> Iterator[str]:
-    """Every option of a parser and of its subcommands."""
-    for action in parser._actions:
-        yield from action.option_strings
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in action.choices.values():
-                yield from option_strings(sub)
-
-
-class GlobalOption(NamedTuple):
-    """An option every command takes, before or after the command name.
-
-    ``sodos --no-entry-points plugins`` and ``sodos plugins --no-entry-points`` are the
-    same. ``kwargs`` are argparse's (``dest`` is required); add an option to every
-    command by adding one entry to :data:`GLOBAL_OPTIONS`.
-    """
-
-    flags: tuple[str, ...]
-    kwargs: dict[str, Any]
-
-    @property
-    def dest(self) -> str:
-        return self.kwargs["dest"]
-
-    @property
-    def default(self) -> Any:
-        action = self.kwargs.get("action")
-        if action == "append":
-            return list(self.kwargs.get("default", []))
-        if action == "store_true":
-            return False
-        return self.kwargs.get("default")
-
-
-GLOBAL_OPTIONS: list[GlobalOption] = [
-    GlobalOption(
-        ("--config",),
-        {
-            "dest": "config",
-            "type": Path,
-            "metavar": "FILE",
-            "help": "TOML config (default: ./sodos.toml, or [tool.sodos] in ./pyproject.toml)",
-        },
-    ),
-    GlobalOption(
-        ("-o",),
-        {
-            "dest": "overrides",
-            "action": "append",
-            "metavar": "KEY=VALUE",
-            "help": "override a config entry (see docs/config.md); repeatable",
-        },
-    ),
-    GlobalOption(
-        ("-p",),
-        {
-            "dest": "plugin_args",
-            "action": "append",
-            "metavar": "MODULE | no:NAME",
-            "help": "load a plugin module (or an entry point by name), or block the plugin "
-            "NAME (built-in or not); repeatable",
-        },
-    ),
-    GlobalOption(
-        ("--no-entry-points",),
-        {
-            "dest": "no_entry_points",
-            "action": "store_true",
-            "help": "do not load third-party plugins from entry points "
-            "(also SODOS_DISABLE_PLUGIN_AUTOLOAD=1)",
-        },
-    ),
-    GlobalOption(
-        ("--trace-config",),
-        {
-            "dest": "trace_config",
-            "action": "store_true",
-            "help": "print on stderr which config files were read and where each setting came from",
-        },
-    ),
-    GlobalOption(
-        ("--debug",), {"dest": "debug", "action": "store_true", "help": "show tracebacks"}
-    ),
-    GlobalOption(
-        ("--strict",),
-        {
-            "dest": "strict",
-            "action": "store_true",
-            "help": "every warning is an error: exit 2 listing them (config: strict = true)",
-        },
-    ),
-    GlobalOption(
-        ("--compat",),
-        {
-            "dest": "compat",
-            "choices": ["none", "opengotha"],
-            "help": "opengotha: print OpenGotha 3.51's numbers, its defects included "
-            '(config: compat = "opengotha"; docs/rules.md §7)',
-        },
-    ),
+__all__ = [  # what the command modules take from here
+    "EXIT_ERROR",
+    "EXIT_FAILED_CHECK",
+    "EXIT_OK",
+    "Parser",
+    "UsageError",
+    "announce_plugins",
+    "check_options",
+    "common",
+    "criteria_option",
+    "make_host",
+    "output",
+    "output_format",
+    "read_and_rank",
+    "reading",
+    "report_files",
+    "roster_option",
+    "selecting",
+    "stdin_input",
+    "write_trace",
 ]
 
-_TOP = "_global_"
 
-
-def global_options(p: argparse.ArgumentParser, *, top: bool = False) -> None:
-    """Add every :data:`GLOBAL_OPTIONS` entry to ``p`` (the main parser or a command's).
-
-    Both get ``default=None`` under their own ``dest`` so that neither hides the
-    other; :func:`merge_global_options` combines them after parsing.
-    """
-    group = p.add_argument_group("global options (before or after the command)")
-    for option in GLOBAL_OPTIONS:
-        kwargs = dict(option.kwargs, default=None)
-        if top:
-            kwargs["dest"] = _TOP + option.dest
-        group.add_argument(*option.flags, **kwargs)
-
-
-def common(p: argparse.ArgumentParser) -> None:
-    """Options every command takes: config, overrides, plugin control, debug."""
-    global_options(p)
-
-
-def roster_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--roster",
-        type=Path,
-        metavar="FILE",
-        help="players file (CSV with a name column, or a tournament file): "
-        "a name not in it is an error (config: roster)",
-    )
-
-
-def merge_global_options(args: argparse.Namespace) -> argparse.Namespace:
-    """One value per global option: lists joined (before the command first), flags
-    or-ed, any other value from after the command if given there."""
-    for option in GLOBAL_OPTIONS:
-        before = getattr(args, _TOP + option.dest, None)
-        after = getattr(args, option.dest, None)
-        if hasattr(args, _TOP + option.dest):
-            delattr(args, _TOP + option.dest)
-        action = option.kwargs.get("action")
-        if action == "append":
-            value = [*(before or []), *(after or [])] or option.default
-        elif action == "store_true":
-            value = bool(before) or bool(after)
-        else:
-            value = after if after is not None else before
-            value = option.default if value is None else value
-        setattr(args, option.dest, value)
-    return args
-
-
-def _autoload_disabled(environ: Mapping[str, str]) -> bool:
-    return environ.get("SODOS_DISABLE_PLUGIN_AUTOLOAD", "").strip() not in ("", "0")
-
-
-def plugin_control(
-    args: argparse.Namespace, environ: Mapping[str, str] | None = None
-) -> tuple[dict[str, str], list[str], bool]:
-    """``(modules to load with who named them, names to block, load entry points)``
-    from ``-p``, ``--no-entry-points`` and the environment (as pytest's ``-p``,
-    ``PYTEST_PLUGINS`` and ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``)."""
-    environ = os.environ if environ is None else environ
-    modules: dict[str, str] = {}
-    for name in environ.get("SODOS_PLUGINS", "").split(","):
-        if name.strip():
-            modules[name.strip()] = "named in SODOS_PLUGINS"
-    blocked: list[str] = []
-    for value in getattr(args, "plugin_args", None) or []:
-        value = value.strip()
-        if value.startswith("no:"):
-            name = value[3:].strip()
-            if not name:
-                raise UsageError("-p no:NAME: give the name of a plugin to block")
-            blocked.append(name)
-        elif value:
-            modules[value] = "named by -p"
-        else:
-            raise UsageError("-p: give a module name, or no:NAME to block a plugin")
-    autoload = not getattr(args, "no_entry_points", False) and not _autoload_disabled(environ)
-    return modules, blocked, autoload
-
-
-def selecting(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--system", choices=["swiss", "mcmahon"])
-    p.add_argument("--criteria", help="comma-separated criteria, e.g. MMS,SOS,SODOS")
-
-
-def reading(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "paths",
-        nargs="+",
-        type=Path,
-        metavar="PATH",
-        help="tournament files or folders; - reads one tournament from stdin",
-    )
-    selecting(p)
-    roster_option(p)
-    p.add_argument("--round", type=int, help="standings after this round (default: last)")
-    p.add_argument(
-        "--skip-bad",
-        action="store_true",
-        help="continue when some input files are rejected (still listed)",
-    )
-    p.add_argument(
-        "--jobs",
-        type=int,
-        default=None,
-        help="ingest processes for 10 000+ SGF files (default: cores)",
-    )
+def write_trace(host: Host, settings, files, stream: TextIO) -> None:
+    """The config trace (``sodos config``, ``--trace-config``), one escaped line each."""
+    for line in trace_lines(host.config_files, settings, files):
+        say(f"config: {line}" if stream is sys.stderr else line, stream)
 
 
 def make_host(args: argparse.Namespace, *, raise_plugin_errors: bool = True) -> Host:
     """The host for this run: config, overrides and plugin control from the options."""
-    from sodos_plugin.host import Host
-
     modules, blocked, autoload = plugin_control(args)
     compat = getattr(args, "compat", None)
     host = Host(
@@ -280,19 +83,8 @@ def make_host(args: argparse.Namespace, *, raise_plugin_errors: bool = True) -> 
         roster=getattr(args, "roster", None),
     )
     if getattr(args, "trace_config", False) and not getattr(args, "paths", None):
-        from sodos_plugin.cli.config import write_trace
-
         write_trace(host, host.settings, (), sys.stderr)
     return host
-
-
-def criteria_option(args: argparse.Namespace) -> list[str] | None:
-    if not args.criteria:
-        return None
-    names = [c.strip() for c in args.criteria.split(",") if c.strip()]
-    if not names:
-        raise UsageError("--criteria: give at least one criterion name, e.g. MMS,SOS")
-    return names
 
 
 #: ``--output`` extensions whose writer is not named like them
@@ -315,9 +107,7 @@ def output_format(host: Host, args: argparse.Namespace) -> str:
         reason = host.registry.unavailable("writers", fmt)
         if reason:
             raise UsageError(f"--format: {fmt}: {reason}")
-        known = sorted(host.registry.writers)
-        close = difflib.get_close_matches(fmt.lower(), known, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else f" (known: {', '.join(known)})"
+        hint = suggestion(fmt.lower(), host.registry.writers, known=True)
         raise UsageError(f"--format: unknown output format {fmt!r}{hint}")
     return found.name
 
@@ -425,9 +215,6 @@ def stdin_input(args: argparse.Namespace, stream=None) -> None:
         return
     if len(paths) > 1:
         raise UsageError("-: stdin is one tournament; give no other input with it")
-    import atexit
-    import tempfile
-
     source = stream if stream is not None else sys.stdin.buffer
     data = source.read(MAX_STDIN_BYTES + 1)
     if len(data) > MAX_STDIN_BYTES:
@@ -440,8 +227,6 @@ def stdin_input(args: argparse.Namespace, stream=None) -> None:
     path.write_bytes(data)
     args.paths = [path]
     args.stdin_folder = folder
-    from sodos_plugin.cli._streams import SHOWN_AS
-
     SHOWN_AS[str(path)] = "stdin"  # messages name what the user gave, not the temporary file
 
 
@@ -464,7 +249,5 @@ def read_and_rank(host: Host, args: argparse.Namespace):
         warnings=read.warnings,
     )
     if getattr(args, "trace_config", False):
-        from sodos_plugin.cli.config import write_trace
-
         write_trace(host, standings.settings, read.files, sys.stderr)
     return standings

@@ -1,7 +1,10 @@
-"""Where the command's text goes: messages on stderr, standard output, ``--output`` files.
+"""Where the command's text goes (messages on stderr, standard output, ``--output``
+files) and what it ends with (its exit status).
 
 Contract:
 
+* A command ends with :data:`EXIT_OK` (0), :data:`EXIT_FAILED_CHECK` (1: ``sodos
+  check`` found a problem) or :data:`EXIT_ERROR` (2: one error line on stderr).
 * :func:`say` prints one message line on stderr: control characters escaped
   (:func:`sodos_plugin.util.textsafe.printable`), so a name in a message can neither start
   a terminal sequence nor forge a line such as ``rejected: ...``; a line longer than
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import TextIO
 
+EXIT_OK, EXIT_FAILED_CHECK, EXIT_ERROR = 0, 1, 2
 #: Columns of one message line; a longer one is cut with "…".
 MAX_MESSAGE_WIDTH = 2000
 REPLACE_HANDLER = "sodos.replace"

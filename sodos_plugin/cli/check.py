@@ -16,9 +16,15 @@ from sodos_plugin.cli._common import (
     selecting,
 )
 from sodos_plugin.cli._streams import say
-from sodos_plugin.errors import SodosError
+from sodos_plugin.engine import compat
+from sodos_plugin.engine.advice import advice
+from sodos_plugin.errors import SodosError, StrictError
 
-HELP = "validate config and criteria, print advice"
+EXAMPLES = (
+    "sodos check --config sodos.toml",
+    "sodos check results.xml --criteria MMS,SOS,SODOS",
+    "sodos check games/ --strict",
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -37,9 +43,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Exit 0 when config, criteria and inputs are valid; 1 when any is not: an error, a
     rejected input file, or (``--strict``) a warning. Every problem is listed."""
-    from sodos_plugin.engine.advice import advice
-    from sodos_plugin.errors import StrictError
-
     if args.config is not None and not args.config.exists():  # a pipe: refused when read
         raise SodosError("cannot read config: no such file", source=str(args.config))
     errors: list[str] = []
@@ -102,9 +105,7 @@ def run(args: argparse.Namespace) -> int:
 def opengotha_notes(host, standings) -> list[str]:
     """Where OpenGotha 3.51 would print other values, by criterion, and why
     (docs/rules.md §7); nothing with ``--compat opengotha`` or when it agrees."""
-    from sodos_plugin.engine import compat
-
-    found, reasons = compat.differences(host, standings)
+    found, reasons = compat.differences(standings, host.standings)
     if not found:
         return []
     by_criterion: dict[str, int] = {}

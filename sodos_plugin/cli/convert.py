@@ -14,8 +14,12 @@ from pathlib import Path
 
 from sodos_plugin.cli._common import EXIT_OK, common, make_host, output, report_files
 from sodos_plugin.errors import SodosError
+from sodos_plugin.readers import json_tournament
 
-HELP = "write a tournament (XML, h9, SGF folder...) as a JSON tournament"
+EXAMPLES = (
+    "sodos convert results.xml --to json --output results.json",
+    "sodos convert games/ --to json",
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,8 +36,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sodos_plugin.readers import json_tournament
-
     host = make_host(args)
     read = host.read(args.paths, skip_bad=args.skip_bad, jobs=args.jobs)
     report_files(read, sys.stderr, args.skip_bad)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from sodos_plugin.cli._common import (
@@ -15,8 +16,15 @@ from sodos_plugin.cli._common import (
     reading,
 )
 from sodos_plugin.cli._streams import say
+from sodos_plugin.cli.ratings import explain_ratings, history_options_for_explain, rating_options
+from sodos_plugin.engine.explain import as_dict, explain_player, render, with_opengotha
+from sodos_plugin.util.textsafe import json_text
 
-HELP = "one player's criteria round by round"
+EXAMPLES = (
+    'sodos explain "Minieri Davide" results.xml',
+    "sodos explain Minieri results.xml --round 3 --format json",
+    'sodos explain --ratings "Minieri Davide" results.h9 --rating egf',
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,29 +34,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", type=str.lower, choices=["table", "json"], default="table")
     # explain --ratings PLAYER PATH...: the player's rating steps (cli/ratings.py)
     p.add_argument("--ratings", action="store_true", help="explain the player's ratings")
-    from sodos_plugin.cli.ratings import history_options_for_explain, rating_options
-
     rating_options(p, flag="--rating")
     history_options_for_explain(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from sodos_plugin.engine.explain import as_dict, explain_player, render, with_opengotha
-
     if args.ratings:
-        from sodos_plugin.cli.ratings import explain_ratings
-
         return explain_ratings(args)
     host = make_host(args)
     check_options(host, args)
     standings = read_and_rank(host, args)
     announce_plugins(host, standings, sys.stderr, reader=args.reader_used)
-    explanation = with_opengotha(explain_player(standings, args.player), host, standings)
+    explanation = with_opengotha(explain_player(standings, args.player), host.standings, standings)
     if args.format == "json":
-        import json
-
-        from sodos_plugin.util.textsafe import json_text
-
         text = json.dumps(as_dict(explanation, standings.warnings), ensure_ascii=False, indent=1)
         sys.stdout.write(json_text(text) + "\n")
     else:

@@ -4,12 +4,29 @@ rating system; before, after and the change per tournament or period."""
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import sys
 from pathlib import Path
 
 from sodos_plugin.cli._common import EXIT_OK, UsageError, common, make_host, output, report_files
+from sodos_plugin.engine.identity import identity_key
+from sodos_plugin.errors import SodosError
+from sodos_plugin.ratings.report import (
+    FORMATS,
+    decimals,
+    explanation_dict,
+    render_explanation,
+    write,
+)
+from sodos_plugin.util.progress import Progress
+from sodos_plugin.util.textsafe import printable
 
-HELP = "ratings over a game history (EGF GoR, Glicko-2, OGS, WHR ...)"
+EXAMPLES = (
+    "sodos ratings games/ --system ogs",
+    "sodos ratings results/*.h9 --system egf --format csv --output ratings.csv",
+    "sodos ratings archive.zip --initial start.csv --format json",
+)
 
 
 def rating_options(p: argparse.ArgumentParser, flag: str = "--system") -> None:
@@ -74,8 +91,6 @@ def make_rating_host(args: argparse.Namespace):
 
 def rate(host, args: argparse.Namespace, details: bool = False):
     """Read the history, report its files, rate it (shared with explain and standings)."""
-    from sodos_plugin.readers.sgf.walk import Progress
-
     history = host.history(args.paths, jobs=args.jobs, progress=Progress)
     report_files(history, sys.stderr, args.skip_bad)
     if len(history.games) >= 100_000 and sys.stderr.isatty():
@@ -90,8 +105,6 @@ def rate(host, args: argparse.Namespace, details: bool = False):
 
 
 def run(args: argparse.Namespace) -> int:
-    from sodos_plugin.ratings.report import FORMATS, write
-
     fmt = args.format.lower()
     if fmt not in FORMATS:
         raise UsageError(f"--format: expected one of {', '.join(FORMATS)}, got {args.format!r}")
@@ -111,9 +124,6 @@ def run(args: argparse.Namespace) -> int:
 
 def find_player(run, wanted: str) -> str:
     """A player of the run by identity, else by a unique part of the name."""
-    from sodos_plugin.engine.identity import identity_key
-    from sodos_plugin.errors import SodosError
-
     names = list(run.result.final)
     key = identity_key(wanted)
     exact = [n for n in names if identity_key(n) == key]
@@ -130,10 +140,6 @@ def find_player(run, wanted: str) -> str:
 
 def explain_ratings(args: argparse.Namespace) -> int:
     """``sodos explain --ratings PLAYER PATH...``: every step of one player's ratings."""
-    import json
-
-    from sodos_plugin.ratings.report import explanation_dict, render_explanation
-
     args.rating_system = args.rating_system or "egf"
     host = make_rating_host(args)
     host.rating_system(args.rating_system)
@@ -163,10 +169,6 @@ def tournament_changes(host, args: argparse.Namespace, standings):
 
 def write_changes(run, standings, stream) -> None:
     """The table's rating section: each player in standings order, before → after."""
-    from sodos_plugin.engine.identity import identity_key
-    from sodos_plugin.ratings.report import decimals
-    from sodos_plugin.util.textsafe import printable
-
     places = decimals(run)
     total: dict[str, tuple[float, float, int]] = {}
     for step in run.result.steps:
@@ -201,9 +203,6 @@ def check_changes_format(fmt: str) -> None:
 
 def json_with_changes(host, standings, run, stream) -> None:
     """The standings' JSON with one more key, ``ratings``: the run's ``as_dict()``."""
-    import io
-    import json
-
     buffer = io.StringIO()
     host.write(standings, "json", buffer)
     data = json.loads(buffer.getvalue())

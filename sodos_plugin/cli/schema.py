@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sodos_plugin.cli._common import EXIT_OK
+from sodos_plugin.cli._streams import EXIT_OK
+from sodos_plugin.schemas import NAMES, text
 
-HELP = "print the JSON Schema of the tournament format (or of standings, explain, error)"
+EXAMPLES = ("sodos schema > tournament.schema.json", "sodos schema standings")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from sodos_plugin.schemas import NAMES
-
     p.add_argument(
         "name",
         nargs="?",
@@ -23,7 +22,5 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sodos_plugin.schemas import text
-
     sys.stdout.write(text(args.name))
     return EXIT_OK

@@ -8,11 +8,23 @@ bounds connections and body size itself.
 from __future__ import annotations
 
 import argparse
+import functools
+import json
+import signal
 import sys
 
-from sodos_plugin.cli._common import EXIT_OK, UsageError, common
+from sodos_plugin.cli._common import EXIT_OK, UsageError, common, make_host
+from sodos_plugin.serve.app import App
+from sodos_plugin.serve.jobs import error_body
 
-HELP = "serve standings, explanations and ratings over HTTP (JSON; loopback by default)"
+try:  # the serve extra; without it the command says how to get it
+    import waitress
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask
+except ImportError:
+    waitress = None
+
+EXAMPLES = ("sodos serve", "sodos serve --host 0.0.0.0 --port 8080 -o serve.concurrency=4")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,10 +36,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _json_errors(server) -> None:
     """Errors waitress answers itself (a body over the limit, bad chunking, a malformed
     request line) in the service's JSON error shape instead of plain text."""
-    from waitress.channel import HTTPChannel
-    from waitress.task import ErrorTask
-
-    from sodos_plugin.serve.jobs import error_body
 
     class JSONErrorTask(ErrorTask):
         def execute(self) -> None:
@@ -53,20 +61,11 @@ def _stop(signum, frame):  # SIGTERM: stop as Ctrl-C does, so the workers are en
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        import waitress
-    except ImportError:
+    if waitress is None:
         raise UsageError(
             "sodos serve needs waitress: pip install 'sodos-plugin[serve]' "
-            "(or mount sodos_plugin.serve:app in your own WSGI server)"
-        ) from None
-    import functools
-    import json
-    import signal
-
-    from sodos_plugin.cli._common import make_host
-    from sodos_plugin.serve.app import App
-
+            "(or mount sodos_plugin.serve.wsgi:app in your own WSGI server)"
+        )
     if args.host is not None:
         args.overrides.append(f"serve.host={json.dumps(args.host)}")
     if args.port is not None:

@@ -18,8 +18,20 @@ from sodos_plugin.cli._common import (
     reading,
 )
 from sodos_plugin.cli._streams import say
+from sodos_plugin.cli.ratings import (
+    check_changes_format,
+    json_with_changes,
+    rating_options,
+    tournament_changes,
+    write_changes,
+)
 
-HELP = "print standings"
+EXAMPLES = (
+    "sodos standings results.xml",
+    "sodos standings games/ --criteria MMS,SOS,SODOS --round 4 --format json",
+    "sodos standings results.h9 --output standings.html",
+    "cat results.h9 | sodos standings -",
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,8 +43,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "default: from --output's extension, else table",
     )
     p.add_argument("--output", type=Path, help="write to this file")
-    from sodos_plugin.cli.ratings import rating_options
-
     rating_options(p, flag="--rating")  # standings --rating egf: each player's change
 
 
@@ -44,20 +54,14 @@ def run(args: argparse.Namespace) -> int:
     announce_plugins(host, standings, sys.stderr, reader=args.reader_used, writer=args.format)
     changes = None
     if args.rating_system:
-        from sodos_plugin.cli.ratings import check_changes_format, tournament_changes
-
         check_changes_format(args.format)
         changes = tournament_changes(host, args, standings)
     with output(args.output) as stream:
         if changes is not None and args.format == "json":
-            from sodos_plugin.cli.ratings import json_with_changes
-
             json_with_changes(host, standings, changes, stream)
         else:
             host.write(standings, args.format, stream)
             if changes is not None:
-                from sodos_plugin.cli.ratings import write_changes
-
                 write_changes(changes, standings, stream)
         if changes is not None:
             standings.warnings.extend(w for w in changes.warnings if w not in standings.warnings)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
-from sodos_plugin.criteria import _family
+from sodos_plugin.engine import opponents
 from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §2 (OpenGotha CUSSW/CUSSM)"
@@ -20,4 +20,4 @@ def compute(ctx: Context, form: str) -> Breakdown:
 
 @hookimpl
 def sodos_criteria() -> list[Criterion]:
-    return _family.forms("CUSS{}", "cumulative sum of scores", SOURCE, compute)
+    return opponents.forms("CUSS{}", "cumulative sum of scores", SOURCE, compute)

@@ -12,8 +12,7 @@ from operator import mul
 
 from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
-from sodos_plugin.criteria import _family
-from sodos_plugin.engine import conventions
+from sodos_plugin.engine import conventions, opponents
 from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §2 (Sensei's Library SODOS; OpenGotha SODOSW/SODOSM, verified)"
@@ -25,7 +24,7 @@ def compute(ctx: Context, form: str) -> Breakdown:
 
 
 def _compute(ctx: Context, form: str) -> Breakdown:
-    base = _family.opponent_values(ctx, form)
+    base = opponents.opponent_values(ctx, form)
     contributions = base.contributions or []
     half_points = ctx.pairings.half_points
     # result factor in halves (2 win, 1 jigo): the denominator doubles.
@@ -44,4 +43,4 @@ def _compute(ctx: Context, form: str) -> Breakdown:
 
 @hookimpl
 def sodos_criteria() -> list[Criterion]:
-    return _family.forms("SODOS{}", "sum of defeated opponents' scores", SOURCE, compute)
+    return opponents.forms("SODOS{}", "sum of defeated opponents' scores", SOURCE, compute)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from sodos_hookspecs import Criterion, hookimpl
 
-from sodos_plugin.criteria import _family
+from sodos_plugin.engine import opponents
 
 SOURCE = "docs/rules.md §2 (OpenGotha SOSW/SOSM, verified); EGF Tournament System Rules"
 
 
 @hookimpl
 def sodos_criteria() -> list[Criterion]:
-    return _family.forms("SOS{}", "sum of opponents' scores", SOURCE, _family.sos)
+    return opponents.forms("SOS{}", "sum of opponents' scores", SOURCE, opponents.sos)

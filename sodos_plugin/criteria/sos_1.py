@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from sodos_hookspecs import Criterion, hookimpl
 
-from sodos_plugin.criteria import _family
+from sodos_plugin.engine import opponents
 
 SOURCE = "docs/rules.md §2 (OpenGotha SOSWM1/SOSMM1); EGF Tournament System Rules"
 
 
 @hookimpl
 def sodos_criteria() -> list[Criterion]:
-    return _family.forms(
-        "SOS{}-1", "SOS minus the lowest round", SOURCE, lambda ctx, f: _family.sos_cut(ctx, f, 1)
+    return opponents.forms(
+        "SOS{}-1", "SOS minus the lowest round", SOURCE, lambda ctx, f: opponents.sos_cut(ctx, f, 1)
     )

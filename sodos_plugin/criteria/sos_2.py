@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from sodos_hookspecs import Criterion, hookimpl
 
-from sodos_plugin.criteria import _family
+from sodos_plugin.engine import opponents
 
 SOURCE = "docs/rules.md §2 (OpenGotha SOSWM2/SOSMM2); EGF Tournament System Rules"
 
 
 @hookimpl
 def sodos_criteria() -> list[Criterion]:
-    return _family.forms(
+    return opponents.forms(
         "SOS{}-2",
         "SOS minus the two lowest rounds",
         SOURCE,
-        lambda ctx, f: _family.sos_cut(ctx, f, 2),
+        lambda ctx, f: opponents.sos_cut(ctx, f, 2),
     )

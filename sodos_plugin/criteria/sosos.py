@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from sodos_hookspecs import Breakdown, Criterion, RoundTable, hookimpl
 
-from sodos_plugin.criteria import _family
-from sodos_plugin.engine import conventions
+from sodos_plugin.engine import conventions, opponents
 from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §2 (OpenGotha SOSOSW/SOSOSM, verified)"
@@ -18,7 +17,7 @@ SOURCE = "docs/rules.md §2 (OpenGotha SOSOSW/SOSOSM, verified)"
 
 def compute(ctx: Context, form: str) -> Breakdown:
     convention = conventions.get(ctx.settings.virtual_opponent)
-    sos = _family.sos_totals(ctx, form)
+    sos = opponents.sos_totals(ctx, form)
     lookup = list(sos) + [0]  # index -1 (no game) reads 0
     rows, virtual_rows = [], []
     for r in range(ctx.round):
@@ -38,4 +37,4 @@ def compute(ctx: Context, form: str) -> Breakdown:
 
 @hookimpl
 def sodos_criteria() -> list[Criterion]:
-    return _family.forms("SOSOS{}", "sum of opponents' SOS", SOURCE, compute)
+    return opponents.forms("SOSOS{}", "sum of opponents' SOS", SOURCE, compute)

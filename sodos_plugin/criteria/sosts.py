@@ -13,8 +13,8 @@ from operator import add
 
 from sodos_hookspecs import Breakdown, Criterion, hookimpl
 
-from sodos_plugin.criteria import _family, sts
-from sodos_plugin.engine import conventions
+from sodos_plugin.criteria import sts
+from sodos_plugin.engine import conventions, opponents
 from sodos_plugin.engine.context import Context
 
 SOURCE = "docs/rules.md §5 (OpenGotha SOSTS, Tournament.fillBaseScoringInfo)"
@@ -27,7 +27,7 @@ def opponent_sts(ctx: Context) -> list[int]:
 
 
 def compute(ctx: Context) -> Breakdown:
-    return _family.opponent_table(ctx, "M", opponent_sts(ctx), label="opponent STS")
+    return opponents.opponent_table(ctx, "M", opponent_sts(ctx), label="opponent STS")
 
 
 @hookimpl

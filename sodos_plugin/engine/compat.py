@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING
 
 from sodos_hookspecs import Breakdown
 
-from sodos_plugin.config.settings import Settings
+from sodos_plugin.engine import opponents
 from sodos_plugin.engine.model import Tournament
+from sodos_plugin.errors import SodosError
 
 if TYPE_CHECKING:
+    from sodos_plugin.config.settings import Settings
     from sodos_plugin.engine.context import Context
     from sodos_plugin.engine.standings import Standings
-    from sodos_plugin.host import Host
 
 OPENGOTHA = "opengotha"
 #: OpenGotha's zero rank: start scores count from 30k whatever the file says.
@@ -149,9 +150,7 @@ def adjusted(name: str, plugin: str, compute: Callable[[Context], Breakdown], se
     if key == "SOSTS" and settings.virtual_opponent == "half-point":
 
         def sosts_without_virtual_sts(ctx: Context) -> Breakdown:
-            from sodos_plugin.criteria import _family
-
-            return _family.opponent_table(ctx, "M", [0] * ctx.size, label="opponent STS")
+            return opponents.opponent_table(ctx, "M", [0] * ctx.size, label="opponent STS")
 
         return sosts_without_virtual_sts
     return compute
@@ -203,9 +202,13 @@ class Difference:
     theirs: Fraction
 
 
-def differences(host: Host, standings: Standings) -> tuple[list[Difference], list[str]]:
+def differences(
+    standings: Standings, rank: Callable[..., Standings]
+) -> tuple[list[Difference], list[str]]:
     """Where OpenGotha 3.51 would print another value for these standings, and why (the
-    active defects' explanations). Computed by computing them again with compat on."""
+    active defects' explanations). Computed by ranking them again with compat on:
+    ``rank(tournament, round=, criteria=, system=, compat=)`` is how these standings were
+    made (``Host.standings``)."""
     settings = standings.settings
     if is_on(settings):
         return [], []
@@ -213,10 +216,8 @@ def differences(host: Host, standings: Standings) -> tuple[list[Difference], lis
     kinds = active(tournament, settings, standings.criteria, standings.round)
     if not kinds:
         return [], []
-    from sodos_plugin.errors import SodosError
-
     try:
-        other = _with_compat(host, standings)
+        other = _with_compat(rank, standings)
     except SodosError:  # e.g. --strict and compat's own notes: nothing to compare
         return [], []
     names = {" ".join(p.name.split()): i for i, p in enumerate(other.tournament.players)}
@@ -235,10 +236,10 @@ def differences(host: Host, standings: Standings) -> tuple[list[Difference], lis
     return found, reasons
 
 
-def _with_compat(host: Host, standings: Standings) -> Standings:
+def _with_compat(rank: Callable[..., Standings], standings: Standings) -> Standings:
     view = standings.tournament.compat.get(OPENGOTHA)
     seen = view.tournament if view is not None else standings.tournament
-    return host.standings(
+    return rank(
         standings.tournament,
         round=min(standings.round, seen.rounds),
         criteria=list(standings.criteria),

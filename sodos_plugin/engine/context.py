@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sodos_plugin.config.settings import Settings
+from sodos_hookspecs import Breakdown
+
 from sodos_plugin.engine.model import OUTCOMES, Participation, Tournament
 from sodos_plugin.engine.scores import PARTICIPATION, Pairings, Scores
 
 if TYPE_CHECKING:
-    from sodos_hookspecs import Breakdown
+    from sodos_plugin.config.settings import Settings
 
 T = TypeVar("T")
 
@@ -181,8 +182,6 @@ class Context:
         """A per-round :class:`~sodos_hookspecs.Breakdown` from exact values: ``rows[r][p]``
         for rounds 1..R (``Fraction`` or ``int``); the common denominator is found for you.
         ``options`` go to ``Breakdown`` (``drop_lowest``, ``details``)."""
-        from sodos_hookspecs import Breakdown
-
         denominator, scaled = _common([v for row in rows for v in row])
         size = self.size
         table = [scaled[i * size : (i + 1) * size] for i in range(len(rows))]
@@ -190,8 +189,6 @@ class Context:
 
     def totals(self, values: Sequence[Fraction | int], **options: Any) -> Breakdown:
         """A :class:`~sodos_hookspecs.Breakdown` of one exact value per player."""
-        from sodos_hookspecs import Breakdown
-
         denominator, scaled = _common(list(values))
         return Breakdown(denominator=denominator, totals=scaled, **options)
 

@@ -17,17 +17,18 @@ Criteria given as ``totals`` (NBW, MMS) show their details on every round.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from sodos_plugin.engine import compat
 from sodos_plugin.engine.model import OUTCOMES, Game, Tournament
 from sodos_plugin.engine.numbers import format_value
 from sodos_plugin.engine.scores import BYE, NOT_ASSIGNED, PAIRED, Pairings
 from sodos_plugin.engine.standings import Standings, json_number, rank_text
 from sodos_plugin.errors import InputError
+from sodos_plugin.util.suggest import suggestion
 from sodos_plugin.util.textsafe import printable
 
 UNPAIRED_TEXT = {BYE: "bye", NOT_ASSIGNED: "not assigned"}
@@ -105,8 +106,7 @@ def find_player(tournament: Tournament, name: str) -> int:
         if len(matches) > 1:
             shown = ", ".join(names[i] for i in matches[:5])
             raise InputError(f"{name!r} matches several players: {shown}")
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    hint = suggestion(name, names, n=3)
     raise InputError(f"no player called {name!r}{hint}", source=tournament.source or None)
 
 
@@ -340,12 +340,13 @@ def render(explanation: Explanation) -> str:
     return "\n".join(map(printable, out))
 
 
-def with_opengotha(explanation: Explanation, host: Any, standings: Standings) -> Explanation:
+def with_opengotha(
+    explanation: Explanation, rank: Callable[..., Standings], standings: Standings
+) -> Explanation:
     """The explanation with the values OpenGotha 3.51 would print otherwise for this
-    player, each with the defect that makes it (:func:`sodos_plugin.engine.compat.differences`)."""
-    from sodos_plugin.engine import compat
-
-    found, reasons = compat.differences(host, standings)
+    player, each with the defect that makes it (:func:`sodos_plugin.engine.compat.differences`;
+    ``rank`` is how these standings were made, ``Host.standings``)."""
+    found, reasons = compat.differences(standings, rank)
     mine = [d for d in found if d.player == explanation.player]
     if not mine:
         return explanation

@@ -26,6 +26,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sodos_plugin.engine.model import Tournament
 
 __all__ = [
     "CLOSE_BUDGET",
@@ -284,3 +288,19 @@ def _ordered(found: ClosePairs, index: NameIndex) -> ClosePairs:
     result = ClosePairs((index.names[a], index.names[b]) for a, b in sorted(found))
     result.complete = found.complete
     return result
+
+
+def shared_name_warnings(tournament: Tournament) -> list[str]:
+    """Players registered apart whose names are one name (docs/rules.md §8): said, never
+    merged (a file's registrations are its own), whatever the reader."""
+    players = tournament.players
+    warnings = []
+    for group in shared_names([p.name for p in players]):
+        shown = ", ".join(f"{players[i].name!r} (player {i + 1})" for i in group[:4])
+        more = f" and {len(group) - 4} more" if len(group) > 4 else ""
+        where = f"{tournament.source}: " if tournament.source else ""
+        warnings.append(
+            f"{where}{len(group)} players have one name by the identity rule (docs/rules.md §8): "
+            f"{shown}{more}; one person registered twice, or different people?"
+        )
+    return warnings

@@ -18,10 +18,10 @@ terms of their files before building the model.
 
 from __future__ import annotations
 
-import contextlib
-import gc
+import datetime
 import math
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -42,6 +42,14 @@ class Result(Enum):
     BOTH_LOSE = "--"
     UNKNOWN = "?"
 
+
+#: Black's score in a game that rates (docs/rules.md §10.1): a win 1, a loss 0, jigo ½;
+#: any other result rates nothing.
+BLACK_SCORE: dict[Result, float] = {
+    Result.BLACK_WINS: 1.0,
+    Result.WHITE_WINS: 0.0,
+    Result.JIGO: 0.5,
+}
 
 #: A result from one player's side, in words: (as Black, as White).
 OUTCOMES: dict[Result, tuple[str, str]] = {
@@ -135,6 +143,21 @@ _set_round, _set_black, _set_white, _set_result, _set_handicap, _set_by_default 
 )
 
 
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def iso_day(text: str | None) -> str:
+    """The day a date text starts with, as ISO ``YYYY-MM-DD`` (h9 ``2025-05-18,2025-05-21``,
+    XML ``2024-05-18 10:00``), if it is a real day; else ``""`` (unknown)."""
+    day = (text or "").strip()[:10]
+    if not _DAY.fullmatch(day):
+        return ""
+    try:
+        return datetime.date.fromisoformat(day).isoformat()
+    except ValueError:
+        return ""
+
+
 def new_game(
     round: int, black: int, white: int, result: Result, handicap: int, by_default: bool
 ) -> Game:
@@ -214,7 +237,10 @@ class Tournament:
     :param info: what the source says about the event, under the EGD h9 header's names:
         ``TC`` (tournament code), ``CL`` (class), ``PC`` (place), ``DT`` (dates,
         ``2025-05-18,2025-05-21``), ``KM`` (komi), ``TM`` (time), ``CM`` (comment); only
-        what is known. Writers (h9) print it; nothing is computed from it.
+        what is known. Writers (h9) print it; game histories take the class and komi
+        from it.
+    :param size: the board size, when the source says it (OpenGotha XML ``size``);
+        ``None`` when unknown.
     """
 
     name: str
@@ -228,6 +254,7 @@ class Tournament:
     date: str = ""
     compat: Mapping[str, CompatView] = field(default_factory=dict)
     info: Mapping[str, str] = field(default_factory=dict)
+    size: int | None = None
 
     def __post_init__(self) -> None:
         where = self.source or self.name or "tournament"
@@ -448,21 +475,3 @@ def _game_field(where: str, games: tuple[Game, ...]) -> NoReturn:
         if type(game.result) is not Result:
             _bad(where, f"games[{i}].result", "expected a sodos_plugin.Result", game.result)
     raise ModelError(f"{where}: games: unexpected data")  # pragma: no cover
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused while a reader builds a model, then restored.
-
-    A reader makes hundreds of thousands of rows, tokens and games and no reference
-    cycles (reference counting frees them); meanwhile every batch of new objects would
-    start a collection pass over all those alive so far (measured on 100 000 SGF records:
-    10-18 % of ingest and assembly). Used by every reader, the history and rating runs.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

@@ -25,10 +25,13 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 from operator import add
+from typing import TYPE_CHECKING
 
-from sodos_plugin.config.settings import Settings
 from sodos_plugin.engine.model import Game, Participation, Result, Tournament
 from sodos_plugin.errors import InputError
+
+if TYPE_CHECKING:
+    from sodos_plugin.config.settings import Settings
 
 #: Points of (black, white) in half points, per result (OpenGotha's getWX2).
 HALF_POINTS: dict[Result, tuple[int, int]] = {

@@ -13,13 +13,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import repeat
 from operator import add, eq, mul, sub
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sodos_hookspecs import Breakdown, Criterion, FileReport
 
-from sodos_plugin.config.settings import Settings
 from sodos_plugin.engine.model import Player, Tournament
+from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.engine.scores import positions
+
+if TYPE_CHECKING:
+    from sodos_plugin.config.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -150,8 +153,6 @@ def player_dict(player: Player) -> dict[str, Any]:
 
 
 def rank_text(rank: int | None) -> str:
-    from sodos_plugin.engine.ranks import format_rank
-
     return "" if rank is None else format_rank(rank)
 
 

@@ -1,14 +1,9 @@
 """The plugin manager: built-ins, entry points, named modules, blocking, replacement.
 
-What plugins provide is table-driven: :data:`KINDS` lists each kind of thing (criteria,
-readers, writers...) with the hook that provides it, the type each item must have and
-how its name is compared. Adding a kind (rating systems, say) is one :class:`Kind`
-entry; collection, validation, replacement, conflicts, ``[prefer]``, failures and
-``sodos plugins`` then work for it as for criteria.
-
 Where plugins come from, in registration order: built-in modules (``builtin.<module>``,
-registered exactly like a third party), the entry-point group ``sodos``, modules named
-in config (``plugins = [...]``), modules named by the host or the command line (``-p``,
+registered exactly like a third party: by name, from the packages listed in
+:data:`BUILTIN_PACKAGES`), the entry-point group ``sodos``, modules named in config
+(``plugins = [...]``), modules named by the host or the command line (``-p``,
 ``SODOS_PLUGINS``), and objects a host registers at run time. Any plugin can be blocked
 by name (``disable = [...]``, ``-p no:NAME``).
 
@@ -21,12 +16,15 @@ Rules (docs/plugins.md says the same for authors):
   plugin's ``compute`` then sees ``ctx.form`` = ``"W"`` or ``"M"``.
 * Two third-party plugins providing one name are a *conflict*: the name is unusable
   (an error naming both when asked for) until ``[prefer] NAME = "plugin"`` chooses.
-* Faults never take the host down: a plugin that fails to import, declares unknown
-  hooks, raises anything but ``KeyboardInterrupt`` in a hook (``SystemExit`` too),
-  returns the wrong type or lists one name twice is unregistered — only that plugin —
-  and reported by plugin name and hook in :attr:`Registry.failures`. Nothing it
-  provided is used. A module the user named that cannot be imported is kept in
-  :attr:`PluginHost.errors`: the host turns it into an error.
+* Faults never take the host down: every hook runs through
+  :func:`sodos_plugin.plugins.call.call`. A plugin that fails to import, declares
+  unknown hooks, fails in a registration hook (``SystemExit`` too), returns the wrong
+  type or lists one name twice is unregistered — only that plugin — and reported by
+  plugin name and hook in :attr:`Registry.failures`. Nothing it provided is used. A
+  module the user named that cannot be imported is kept in :attr:`PluginHost.errors`:
+  the host turns it into an error.
+
+What the plugins provide, once registered, is a :class:`~.registry.Registry`.
 """
 
 from __future__ import annotations
@@ -34,241 +32,36 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import FunctionType, MethodType, ModuleType
 from typing import Any
 
 import pluggy
 import sodos_hookspecs
-from sodos_hookspecs import Criterion, RatingSystem, Reader, Writer
 
 from sodos_plugin.config.settings import Settings
-from sodos_plugin.errors import ConfigError, PluginError
-
-BUILTIN_PREFIX = "builtin."
-
-
-def criterion_key(name: str) -> str:
-    """Criterion names compare upper-cased: ``sosm-1`` is SOSM-1."""
-    return name.strip().upper()
-
-
-def format_key(name: str) -> str:
-    """Reader and writer names compare lower-cased: ``JSON`` is json."""
-    return name.strip().lower()
-
-
-@dataclass(frozen=True)
-class Kind:
-    """One kind of thing plugins provide.
-
-    :param name: singular, for messages and ``sodos plugins --kind`` (``"criterion"``).
-    :param plural: the key in :attr:`PluginInfo.provides` and :attr:`Registry.provided`.
-    :param hook: the hook that returns a list of items (``"sodos_criteria"``).
-    :param type: the type every item must have.
-    :param key: the name under which items are compared (case rule).
-    :param families: criteria only: a bare name also replaces its W/M forms.
-    """
-
-    name: str
-    plural: str
-    hook: str
-    type: type
-    key: Callable[[str], str]
-    families: bool = False
-
-
-#: Every kind of thing plugins provide. Rating systems etc. are one more entry.
-KINDS: tuple[Kind, ...] = (
-    Kind("criterion", "criteria", "sodos_criteria", Criterion, criterion_key, families=True),
-    Kind("reader", "readers", "sodos_readers", Reader, format_key),
-    Kind("writer", "writers", "sodos_writers", Writer, format_key),
-    Kind("rating system", "rating_systems", "sodos_rating_systems", RatingSystem, format_key),
+from sodos_plugin.errors import ConfigError, PluginError, SodosError
+from sodos_plugin.plugins.call import call, describe
+from sodos_plugin.plugins.discover import entry_points
+from sodos_plugin.plugins.registry import (
+    BUILTIN_PREFIX,
+    KINDS,
+    Conflict,
+    Kind,
+    PluginInfo,
+    Provided,
+    Registry,
+    family_members,
 )
 
+#: The packages whose ``MODULES`` are the built-in plugins, imported by name as entry
+#: points are (the built-ins sit above this package).
+BUILTIN_PACKAGES = (
+    "sodos_plugin.criteria",
+    "sodos_plugin.readers",
+    "sodos_plugin.writers",
+    "sodos_plugin.ratings.systems",
+)
 
-def kind(plural_or_name: str) -> Kind:
-    """The :class:`Kind` called ``criteria`` or ``criterion`` (either spelling)."""
-    for k in KINDS:
-        if plural_or_name in (k.plural, k.name):
-            return k
-    known = ", ".join(k.name for k in KINDS)
-    raise ConfigError(f"unknown kind of plugin item {plural_or_name!r} (known: {known})")
-
-
-#: Two names for one built-in criterion: replacing one replaces the other (both M form).
-ALIASES: dict[str, str] = {"SODOMS": "SODOSM", "SODOSM": "SODOMS"}
-
-
-def family_members(key: str, known: Iterable[str]) -> list[tuple[str, str, int]]:
-    """``(name, form, rank)`` of the built-in criteria a name also stands for.
-
-    ``SOS`` → SOSW (W), SOSM (M); ``SOS-1`` → SOSW-1, SOSM-1; ``SODOS`` → SODOSW,
-    SODOSM and SODOMS; ``SODOSM`` → SODOMS (and back). Only names in ``known``. The
-    rank orders claims on one name: another name of the same criterion (1) is closer
-    than a W/M form (2), which is closer than another name of a form (3).
-    """
-    known = set(known)
-    found: list[tuple[str, str, int]] = []
-    alias = ALIASES.get(key)
-    if alias in known:
-        found.append((alias, "M", 1))
-    base, dash, cut = key.partition("-")
-    for form in "WM":
-        name = f"{base}{form}{dash}{cut}"
-        if name in known and name != key:
-            found.append((name, form, 2))
-            alias = ALIASES.get(name)
-            if alias in known and alias != key:
-                found.append((alias, form, 3))
-    return found
-
-
-@dataclass
-class PluginInfo:
-    """Where a plugin came from and what it provides (``sodos plugins`` prints this)."""
-
-    name: str
-    origin: str  # builtin | entry point | config | module | runtime
-    module: str = ""
-    distribution: str | None = None
-    version: str | None = None
-    named_by: str | None = None  # who named a module: "-p", "SODOS_PLUGINS", a config file
-    blocked: bool = False
-    failed: str | None = None
-    #: kind plural -> names this plugin provides (as it spells them)
-    provides: dict[str, list[str]] = field(default_factory=dict)
-    #: kind plural -> built-in names this plugin replaces (in use)
-    replaces: dict[str, list[str]] = field(default_factory=dict)
-    #: kind plural -> names it had provided when it failed (none of them is used)
-    lost: dict[str, list[str]] = field(default_factory=dict)
-    plugin: object | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def builtin(self) -> bool:
-        return self.origin == "builtin"
-
-    @property
-    def criteria(self) -> list[str]:
-        return self.provides.get("criteria", [])
-
-    @property
-    def readers(self) -> list[str]:
-        return self.provides.get("readers", [])
-
-    @property
-    def writers(self) -> list[str]:
-        return self.provides.get("writers", [])
-
-    @property
-    def replaced(self) -> list[str]:
-        """Built-in criteria this plugin replaces."""
-        return self.replaces.get("criteria", [])
-
-    @property
-    def status(self) -> str:
-        return "blocked" if self.blocked else ("failed" if self.failed else "active")
-
-    def where(self) -> str:
-        """Where it came from, for people: ``sodos-foo 1.2``, ``module foo (-p)``."""
-        if self.builtin:
-            return "built-in"
-        if self.origin == "entry point":
-            if self.distribution:
-                return f"{self.distribution} {self.version or ''}".strip()
-            return f"entry point {self.module}"
-        if self.origin in ("config", "module"):
-            return f"module {self.module}" + (f" ({self.named_by})" if self.named_by else "")
-        return f"plugin {self.name!r} registered at run time"
-
-
-@dataclass(frozen=True)
-class Provided:
-    """One item in use: which plugin provides it and what it replaced.
-
-    :ivar name: the name shown in output: a built-in's spelling when it replaces one.
-    :ivar provided_as: the name the plugin gave (``SODOS`` for an implied SODOSW).
-    :ivar form: ``"W"``/``"M"`` when the item stands in for a W/M form, else ``None``.
-    """
-
-    kind: str
-    name: str
-    item: Any
-    plugin: str
-    provided_as: str
-    replaces: str | None = None
-    form: str | None = None
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """Several third-party plugins provide one name and ``[prefer]`` does not choose."""
-
-    kind: str
-    name: str
-    plugins: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return (
-            f"{kind(self.kind).name} {self.name!r} is provided by plugins "
-            f'{", ".join(self.plugins)}; choose one with [prefer] {self.name} = "<plugin>"'
-        )
-
-
-@dataclass
-class Registry:
-    """What the registered plugins provide, after replacement rules."""
-
-    plugins: dict[str, PluginInfo] = field(default_factory=dict)
-    failures: list[PluginError] = field(default_factory=list)
-    #: kind plural -> name key -> what is used under that name
-    provided: dict[str, dict[str, Provided]] = field(default_factory=dict)
-    #: kind plural -> every (plugin, item) offered by a working plugin, used or not
-    offered: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
-    conflicts: list[Conflict] = field(default_factory=list)
-    #: plain warnings about plugin control (a blocked name no plugin has, ...)
-    warnings: list[str] = field(default_factory=list)
-    # views for the host (built once per registry)
-    criteria: dict[str, Criterion] = field(default_factory=dict)
-    criterion_owner: dict[str, str] = field(default_factory=dict)
-    readers: list[tuple[Reader, str]] = field(default_factory=list)
-    writers: dict[str, tuple[Writer, str]] = field(default_factory=dict)
-
-    def lookup(self, kind_name: str, name: str) -> Provided | None:
-        """What is used under ``name`` (case rule of the kind), or ``None``."""
-        k = kind(kind_name)
-        return self.provided.get(k.plural, {}).get(k.key(name))
-
-    def items(self, kind_name: str) -> list[Provided]:
-        return list(self.provided.get(kind(kind_name).plural, {}).values())
-
-    def unavailable(self, kind_name: str, name: str) -> str | None:
-        """Why ``name`` is not usable although a plugin offered it, or ``None``."""
-        k = kind(kind_name)
-        key = k.key(name)
-        for conflict in self.conflicts:
-            if conflict.kind == k.plural and k.key(conflict.name) == key:
-                return str(conflict)
-        for info in self.plugins.values():
-            if info.failed and any(k.key(n) == key for n in info.lost.get(k.plural, ())):
-                return f"its plugin {info.name!r} failed to load: {info.failed}"
-        return None
-
-    def suspects(self) -> list[PluginInfo]:
-        """Plugins that failed before saying what they provide (import, registration)."""
-        return [i for i in self.plugins.values() if i.failed and not i.lost and not i.provides]
-
-    def blocked(self) -> list[PluginInfo]:
-        """Plugins blocked in this run (``-p no:NAME``, ``disable``): never asked what
-        they provide, so any of them may be the provider of a name that is missing."""
-        return [i for i in self.plugins.values() if i.blocked]
-
-    def provider(self, kind_name: str, name: str) -> PluginInfo | None:
-        found = self.lookup(kind_name, name)
-        return None if found is None else self.plugins.get(found.plugin)
-
-
-#: What pluggy can take as a hook implementation; any other value is never one.
 _HOOKABLE = (FunctionType, MethodType, staticmethod, classmethod)
 _ABSENT = object()
 
@@ -294,19 +87,13 @@ class Manager(pluggy.PluginManager):
 
 def builtin_modules() -> list[tuple[str, ModuleType]]:
     """(plugin name, module) of every built-in plugin."""
-    from sodos_plugin import criteria, readers, writers
-    from sodos_plugin.ratings import systems
-
     found = []
-    for package in (criteria, readers, writers, systems):
+    for name in BUILTIN_PACKAGES:
+        package = importlib.import_module(name)
         for short in package.MODULES:
-            module = importlib.import_module(f"{package.__name__}.{short}")
+            module = importlib.import_module(f"{name}.{short}")
             found.append((f"{BUILTIN_PREFIX}{short}", module))
     return found
-
-
-def _message(error: BaseException | str) -> str:
-    return error if isinstance(error, str) else f"{type(error).__name__}: {error}"
 
 
 class PluginHost:
@@ -362,8 +149,11 @@ class PluginHost:
     # -- registration -----------------------------------------------------------------
 
     def _fail(self, info: PluginInfo, hook: str, error: BaseException | str) -> PluginError:
-        failure = PluginError(info.name, hook, _message(error))
-        failure.__cause__ = error if isinstance(error, BaseException) else None
+        if isinstance(error, PluginError) and (error.plugin, error.hook) == (info.name, hook):
+            failure = error  # from call(): already names the plugin and hook
+        else:
+            failure = PluginError(info.name, hook, describe(error))
+            failure.__cause__ = error if isinstance(error, BaseException) else None
         if info.failed is None:
             info.failed = str(failure)
         self.failures.append(failure)
@@ -393,11 +183,9 @@ class PluginHost:
         if self.pm.is_blocked(info.name):
             info.blocked = True
             return
-        try:
-            self.pm.register(plugin, name=info.name)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:  # pluggy validation, an object registered twice
+        try:  # pluggy validation, an object registered twice
+            call(info.name, "register", self.pm.register, plugin, name=info.name)
+        except SodosError as error:
             self._fail(info, "register", error)
 
     def register(self, plugin: object, name: str | None = None) -> PluginInfo:
@@ -410,14 +198,11 @@ class PluginHost:
         return info
 
     def _entry_points(self) -> list[Any]:
-        from sodos_plugin.plugins.discover import entry_points
-
-        try:
-            return entry_points(sodos_hookspecs.ENTRY_POINT_GROUP)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:  # broken metadata of some distribution
-            self.warnings.append(f"cannot list entry points: {_message(error)}")
+        try:  # the metadata of any installed distribution: a stranger's files
+            return call("entry points", "list", entry_points, sodos_hookspecs.ENTRY_POINT_GROUP)
+        except SodosError as error:
+            cause = error.__cause__ if isinstance(error, PluginError) else error
+            self.warnings.append(f"cannot list entry points: {describe(cause or error)}")
             return []
 
     def _entry_point_info(self, ep: Any, named_by: str | None = None) -> PluginInfo:
@@ -444,10 +229,8 @@ class PluginHost:
             self._add_info(info)
             return
         try:
-            plugin = ep.load()
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:
+            plugin = call(ep.name, "import", ep.load)
+        except SodosError as error:
             if self._add_info(info):
                 self._fail(info, "import", error)
             return
@@ -469,10 +252,8 @@ class PluginHost:
             self._add_info(info)
             return
         try:
-            module = importlib.import_module(module_name)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:
+            module = call(module_name, "import", importlib.import_module, module_name)
+        except SodosError as error:
             if self._add_info(info):
                 failure = self._fail(info, "import", error)
                 self.errors.append(failure)
@@ -505,10 +286,8 @@ class PluginHost:
                 continue
             args = {k: v for k, v in kwargs.items() if k in impl.argnames}
             try:
-                yield impl.plugin_name, impl.function(**args)
-            except KeyboardInterrupt:
-                raise
-            except BaseException as error:  # SystemExit from a plugin is its failure too
+                yield impl.plugin_name, call(impl.plugin_name, hook_name, impl.function, **args)
+            except SodosError as error:
                 self._fail(info, hook_name, error)
 
     def _configure(self) -> None:
@@ -523,11 +302,10 @@ class PluginHost:
                 continue
             self._configured.add(name)
             args = {"config": dict(settings.plugin_sections.get(name, {})), "settings": settings}
+            kwargs = {k: v for k, v in args.items() if k in impl.argnames}
             try:
-                impl.function(**{k: v for k, v in args.items() if k in impl.argnames})
-            except KeyboardInterrupt:
-                raise
-            except BaseException as error:
+                call(name, "sodos_configure", impl.function, **kwargs)
+            except SodosError as error:
                 self._fail(self.infos[name], "sodos_configure", error)
 
     def _collect(self, k: Kind) -> list[tuple[str, Any]]:

@@ -7,8 +7,9 @@ Contract (docs/rules.md §10.1): :func:`read_history` reads
   reported with its reason (:mod:`sodos_plugin.readers.sgf.history`, the SGF ingest's
   own per-file records, served from the :mod:`~sodos_plugin.readers.sgf.cache` when unchanged);
 * EGD h9 and OpenGotha XML files, and any other format a reader plugin reads: one
-  tournament each, dated by its header (h9 ``DT[...]``, XML ``beginDate``) or by
-  ``Tournament.date``; a tournament without a date is rejected;
+  tournament each, dated by ``Tournament.date`` (the reader's: h9 ``DT[...]``, XML
+  ``beginDate``), its class, board size and komi as the reader recorded them
+  (:func:`tournament_facts`); a tournament without a date is rejected;
 * host objects: :class:`~sodos_plugin.engine.model.Tournament` s (dated) and
   :class:`~sodos_hookspecs.HistoryGame` s.
 
@@ -16,25 +17,23 @@ Games are ordered by date, then event, round, names, result and source, so that 
 order of files given never changes a rating. A game without a result over the board
 (unknown, void, won by default) is not rated and is reported.
 
-:func:`read_initial` reads starting ratings from a CSV file (``name, rating[,
-deviation]``, a header line optional).
+The files are read with the host's readers and settings, passed in as :class:`Sources`
+(this module knows no host).
 """
 
 from __future__ import annotations
 
 import bisect
 import contextlib
-import csv
-import io
+import hashlib
 import itertools
 import json
-import os
-import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sodos_hookspecs import (
     FileReport,
@@ -43,25 +42,14 @@ from sodos_hookspecs import (
     HistoryEvent,
     HistoryGame,
     HistoryPlayer,
-    InitialRating,
-    RatingState,
+    ReadResult,
 )
 
 from sodos_plugin.engine.identity import identity_key
-from sodos_plugin.engine.model import Result, Tournament
+from sodos_plugin.engine.model import BLACK_SCORE, Tournament
 from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.errors import ConfigError, InputError
-from sodos_plugin.util.inputfiles import FileRefused, TooLarge, read_head, read_regular
-
-if TYPE_CHECKING:
-    from sodos_plugin.host import Host
-
-_SCORES = {Result.BLACK_WINS: 1.0, Result.WHITE_WINS: 0.0, Result.JIGO: 0.5}
-_DT = re.compile(r"^\s*;\s*DT\[\s*(\d{4}-\d{2}-\d{2})")
-_CL = re.compile(r"^\s*;\s*CL\[\s*([A-Za-z])\s*\]")
-MAX_INITIAL_BYTES = 64 << 20
-MAX_INITIAL_ROWS = 1_000_000
-MAX_PARTS = 16  # parts of a cached assembly before they are saved as one
+from sodos_plugin.readers import sgf as sgf_reader
 
 
 class _Keys(dict):
@@ -127,8 +115,6 @@ def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameC
 def _events_digests(events: Sequence[str], old: int) -> tuple[str, str]:
     """Digests of the first ``old`` games' events and of all (one pass over the text:
     the list's JSON without its brackets is the parts' joined by a comma)."""
-    import hashlib
-
     head = json.dumps(list(events[:old]))[1:-1]
     tail = json.dumps(list(events[old:]))[1:-1]
     whole = f"{head}, {tail}" if head and tail else head or tail
@@ -168,7 +154,7 @@ def tournament_games(
             why = f"{names} of this file (not rated: a history tells players apart by name)"
             skipped.append(FileReport(where, "excluded", why))
             continue
-        score = _SCORES.get(game.result)
+        score = BLACK_SCORE.get(game.result)
         if game.by_default:
             skipped.append(FileReport(where, "excluded", "won by default (not rated)"))
             continue
@@ -181,53 +167,48 @@ def tournament_games(
     return games, event, players, skipped
 
 
-def _h9_header(path: Path) -> tuple[str | None, str]:
-    date, klass = None, ""
-    try:  # a regular file only (sodos_plugin.util.inputfiles): a pipe would block here
-        head = read_head(path, 16384).decode("utf-8", "replace")
-    except FileRefused as error:
-        raise InputError(str(error), source=str(path)) from None
-    for line in head.splitlines():
-        if not line.lstrip().startswith(";"):
-            break
-        if date is None and (m := _DT.match(line)):
-            date = m.group(1)
-        if not klass and (m := _CL.match(line)):
-            klass = m.group(1).upper()
-    return date, klass
-
-
-def _xml_header(path: Path) -> tuple[str | None, int, float | None]:
-    from sodos_plugin.readers import opengotha_file
-
-    root = opengotha_file.scan(path, opengotha_file.MAX_BYTES)
-    general = root.find("TournamentParameterSet/GeneralParameterSet")
-    if general is None:
-        return None, 19, None
-    date = (general.get("beginDate") or "").strip()[:10] or None
-    try:
-        size = int(general.get("size") or 19)
-    except ValueError:
-        size = 19
-    try:
-        komi = float(general.get("komi")) if general.get("komi") else None
-    except ValueError:
-        komi = None
-    return date, size, komi
-
-
 def _valid_date(text: str | None) -> str | None:
-    from datetime import date
-
     try:
         return date.fromisoformat(text).isoformat() if text else None
     except ValueError:
         return None
 
 
+@dataclass(frozen=True)
+class Sources:
+    """What a history reads its files with: the host's readers, settings and cache.
+
+    :param claim: the reader that claims a path: ``(reader name, built-in?)``.
+    :param read: a file read as a tournament (the host's reading: its roster and
+        ``strict`` apply).
+    :param sections: the config's ``[plugin.<name>]`` tables (the SGF reader's options).
+    :param event_gap_days: config ``history.event_gap_days``.
+    :param cache: the SGF ingest cache for the SGF reader's options, or None.
+    """
+
+    claim: Callable[[Path], tuple[str, bool]]
+    read: Callable[[Path], ReadResult]
+    sections: Mapping[str, Mapping[str, Any]]
+    event_gap_days: int
+    cache: Callable[[Any], Any]
+
+
+def tournament_facts(tournament: Tournament) -> tuple[str, int, float | None]:
+    """What a history keeps of a tournament besides its games: its EGD class (h9 ``CL``,
+    one letter), board size (19 when unknown) and komi (``KM``, None when unknown)."""
+    klass = (tournament.info.get("CL") or "").strip()
+    klass = klass.upper() if len(klass) == 1 and klass.isascii() and klass.isalpha() else ""
+    size = 19 if tournament.size is None else tournament.size
+    try:
+        komi = float(tournament.info["KM"]) if tournament.info.get("KM") else None
+    except ValueError:
+        komi = None
+    return klass, size, komi
+
+
 class _Collector:
-    def __init__(self, host: Host):
-        self.host = host
+    def __init__(self, sources: Sources):
+        self.sources = sources
         self.games: list[HistoryGame] = []
         self.events: dict[str, HistoryEvent] = {}
         self.players: dict[str, HistoryPlayer] = {}
@@ -303,76 +284,30 @@ class _Collector:
     ) -> None:
         """An SGF archive's games; ``alone``: nothing else is in the history (its games
         are then kept as columns in game order, and that order in the cache)."""
-        from sodos_plugin.readers.sgf import PLUGIN
-        from sodos_plugin.readers.sgf.history import Assembly, Marks, ingest_history
-        from sodos_plugin.readers.sgf.options import parse_options
-        from sodos_plugin.readers.sgf.walk import collect
-
-        settings = self.host.settings
-        options = parse_options(dict(settings.plugin_sections.get(PLUGIN, {})))
-        units, reports, settings_files = collect(list(paths), options.limits)
-        reports = list(reports)
-        reports += [
-            FileReport(str(p), "excluded", "tournament settings: not used for ratings")
-            for p in settings_files
-        ]
+        sources = self.sources
         key = self.keys.__getitem__
-        sources = [unit if isinstance(unit, str) else unit.source for unit in units]
-        cache = self.host.history_cache(options)
-        assembly, done, keys, states = Assembly(key), 0, [None] * len(units), []
-        name = json.dumps([*map(os.path.abspath, paths), settings.event_gap_days])
-        try:
-            if cache is not None:
-                # the assembly of the units seen before, when they come first (an archive
-                # that grows by date or number): only the units after them are read
-                keys = cache.keys_for(units)
-                done, states = cache.parts(name, keys)
-                try:
-                    most = options.limits.max_games_per_file * done
-                    assembly = Assembly.resume(states, sources[:done], key, most)
-                except ValueError:  # never trusted: every unit from the per-file cache
-                    done, states = 0, []
-            outcomes = ingest_history(
-                units[done:],
-                fallback=options.fallback_encoding,
-                limits=options.limits,
-                jobs=jobs,
-                cache=cache,
-                keys=keys[done:],
-                progress=progress(len(units) - done) if progress else None,
-            )
-            # the next part: the units up to the first one without a key (a few parts are
-            # read together; many are saved again as one)
-            start, since = done, assembly.marks()
-            if len(states) >= MAX_PARTS and done < len(keys):
-                start, since = 0, Marks()
-            covered = next((i for i, k in enumerate(keys) if k is None), len(keys))
-            for i, outcome in enumerate(outcomes, done):
-                if i == covered and cache is not None:
-                    cache.put_part(name, keys[:covered], start, assembly.state(sources, since))
-                assembly.add(outcome)
-            games, events, players, files, warnings = assembly.finish(
-                settings.event_gap_days, reports
-            )
-            games, order = self._renamed(games), None
-            if alone:
-                previous = states[-1].get("order") if states else None
-                games, order = _in_game_order(games, key, previous)
-            if cache is not None and covered == len(keys) and done < covered:
-                part = assembly.state(sources, since)
-                if order is not None:
-                    part["order"] = order
-                cache.put_part(name, keys, start, part)
-        finally:
-            if cache is not None:
-                self.warnings.extend(cache.warnings)
-                cache.close()
-        self.sgf = games
-        self.events.update(events)
-        for player in players.values():
+
+        def arrange(games: GameColumns, previous: Any) -> tuple[GameColumns, Any]:
+            games = self._renamed(games)
+            return _in_game_order(games, key, previous) if alone else (games, None)
+
+        found = sgf_reader.archive_history(
+            paths,
+            sources.sections.get(sgf_reader.PLUGIN, {}),
+            event_gap_days=sources.event_gap_days,
+            key=key,
+            cache=sources.cache,
+            jobs=jobs,
+            progress=progress,
+            arrange=arrange,
+        )
+        self.warnings.extend(found.cache_warnings)
+        self.sgf = found.games
+        self.events.update(found.events)
+        for player in found.players.values():
             self.add_player(replace(player, name=self.name(player.name, player.source or "SGF")))
-        self.files.extend(files)
-        self.warnings.extend(warnings)
+        self.files.extend(found.files)
+        self.warnings.extend(found.warnings)
 
     def _renamed(self, games: GameColumns) -> GameColumns:
         """The SGF games with the run's spelling of each name: the same columns unless a
@@ -390,12 +325,9 @@ class _Collector:
 
     def add_path(self, path: Path) -> None:
         """One h9, XML or other reader's file: a dated tournament."""
-        host = self.host
         source = str(path)
         try:
-            provided = host.reader_for(path)
-            reader, builtin = provided.item, host.registry.plugins[provided.plugin].builtin
-            read = host.read([path])
+            read = self.sources.read(path)
         except (InputError, ConfigError) as error:
             self.files.append(FileReport(source, "rejected", str(error)))
             return
@@ -404,27 +336,17 @@ class _Collector:
             return
         self.warnings.extend(read.warnings)
         tournament = read.tournament
-        date, klass, size, komi = _valid_date(tournament.date), "", 19, None
-        try:
-            if builtin and reader.name == "h9":
-                found, klass = _h9_header(path)
-                date = date or _valid_date(found)
-            elif builtin and reader.name == "opengotha-xml":
-                found, size, komi = _xml_header(path)
-                date = date or _valid_date(found)
-        except (OSError, InputError) as error:
-            self.files.append(FileReport(source, "rejected", f"cannot read its date: {error}"))
-            return
+        date = _valid_date(tournament.date)
         if date is None:
             self.files.append(
                 FileReport(source, "rejected", "no date (h9 DT[...], XML beginDate): not rated")
             )
             return
-        self.add_tournament(tournament, date, source, klass, size, komi)
+        self.add_tournament(tournament, date, source, *tournament_facts(tournament))
 
 
 def read_history(
-    host: Host,
+    sources: Sources,
     paths: Sequence[Path | str] = (),
     *,
     tournaments: Iterable[Tournament] = (),
@@ -433,7 +355,7 @@ def read_history(
     progress=None,
 ) -> GameHistory:
     """The game history of everything given (see the module documentation)."""
-    collector = _Collector(host)
+    collector = _Collector(sources)
     tournaments, games = list(tournaments), list(games)
     sgf: list[Path] = []
     for raw in paths:
@@ -441,22 +363,17 @@ def read_history(
         if not path.exists():
             raise InputError("no such file or directory", source=str(path))
         try:
-            provided = host.reader_for(path)
+            reader, builtin = sources.claim(path)
         except InputError as error:
             collector.files.append(FileReport(str(path), "rejected", str(error)))
             continue
-        if provided.item.name == "sgf" and host.registry.plugins[provided.plugin].builtin:
+        if reader == sgf_reader.NAME and builtin:
             sgf.append(path)
         else:
             collector.add_path(path)
     if sgf:
-        from sodos_plugin.engine.model import paused_gc
-
-        # the cache's values, the assembly and the games: no reference cycles, and the
-        # collector's passes over them cost a fifth of reading the cache (measured)
-        with paused_gc():
-            alone = not collector.games and not tournaments and not games
-            collector.add_sgf(sgf, jobs, progress, alone)
+        alone = not collector.games and not tournaments and not games
+        collector.add_sgf(sgf, jobs, progress, alone)
     for n, tournament in enumerate(tournaments, 1):
         date = _valid_date(tournament.date)
         source = tournament.source or f"tournament {n}"
@@ -464,7 +381,7 @@ def read_history(
             raise InputError(
                 f"tournament {tournament.name!r} has no date (Tournament.date)", source=source
             )
-        collector.add_tournament(tournament, date, source)
+        collector.add_tournament(tournament, date, source, *tournament_facts(tournament))
     for game in games:
         if not isinstance(game, HistoryGame):
             raise InputError(f"expected a HistoryGame, got {type(game).__name__}")
@@ -494,126 +411,3 @@ def read_history(
         files=tuple(collector.files),
         warnings=tuple(warnings),
     )
-
-
-def read_initial(path: Path | str) -> dict[str, InitialRating]:
-    """Starting ratings from CSV: ``name, rating[, deviation]`` (a header row is skipped).
-
-    Names are matched by identity (docs/rules.md §8); a name twice, a rating that is not
-    a finite number or an empty name is an error naming the line.
-    """
-    path = Path(path)
-    source = str(path)
-    try:  # a regular file only, bounded (sodos_plugin.util.inputfiles)
-        text = read_regular(path, MAX_INITIAL_BYTES).decode("utf-8-sig")
-    except TooLarge:
-        raise InputError(f"larger than {MAX_INITIAL_BYTES} bytes", source=source) from None
-    except FileRefused as error:
-        raise InputError(str(error), source=source) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", source=source) from None
-    found: dict[str, InitialRating] = {}
-    keys: dict[str, int] = {}
-    for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
-        if number > MAX_INITIAL_ROWS:
-            raise InputError(f"more than {MAX_INITIAL_ROWS} rows", source=source)
-        cells = [c.strip() for c in row]
-        if not cells or not any(cells) or cells[0].startswith("#"):
-            continue
-        if len(cells) < 2 or len(cells) > 3:
-            raise InputError(f"line {number}: expected name, rating[, deviation]", source=source)
-        try:
-            values = [float(c) for c in cells[1:]]
-        except ValueError:
-            if number == 1 and not found:
-                continue  # a header
-            raise InputError(
-                f"line {number}: {cells[1:]!r} is not a number", source=source
-            ) from None
-        if not cells[0]:
-            raise InputError(f"line {number}: empty name", source=source)
-        if any(v != v or v in (float("inf"), float("-inf")) for v in values):
-            raise InputError(f"line {number}: not a finite number", source=source)
-        key = identity_key(cells[0])
-        if key in keys:
-            raise InputError(
-                f"line {number}: {cells[0]!r} is also on line {keys[key]}", source=source
-            )
-        keys[key] = number
-        state = RatingState(values[0], values[1] if len(values) > 1 else None)
-        found[cells[0]] = InitialRating(state, f"{path.name}:{number}")
-    return found
-
-
-#: Whitespace other than the space (an ASCII name with one is not its own identity key).
-_OTHER_SPACE = re.compile(r"[\t\n\x0b\x0c\r\x1c-\x1f]")
-
-
-def _own_keys(names: list[str]) -> bool:
-    """Whether each name is its own ``identity_key`` (the usual table of a host: ASCII,
-    lower case, single inner spaces), checked on all of them at once."""
-    joined = "\x00".join(names)  # NUL: neither a space nor changed by lower()
-    return (
-        joined.isascii()
-        and joined == joined.lower()
-        and not _OTHER_SPACE.search(joined)
-        and "  " not in joined
-        and "\x00 " not in joined
-        and " \x00" not in joined
-        and not joined.startswith(" ")
-        and not joined.endswith(" ")
-    )
-
-
-def _identity_keys(names: list[str]) -> list[str]:
-    """``identity_key`` of each name (the names themselves when :func:`_own_keys`)."""
-    return names if _own_keys(names) else list(map(identity_key, names))
-
-
-def match_initial(
-    initial: Mapping[str, InitialRating], history: GameHistory
-) -> tuple[dict[str, InitialRating], list[str]]:
-    """Initial ratings keyed by the history's spelling of each name (identity), and a
-    warning for names in the file that play in no game."""
-    names = _names(history)
-    keys = _identity_keys(names)
-    by_key = dict(zip(keys, names))  # the last of one key wins
-    given = list(initial)
-    given_keys = _identity_keys(given)
-    if keys is names and given_keys is given and all(map(by_key.__contains__, given)):
-        return dict(initial), []  # every name its own key and in a game: each is its target
-    out: dict[str, InitialRating] = {}
-    unused = []
-    for (name, rating), key in zip(initial.items(), given_keys):
-        target = by_key.get(key)
-        if target is None:
-            unused.append(name)
-        else:
-            out[target] = rating
-    warnings = []
-    if unused:
-        shown = ", ".join(repr(n) for n in unused[:5]) + (" ..." if len(unused) > 5 else "")
-        warnings.append(f"initial ratings: {len(unused)} name(s) play in no game: {shown}")
-    return out, warnings
-
-
-def _names(history: GameHistory) -> list[str]:
-    """Each player once, by first appearance (Black before White, game by game)."""
-    if isinstance(history.games, GameColumns):  # no object per game
-        from sodos_plugin.ratings.columns import player_names
-
-        return player_names(history.games)
-    seen: dict[str, None] = {}
-    for game in history.games:
-        seen.setdefault(game.black, None)
-        seen.setdefault(game.white, None)
-    return list(seen)
-
-
-def file_ratings(history: GameHistory) -> dict[str, InitialRating]:
-    """The ratings the files carry themselves (OpenGotha XML ``rating``)."""
-    return {
-        name: InitialRating(RatingState(float(p.rating)), f"{p.source} rating")
-        for name, p in history.players.items()
-        if p.rating is not None
-    }

@@ -8,7 +8,7 @@ through the system's mapping, else the system's default.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 
 from sodos_hookspecs import GameHistory, HistoryGame, HistoryPlayer, InitialRating, RatingState
 
@@ -58,12 +58,3 @@ def seed(
             )
             return default, "default (rank not understood)"
     return default, "default (no rank)"
-
-
-def players_of(games: Iterable[HistoryGame]) -> list[str]:
-    """Each player once, in order of appearance."""
-    seen: dict[str, None] = {}
-    for game in games:
-        seen.setdefault(game.black, None)
-        seen.setdefault(game.white, None)
-    return list(seen)

@@ -17,7 +17,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any, TextIO
 
 from sodos_plugin.ratings.run import RatingRun, change
-from sodos_plugin.util.textsafe import display_width, printable
+from sodos_plugin.util.textsafe import display_width, fit, printable
 
 FORMATS = ("table", "csv", "json", "html")
 #: decimals a system's source prints (the EGD prints GoR to 3 decimals)
@@ -119,8 +119,6 @@ def write_table(run: RatingRun, stream: TextIO) -> None:
 
         def padded(cell: str) -> str:
             if i == 1 and width(cell) > room:
-                from sodos_plugin.util.textsafe import fit
-
                 cell = fit(cell, room)
             return _pad(cell, room)
 

@@ -1,18 +1,20 @@
 """One rating run: a system applied to a game history, and what every face shows of it.
 
-Contract: :func:`resolve_parameters` gives a system's parameters from its defaults, the
-config's ``[rating.<name>]`` table and the host's own values, each checked against the
-default's type and ``choices`` (an unknown key or a wrong type is a
-:class:`~sodos_plugin.errors.ConfigError` naming it). :class:`RatingRun` holds the
-result; :meth:`RatingRun.as_dict` is exactly what ``sodos ratings --format json``
-prints (and what ``POST /ratings`` answers); :meth:`RatingRun.rows` is one row per
-player and period for the table, CSV and HTML forms.
+Contract: :func:`rate` runs a system over a history (its parameters resolved, the
+starting ratings matched, the plugin's fault rule applied). :func:`resolve_parameters`
+gives a system's parameters from its defaults, the config's ``[rating.<name>]`` table
+and the host's own values, each checked against the default's type and ``choices`` (an
+unknown key or a wrong type is a :class:`~sodos_plugin.errors.ConfigError` naming it).
+:class:`RatingRun` holds the result; :meth:`RatingRun.as_dict` is exactly what
+``sodos ratings --format json`` prints (and what ``POST /ratings`` answers);
+:meth:`RatingRun.rows` is one row per player and period for the table, CSV and HTML
+forms.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -20,6 +22,8 @@ from typing import Any
 from sodos_hookspecs import GameColumns, GameHistory, RatingResult, RatingStep, RatingSystem
 
 from sodos_plugin.errors import ConfigError
+from sodos_plugin.plugins.call import call, check
+from sodos_plugin.ratings.initial import given_ratings
 
 #: Keys the host adds to ``params`` for every system (see the hookspec).
 HOST_KEYS = ("details",)
@@ -186,3 +190,34 @@ def change(before: float, after: float) -> float:
     if isinstance(before, int) and isinstance(after, int):
         return after - before
     return float(Decimal(repr(float(after))) - Decimal(repr(float(before))))
+
+
+def rate(
+    system: RatingSystem,
+    provider: str,
+    history: GameHistory,
+    *,
+    section: Mapping[str, Any],
+    params: Mapping[str, Any],
+    initial: Any,
+    details: bool,
+    plugin_warnings: Sequence[str] = (),
+) -> RatingRun:
+    """One run of ``system`` (provided by the plugin ``provider``) over ``history``.
+
+    :param section: the config's ``[rating.<name>]`` table; ``params``: the host's values.
+    :param initial: starting ratings, as :func:`~sodos_plugin.ratings.initial.given_ratings`
+        takes them.
+    :param details: build per-game details (``explain --ratings``).
+    :param plugin_warnings: the plugin faults of this run, said with its warnings.
+    """
+    values = resolve_parameters(system, section, params)
+    warnings = list(history.warnings)
+    given, unmatched = given_ratings(initial, history)
+    warnings += unmatched
+    hook = f"rate ({system.name})"
+    result = call(provider, hook, system.rate, history, given, {**values, "details": details})
+    check(provider, hook, result, RatingResult)
+    warnings += list(result.warnings)
+    warnings += plugin_warnings
+    return RatingRun(system, provider, values, history, result, list(dict.fromkeys(warnings)))

@@ -56,7 +56,7 @@ from typing import Any
 
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
-from sodos_plugin.engine.model import Game, Result, Tournament, new_game, new_player, paused_gc
+from sodos_plugin.engine.model import Game, Result, Tournament, iso_day, new_game, new_player
 from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.errors import InputError
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
@@ -705,6 +705,7 @@ def interpret(parsed: H9File, *, fast: bool = True) -> tuple[Tournament, list[st
             absences=frozenset(absences),
             settings=settings,
             source=source,
+            date=iso_day(parsed.properties.get("DT")),
             info={k: v.strip() for k, v in parsed.properties.items() if k in INFO and v.strip()},
         )
     except ValueError as error:
@@ -915,10 +916,9 @@ def read_path(path: Path, max_bytes: int = MAX_BYTES) -> tuple[Tournament, H9Fil
         raise InputError(str(error), source=source) from None
     text = decode(data)
     del data  # (the file's bytes are not kept while it is read)
-    with paused_gc():
-        parsed = scan(text, source)
-        del text
-        tournament, notes = interpret(parsed)
+    parsed = scan(text, source)
+    del text
+    tournament, notes = interpret(parsed)
     return tournament, parsed, notes
 
 

@@ -70,14 +70,7 @@ from defusedxml import DefusedXmlException
 from sodos_hookspecs import FileReport, ReadResult
 
 from sodos_plugin.engine.identity import identity_key
-from sodos_plugin.engine.model import (
-    CompatView,
-    Result,
-    Tournament,
-    new_game,
-    new_player,
-    paused_gc,
-)
+from sodos_plugin.engine.model import CompatView, Result, Tournament, iso_day, new_game, new_player
 from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers import opengotha_keys, safe_xml
@@ -345,6 +338,7 @@ class _Settings:
     name: str
     date: str
     info: dict[str, str] = field(default_factory=dict)
+    size: int | None = None
 
 
 def _settings(root: Element, attrs: Attributes) -> _Settings:
@@ -406,9 +400,10 @@ def _settings(root: Element, attrs: Attributes) -> _Settings:
     if handicap is not None and handicap.get("hdCorrection") is not None:
         settings["handicap"] = {"reduction": attrs.integer(handicap, "hdCorrection")}
     name = (general.get("name") or general.get("shortName") or "").strip()
-    begin = general.get("beginDate", "")
-    date = begin if re.fullmatch(r"\d{4}-\d{2}-\d{2}", begin) else ""
-    return _Settings(settings, rounds, name, date, event_info(general))
+    return _Settings(
+        settings, rounds, name, iso_day(general.get("beginDate")), event_info(general),
+        board_size(general.get("size")),
+    )  # fmt: skip
 
 
 def _categories(root: Element, general: Element, attrs: Attributes) -> list[int]:
@@ -701,6 +696,7 @@ def _tournament(
             source=source,
             date=meta.date,
             info=meta.info,
+            size=meta.size,
         )
     except ValueError as error:
         raise InputError(str(error), source=source) from None
@@ -819,8 +815,7 @@ def read_file(
     :param turkish: the locale OpenGotha runs in for the compat view: Turkish or not;
         None (default): Turkish when a key holds ``İ`` (the file was written so).
     """
-    with paused_gc():
-        return _read_file(path, max_bytes, max_nodes, turkish)
+    return _read_file(path, max_bytes, max_nodes, turkish)
 
 
 def _read_file(
@@ -986,6 +981,14 @@ def _defects(
 def read_path(path: Path, max_bytes: int = MAX_BYTES, max_nodes: int = MAX_NODES) -> Tournament:
     """Read one OpenGotha XML file into a Tournament carrying the file's settings."""
     return read_file(path, max_bytes, max_nodes)[0]
+
+
+def board_size(text: str | None) -> int | None:
+    """``GeneralParameterSet size``: the board size, None when absent or not a number."""
+    try:
+        return int(text) if text else None
+    except ValueError:
+        return None
 
 
 def event_info(general: Element) -> dict[str, str]:

@@ -2,9 +2,8 @@
 
 The plugin module holds the reader's name, :func:`claims` and the hook only, so that
 registering it costs nothing; the reader itself is :mod:`.opengotha_file` (its contract
-is documented there), imported when a file is read. Its public functions
-(``read_file``, ``read_path``, ``scan``, ``MAX_BYTES`` ...) are reachable here too, as
-they were before the split, and import it on first use.
+and public functions are documented there), imported when a file is read
+(:mod:`sodos_plugin.util.lazy`).
 """
 
 from __future__ import annotations
@@ -35,18 +34,6 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     from sodos_plugin.readers.opengotha_file import read as read_tournament
 
     return read_tournament(paths, options)
-
-
-def __getattr__(name: str) -> Any:
-    # Only names this module lacks reach here: the reader's, on first use.
-    if name.startswith("__"):
-        raise AttributeError(name)
-    from sodos_plugin.readers import opengotha_file
-
-    try:
-        return getattr(opengotha_file, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
 @hookimpl

@@ -18,10 +18,11 @@ once, and a path is built only for the error.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from sodos_plugin.util.suggest import closest
 
 ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "title", "description", "default", "$defs"})
 KEYWORDS = frozenset(
@@ -331,7 +332,7 @@ class _Compiler:
         known = sorted(properties)
 
         def unknown(key: str) -> ShapeError:
-            close = difflib.get_close_matches(key, known, n=1)
+            close = closest(key, known)
             hint = f"did you mean {close[0]}?" if close else f"known: {', '.join(known)}"
             return ShapeError(f"unknown field ({hint})", [key])
 

@@ -5,8 +5,8 @@ Mount it in any WSGI server (waitress, gunicorn, uWSGI, mod_wsgi)::
     from sodos_plugin.serve import make_app
     app = make_app({"system": "mcmahon"}, config_file=False)
 
-or name ``sodos_plugin.serve:app``, the application made from ``./sodos.toml`` (if
-any) the first time it is used. ``sodos serve`` runs it on waitress (the ``serve``
+or name ``sodos_plugin.serve.wsgi:app``, the application made from ``./sodos.toml`` (if
+any) when that module is imported. ``sodos serve`` runs it on waitress (the ``serve``
 extra). Routes, limits and error answers: :mod:`sodos_plugin.serve.app`,
 docs/hosts.md.
 """
@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from sodos_plugin.config.settings import find_config
+from sodos_plugin.host import Host
 from sodos_plugin.serve.app import App
 
 
@@ -28,9 +30,6 @@ def host_factory(config: Mapping[str, Any] | None = None, **options: Any):
     ``config_file`` of ``None`` is resolved here, once, to the ``sodos.toml`` of the
     current directory (or none), so that every worker reads the same file.
     """
-    from sodos_plugin.config.settings import find_config
-    from sodos_plugin.host import Host
-
     if options.get("config_file") is None:
         options["config_file"] = find_config(Path.cwd()) or False
     return functools.partial(Host, dict(config or {}), **options)
@@ -44,11 +43,3 @@ def make_app(config: Mapping[str, Any] | None = None, **options: Any) -> App:
     registered on a Host at run time do not reach the worker processes.
     """
     return App(host_factory(config, **options))
-
-
-def __getattr__(name: str) -> Any:
-    if name == "app":  # made on first use, so that importing this module starts nothing
-        global app
-        app = make_app()
-        return app
-    raise AttributeError(name)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import sys
 import threading
-import traceback
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -24,8 +23,10 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from sodos_plugin import __version__
+from sodos_plugin.plugins.report import plugin_rows
+from sodos_plugin.readers import json_tournament
 from sodos_plugin.serve import pool as pools
-from sodos_plugin.serve.jobs import error_body
+from sodos_plugin.serve.jobs import error_body, incident
 
 MAX_QUERY_BYTES = 4096
 MAX_QUERY_FIELDS = 16
@@ -92,9 +93,6 @@ class App:
     """
 
     def __init__(self, host_factory: Callable[[], Any]):
-        from sodos_plugin.cli.plugins import plugin_rows
-        from sodos_plugin.readers import json_tournament
-
         self.host = host_factory()
         settings = self.host.settings
         # a bad reader option is the service's config error, found now, not per request
@@ -104,8 +102,8 @@ class App:
         # what `sodos plugins --kind criterion --format json` and `sodos plugins --format
         # json` print: the plugins do not change while the service runs
         self.static = {
-            "/criteria": _dump(plugin_rows(self.host, "criterion")),
-            "/plugins": _dump(plugin_rows(self.host)),
+            "/criteria": _dump(plugin_rows(self.host.registry, "criterion")),
+            "/plugins": _dump(plugin_rows(self.host.registry)),
         }
         self.pool = pools.Pool(host_factory, self.limits.concurrency)
         self.lock = threading.Lock()
@@ -118,10 +116,8 @@ class App:
             status, body, headers = self.answer(environ)
         except Refused as refused:
             status, body, headers = refused.status, refused.body, refused.headers
-        except Exception:  # a bug here: one 500, the service goes on
-            incident = uuid.uuid4().hex[:12]
-            sys.stderr.write(f"sodos serve: incident {incident}:\n{traceback.format_exc()}")
-            status, body, headers = 500, error_body(500, "internal error", incident=incident), []
+        except Exception as error:  # a bug here: one 500, the service goes on
+            status, body, headers = 500, incident(error), []
         with self.lock:
             self.served += 1
         start_response(

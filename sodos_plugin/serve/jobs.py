@@ -18,7 +18,10 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from sodos_plugin.errors import PluginError, SodosError
+from sodos_plugin.engine.explain import as_dict, explain_player
+from sodos_plugin.errors import InputError, PluginError, SodosError
+from sodos_plugin.ratings.report import write
+from sodos_plugin.readers import json_tournament
 
 #: ``source`` of the tournament in a request (shown in the document's warnings).
 SOURCE = "request"
@@ -57,8 +60,6 @@ class _Stage:
 
 
 def _tournament(host: Any, body: bytes):
-    from sodos_plugin.readers import json_tournament
-
     options = host.settings.plugin_sections.get(json_tournament.PLUGIN, {})
     with _Stage("body"):
         return json_tournament.parse(body, SOURCE, options)
@@ -87,9 +88,6 @@ def standings(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
 
 
 def explain(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
-    from sodos_plugin.engine.explain import as_dict, explain_player
-    from sodos_plugin.errors import InputError
-
     result = _standings(host, options, body)
     with _Stage("player"):
         wanted: str | int = options.get("player", "")
@@ -106,10 +104,6 @@ def explain(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
 def ratings(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
     """A tournament, or an array of tournaments (a history, each dated), rated as
     ``sodos ratings FILE... --format json`` rates the same files."""
-    from sodos_plugin.errors import InputError
-    from sodos_plugin.ratings.report import write
-    from sodos_plugin.readers import json_tournament
-
     limits = json_tournament.Limits.from_options(
         host.settings.plugin_sections.get(json_tournament.PLUGIN, {})
     )
@@ -155,13 +149,18 @@ def run(host: Any, job: tuple[str, Mapping[str, Any], bytes]) -> tuple[int, byte
         return 200, ROUTES[route](host, options, body)
     except _BadRequest as bad:
         return 400, error_body(400, bad.message, field=bad.field)
-    except PluginError as error:
-        incident = uuid.uuid4().hex[:12]
-        sys.stderr.write(f"sodos serve: incident {incident}: {error}\n")
-        return 500, error_body(
-            500, "a plugin failed", plugin=error.plugin, hook=error.hook, incident=incident
+    except Exception as error:  # a plugin's failure or a bug: the service goes on
+        return 500, incident(error)
+
+
+def incident(error: BaseException) -> bytes:
+    """The 500 answer to ``error``: an incident number, the plugin and hook if a plugin
+    failed, and nothing else; the details go to the service's stderr under that number."""
+    number = uuid.uuid4().hex[:12]
+    if isinstance(error, PluginError):
+        sys.stderr.write(f"sodos serve: incident {number}: {error}\n")
+        return error_body(
+            500, "a plugin failed", plugin=error.plugin, hook=error.hook, incident=number
         )
-    except Exception:  # a bug: the service goes on, the details stay here
-        incident = uuid.uuid4().hex[:12]
-        sys.stderr.write(f"sodos serve: incident {incident}:\n{traceback.format_exc()}")
-        return 500, error_body(500, "internal error", incident=incident)
+    sys.stderr.write(f"sodos serve: incident {number}:\n{traceback.format_exc()}")
+    return error_body(500, "internal error", incident=number)

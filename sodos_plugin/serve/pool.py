@@ -178,10 +178,6 @@ class Pool:
     def idle_count(self) -> int:
         return self.idle.qsize()
 
-    def pids(self) -> list[int]:
-        with self.lock:
-            return [w.process.pid for w in self.workers if w.process.pid is not None]
-
     def close(self) -> None:
         self.closed = True
         with self.lock:

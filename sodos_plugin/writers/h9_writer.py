@@ -33,6 +33,7 @@ from typing import TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
+from sodos_plugin.engine.context import Context
 from sodos_plugin.engine.model import SYMBOLS, Tournament
 from sodos_plugin.engine.numbers import format_column, value_texts
 from sodos_plugin.engine.standings import Standings, rank_text
@@ -180,8 +181,6 @@ def write(standings: Standings, stream: TextIO) -> None:
 def _final_mms_texts(standings: Standings) -> list[str]:
     """MMS after the standings' round, from the one score table (scores.py), as the
     value column prints it, by player index."""
-    from sodos_plugin.engine.context import Context
-
     ctx = Context(standings.tournament, standings.settings, standings.round)
     return format_column(ctx.scores.final_mms, ctx.scores.unit, half=".5")
 

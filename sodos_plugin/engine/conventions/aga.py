@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sodos_plugin.engine.conventions import Convention, register
 from sodos_plugin.engine.conventions._rounds import gained, start
+from sodos_plugin.engine.conventions.base import Convention, register
 from sodos_plugin.engine.model import Result
 from sodos_plugin.engine.scores import ABSENT, BYE
 

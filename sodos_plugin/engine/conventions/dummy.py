@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sodos_plugin.engine.conventions import Convention, register
+from sodos_plugin.engine.conventions.base import Convention, register
 from sodos_plugin.engine.scores import BYE
 
 if TYPE_CHECKING:

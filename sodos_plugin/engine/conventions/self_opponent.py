@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sodos_plugin.engine.conventions import Convention, register
 from sodos_plugin.engine.conventions._rounds import gained
+from sodos_plugin.engine.conventions.base import Convention, register
 
 if TYPE_CHECKING:
     from sodos_plugin.engine.context import Context

@@ -43,6 +43,14 @@ from sodos_hookspecs import (
 )
 
 from sodos_plugin.engine.ranks import parse_rank
+from sodos_plugin.ratings.columns import (
+    Lazy,
+    StepColumns,
+    _ranges,
+    argsort_ints,
+    game_arrays,
+    levels,
+)
 from sodos_plugin.ratings.periods import event_name, events_in_order, seed
 from sodos_plugin.util.lazy import LazyModule
 
@@ -386,15 +394,6 @@ def _rate_arrays(
     once, every game from the ratings before it, each player's changes summed as
     ``math.fsum`` sums them (:func:`_stored`). ``None`` when the history needs that path
     (an unknown class: its warning comes between seeds; a rating at the ceiling)."""
-    from sodos_plugin.ratings.columns import (
-        Lazy,
-        StepColumns,
-        _ranges,
-        argsort_ints,
-        game_arrays,
-        levels,
-    )
-
     use_class = params["use_class"]
     for event in history.events.values():
         klass = event.tournament_class.upper()
@@ -608,8 +607,6 @@ def _pairs(black, white, ev, players: int, events: int) -> _Pairs:
     """The pairs of rated games (``ev``: their events, non-decreasing), from one sort of
     the games' players (Black then White, game by game) by player, then event, then
     place: a pair where the player or the event changes."""
-    from sodos_plugin.ratings.columns import argsort_ints
-
     m = len(ev)
     low = max(1, (2 * m - 1).bit_length())  # the bits of a place
     mid = max(1, (events - 1).bit_length())  # of an event
@@ -683,8 +680,6 @@ def _stored(start, changes, owner, counts, floor: float, decimals):
         ends[:] = np.where(below, round(floor, decimals), np.rint(z) / scale)
         slow = np.flatnonzero(~sure)
     if len(slow):
-        from sodos_plugin.ratings.columns import argsort_ints
-
         offsets = np.zeros(len(start) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         fsum, bounds = math.fsum, offsets.tolist()

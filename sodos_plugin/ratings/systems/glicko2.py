@@ -42,6 +42,7 @@ from sodos_hookspecs import (
 )
 
 from sodos_plugin.engine.ranks import parse_rank
+from sodos_plugin.ratings.columns import Lazy, StepColumns, game_arrays, levels
 from sodos_plugin.ratings.periods import event_name, events_in_order, seed
 from sodos_plugin.util.lazy import LazyModule
 
@@ -546,8 +547,6 @@ class _Run:
         rated by the same formulas, and the steps are columns
         (:class:`~._columns.StepColumns`) built only when read.
         """
-        from sodos_plugin.ratings.columns import Lazy, StepColumns, game_arrays, levels
-
         games = self.history.games
         arrays = game_arrays(games, events=False)
         names, black, white = arrays.names, arrays.black, arrays.white

@@ -26,7 +26,9 @@ settings files that differ in one run are an error.
 
 This package is the plugin module: it holds the reader's name, :func:`claims` and the
 hook only, so registering it costs nothing; :func:`read` imports :mod:`.reader` (and with
-it the layers above and sgfmill) on its first call.
+it the layers above and sgfmill) on its first call, and the game-history mode's
+:func:`archive_history` and :func:`open_cache` import :mod:`.history` and :mod:`.cache`
+on theirs (:mod:`sodos_plugin.util.lazy`).
 """
 
 from __future__ import annotations
@@ -37,13 +39,12 @@ from typing import TYPE_CHECKING, Any
 
 from sodos_hookspecs import Reader, hookimpl
 
-from sodos_plugin.readers.sgf.names import is_archive, is_record
+from sodos_plugin.readers.sgf.names import NAME, PLUGIN, is_archive, is_record
 
 if TYPE_CHECKING:
     from sodos_hookspecs import ReadResult
 
-NAME = "sgf"
-PLUGIN = "builtin.sgf"
+__all__ = ["NAME", "PLUGIN", "archive_history", "claims", "open_cache", "read", "sodos_readers"]
 
 
 def claims(path: Path, head: bytes) -> bool:
@@ -63,6 +64,22 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     from sodos_plugin.readers.sgf.reader import read as read_records
 
     return read_records(paths, options)
+
+
+def archive_history(paths: Sequence[Path], section: Mapping[str, Any], **kwargs: Any):
+    """An SGF archive as the parts of a game history (:func:`.history.archive_history`);
+    ``section``: the reader's options (``[plugin."builtin.sgf"]``)."""
+    from sodos_plugin.readers.sgf.history import archive_history as read_archive
+
+    return read_archive(paths, section, **kwargs)
+
+
+def open_cache(path: Path | None, context: str):
+    """The ingest cache at ``path`` (None: the default place), for reader options
+    ``context`` (:class:`.cache.Cache`)."""
+    from sodos_plugin.readers.sgf.cache import Cache, default_path
+
+    return Cache(path or default_path(), context)
 
 
 @hookimpl

@@ -4,7 +4,7 @@ Contract: :func:`assemble` takes the per-file outcomes (in input order) and retu
 the tournament, one :class:`FileReport` per file — ``ingested``, ``duplicate``,
 ``excluded`` (another event, not a record) or ``rejected`` with the reason — and
 warnings. It raises :class:`~sodos_plugin.errors.InputError` naming both files when
-the records contradict each other (issue 4, "Tournament assembly"):
+the records contradict each other (docs/rules.md §9):
 
 * two events and none chosen (option ``event``);
 * two different results (or handicaps) for one pairing of a round;
@@ -494,7 +494,7 @@ def _seen(first_seen: dict[str, tuple[int, int]], player: str, r: int, order: in
 def _player_ranks(
     seats: Mapping[int, Mapping[str, Record]],
 ) -> tuple[dict[str, int | None], dict[str, list[str]]]:
-    """Each player's rank from the first round's record, and warnings by player (issue 4).
+    """Each player's rank from the first round's record, and warnings by player.
 
     Appearances are read in round order, then input order (``seats`` keeps it); the
     first with a rank text decides; a later different rank is a warning.

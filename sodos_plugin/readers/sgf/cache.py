@@ -42,6 +42,7 @@ from typing import Any
 
 from sodos_plugin import __version__
 from sodos_plugin.engine.model import Result
+from sodos_plugin.readers.sgf.history import Extra, HistoryOutcome
 from sodos_plugin.readers.sgf.ingest import FileOutcome, Record
 from sodos_plugin.readers.sgf.results import ParsedResult
 
@@ -89,8 +90,6 @@ def encode(result) -> str:
 
 def decode(text: str):
     """The inverse of :func:`encode`; any malformed value raises ValueError."""
-    from sodos_plugin.readers.sgf.history import Extra, HistoryOutcome
-
     try:
         source, error, fast, raw_records, raw_extras = json.loads(text)
         records = []

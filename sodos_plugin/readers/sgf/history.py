@@ -23,36 +23,35 @@ from __future__ import annotations
 import base64
 import hashlib
 import itertools
+import json
 import os
 import re
 import sys
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from datetime import date
 from typing import Any, NamedTuple
 
 from sodos_hookspecs import FileReport, GameColumns, HistoryEvent, HistoryPlayer
 
 from sodos_plugin.engine.identity import identity_key
-from sodos_plugin.engine.model import Result
+from sodos_plugin.engine.model import BLACK_SCORE
 from sodos_plugin.readers.sgf.ingest import FileOutcome, Record, ingest_bytes
+from sodos_plugin.readers.sgf.options import SgfOptions, parse_options
 from sodos_plugin.readers.sgf.scan import scan_roots, scan_single
-from sodos_plugin.readers.sgf.walk import (
-    PARALLEL_MIN_UNITS,
-    Limits,
-    Progress,
-    Unit,
-    chunk_size,
-    paused_gc,
-)
+from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, Unit, chunk_size, collect
+from sodos_plugin.util.gcpause import worker_start
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
+from sodos_plugin.util.progress import Progress
 
-__all__ = ["Assembly", "Extra", "HistoryOutcome", "ingest_history"]
+__all__ = ["Assembly", "Extra", "HistoryOutcome", "archive_history", "ingest_history"]
+
+MAX_PARTS = 16  # parts of a cached assembly before they are saved as one
 
 _MOVE = re.compile(rb";\s*[BW]\s*\[[a-zA-Z]{0,2}\]")
 _DATE = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _NUMBER = re.compile(rb"\s*(\d{1,3})")
-_SCORES = {Result.BLACK_WINS: 1.0, Result.WHITE_WINS: 0.0, Result.JIGO: 0.5}
 
 
 class Extra(NamedTuple):
@@ -134,8 +133,7 @@ def ingest_unit(unit: str | Unit, fallback: str, limits: Limits) -> HistoryOutco
 
 
 def _ingest_chunk(units: list, fallback: str, limits: Limits) -> list[HistoryOutcome]:
-    with paused_gc():
-        return [ingest_unit(unit, fallback, limits) for unit in units]
+    return [ingest_unit(unit, fallback, limits) for unit in units]
 
 
 def ingest_history(
@@ -168,21 +166,20 @@ def ingest_history(
     cores = os.cpu_count() or 1
     workers = cores if jobs is None else min(jobs, cores)  # capped as the tournament walk is
     fresh: list[HistoryOutcome] = []
-    with paused_gc():
-        if workers <= 1 or len(todo) < PARALLEL_MIN_UNITS:
-            for n, i in enumerate(todo, 1):
-                fresh.append(ingest_unit(units[i], fallback, limits))
-                if not n & 255:
-                    progress.update(n)
-        else:
-            step = chunk_size(len(todo), workers)
-            chunks = [[units[i] for i in todo[s : s + step]] for s in range(0, len(todo), step)]
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                for batch in pool.map(
-                    _ingest_chunk, chunks, [fallback] * len(chunks), [limits] * len(chunks)
-                ):
-                    fresh.extend(batch)
-                    progress.update(len(fresh))
+    if workers <= 1 or len(todo) < PARALLEL_MIN_UNITS:
+        for n, i in enumerate(todo, 1):
+            fresh.append(ingest_unit(units[i], fallback, limits))
+            if not n & 255:
+                progress.update(n)
+    else:
+        step = chunk_size(len(todo), workers)
+        chunks = [[units[i] for i in todo[s : s + step]] for s in range(0, len(todo), step)]
+        with ProcessPoolExecutor(max_workers=workers, initializer=worker_start) as pool:
+            for batch in pool.map(
+                _ingest_chunk, chunks, [fallback] * len(chunks), [limits] * len(chunks)
+            ):
+                fresh.extend(batch)
+                progress.update(len(fresh))
     progress.update(len(fresh))
     progress.close()
     for i, result in zip(todo, fresh):
@@ -204,8 +201,6 @@ def game_date(text: str | None) -> str | None:
         return None
     y, m, d = map(int, match.groups())
     try:
-        from datetime import date
-
         return date(y, m, d).isoformat()
     except ValueError:
         return None
@@ -219,7 +214,7 @@ def _unusable(record: Record, date: str | None) -> str | None:
     parsed = record.result
     if parsed.by_default:
         return f"RE[{record.result_text}]: won by default (not rated)"
-    if parsed.result not in _SCORES:
+    if parsed.result not in BLACK_SCORE:
         why = parsed.note or f"RE[{record.result_text or ''}]: result unknown"
         if not why.startswith("RE["):
             why = f"RE[{record.result_text or ''}]: {why}"
@@ -479,7 +474,7 @@ class Assembly:
             if black == white:
                 problems.append((record.source, f"PB and PW are both {black!r} (not rated)"))
                 continue
-            score = _SCORES[record.result.result]
+            score = BLACK_SCORE[record.result.result]
             dup_key = (
                 date, key(black), key(white), score, record.handicap, extra.komi, extra.size,
                 record.round, extra.fingerprint,
@@ -550,8 +545,6 @@ class Assembly:
     ]:
         """The games (as columns, in unit order), events, players, files (``reports``
         first) and warnings."""
-        from datetime import date as Date
-
         kept = self.kept
         dates, sources, names = kept["date"], kept["source"], kept["event"]
         # events: one EV while its dates are at most event_gap_days apart, decided per
@@ -568,7 +561,7 @@ class Assembly:
             previous = None
             event_key = ""
             for when in sorted(days):
-                today = Date.fromisoformat(when).toordinal()
+                today = date.fromisoformat(when).toordinal()
                 if previous is None or today - previous > event_gap_days:
                     event_key = f"{name} ({when})"
                     first = sources[first_row[name, when]]
@@ -611,3 +604,93 @@ class Assembly:
             if ranked == everyone:
                 break
         return games, events, players, [*reports, *self.files], list(self.warnings)
+
+
+class ArchiveHistory(NamedTuple):
+    """What :func:`archive_history` gives: the parts of a history from an SGF archive."""
+
+    games: GameColumns
+    events: dict[str, HistoryEvent]
+    players: dict[str, HistoryPlayer]
+    files: list[FileReport]
+    warnings: list[str]
+    #: the cache's own (a cache that could not be used, a damaged entry rebuilt)
+    cache_warnings: list[str]
+
+
+def archive_history(
+    paths: Sequence[str | os.PathLike],
+    section: Mapping[str, Any],
+    *,
+    event_gap_days: int,
+    key: Callable[[str], str],
+    cache: Callable[[SgfOptions], Any] | None = None,
+    jobs: int | None = None,
+    progress: Callable[[int], Any] | None = None,
+    arrange: Callable[[GameColumns, Any], tuple[GameColumns, Any]] | None = None,
+) -> ArchiveHistory:
+    """An SGF archive's games as columns, its events, players, every file's account and
+    the warnings (docs/rules.md §10.1).
+
+    ``section`` holds the reader's options (:func:`.options.parse_options`). With a
+    ``cache`` (``cache(options)`` gives a :class:`~.cache.Cache`, or None), the
+    assembly of the units seen before is resumed when they come first (an archive that
+    grows by date or number), so only the units after them are read, and the new
+    assembly is saved in parts. ``arrange(games,
+    previous)`` gives the games as the history keeps them and the order to save with
+    them (``previous``: the order saved last time, or None).
+    """
+    options = parse_options(dict(section))
+    cache = cache(options) if cache is not None else None
+    units, reports, settings_files = collect(list(paths), options.limits)
+    reports = list(reports)
+    reports += [
+        FileReport(str(p), "excluded", "tournament settings: not used for ratings")
+        for p in settings_files
+    ]
+    sources = [unit if isinstance(unit, str) else unit.source for unit in units]
+    assembly, done, keys, states = Assembly(key), 0, [None] * len(units), []
+    name = json.dumps([*map(os.path.abspath, paths), event_gap_days])
+    cache_warnings: list[str] = []
+    try:
+        if cache is not None:
+            keys = cache.keys_for(units)
+            done, states = cache.parts(name, keys)
+            try:
+                most = options.limits.max_games_per_file * done
+                assembly = Assembly.resume(states, sources[:done], key, most)
+            except ValueError:  # never trusted: every unit from the per-file cache
+                done, states = 0, []
+        outcomes = ingest_history(
+            units[done:],
+            fallback=options.fallback_encoding,
+            limits=options.limits,
+            jobs=jobs,
+            cache=cache,
+            keys=keys[done:],
+            progress=progress(len(units) - done) if progress else None,
+        )
+        # the next part: the units up to the first one without a key (a few parts are
+        # read together; many are saved again as one)
+        start, since = done, assembly.marks()
+        if len(states) >= MAX_PARTS and done < len(keys):
+            start, since = 0, Marks()
+        covered = next((i for i, k in enumerate(keys) if k is None), len(keys))
+        for i, outcome in enumerate(outcomes, done):
+            if i == covered and cache is not None:
+                cache.put_part(name, keys[:covered], start, assembly.state(sources, since))
+            assembly.add(outcome)
+        games, events, players, files, warnings = assembly.finish(event_gap_days, reports)
+        order = None
+        if arrange is not None:
+            games, order = arrange(games, states[-1].get("order") if states else None)
+        if cache is not None and covered == len(keys) and done < covered:
+            part = assembly.state(sources, since)
+            if order is not None:
+                part["order"] = order
+            cache.put_part(name, keys, start, part)
+    finally:
+        if cache is not None:
+            cache_warnings.extend(cache.warnings)
+            cache.close()
+    return ArchiveHistory(games, events, players, files, warnings, cache_warnings)

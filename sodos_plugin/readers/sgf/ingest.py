@@ -264,7 +264,7 @@ def ingest_bytes(
 
     Never raises for what a file holds: any failure reading one file (a codec's own
     error, a recursion limit, memory) rejects that file with the reason, and the
-    other files are read (issue 10 item 6).
+    other files are read.
     """
     try:
         return _ingest_bytes(data, source, fallback, fast_path, max_games, max_tokens)

@@ -16,18 +16,17 @@ from sodos_hookspecs import FileReport, ReadResult
 
 from sodos_plugin.config.settings import _builtin_sections, load_bytes, load_file, resolve
 from sodos_plugin.errors import ConfigError, InputError
-from sodos_plugin.readers.sgf import PLUGIN
 from sodos_plugin.readers.sgf.assemble import assemble
+from sodos_plugin.readers.sgf.names import PLUGIN
 from sodos_plugin.readers.sgf.options import LIMIT_KEYS, RUN_KEYS, SECTION, parse_options
 from sodos_plugin.readers.sgf.walk import (
     SettingsSource,
     collect,
     ingest_units,
-    paused_gc,
 )
 
 #: Keys a records folder's ``sodos.toml`` may not set: they load or block code, or act
-#: on the run rather than on the tournament (issue 10 item 5) — refused, not ignored.
+#: on the run rather than on the tournament — refused, not ignored.
 RUN_ONLY_KEYS = ("plugins", "disable", "prefer", "strict", "roster")
 #: Reader keys a records folder may not set: the bounds on its own reading, and how the
 #: run is done (worker processes, skipping bad files).
@@ -105,14 +104,13 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
         limits=opts.limits,
     )
     name = paths[0].name if len(paths) == 1 else ", ".join(p.name for p in paths)
-    with paused_gc():
-        tournament, files, warnings = assemble(
-            outcomes,
-            opts,
-            settings=settings,
-            name=name.rstrip("/") or str(paths[0]),
-            reports=reports,
-        )
+    tournament, files, warnings = assemble(
+        outcomes,
+        opts,
+        settings=settings,
+        name=name.rstrip("/") or str(paths[0]),
+        reports=reports,
+    )
     files.extend(FileReport(s.source, "settings", "tournament settings") for s in settings_files)
     return ReadResult(tournament, files=files, warnings=warnings)
 

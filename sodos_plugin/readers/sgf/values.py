@@ -271,8 +271,3 @@ def _first_undecodable(found: list[bytes | None], ctx: _Context) -> str:
         except (UnicodeError, LookupError):
             return ident
     return "a value"  # pragma: no cover - only called after a failure
-
-
-def check_codec(name: str) -> str:
-    """Validate a configured fallback encoding name (``codecs`` lookup)."""
-    return codecs.lookup(name).name

@@ -30,19 +30,14 @@ from __future__ import annotations
 import functools
 import os
 import struct
-import sys
-import time
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple, TextIO
+from typing import BinaryIO, NamedTuple
 
 from sodos_hookspecs import FileReport
 
-from sodos_plugin.engine.model import (
-    paused_gc,  # one definition; the SGF modules import it from here
-)
 from sodos_plugin.readers.sgf.ingest import (
     MAX_FILE_BYTES,
     MAX_GAMES,
@@ -53,10 +48,15 @@ from sodos_plugin.readers.sgf.ingest import (
     ingest_file,
 )
 from sodos_plugin.readers.sgf.names import is_archive, is_record
+from sodos_plugin.util.gcpause import worker_start
 from sodos_plugin.util.inputfiles import open_regular
+from sodos_plugin.util.lazy import LazyModule
+from sodos_plugin.util.progress import Progress
 
-if TYPE_CHECKING:
-    import zipfile
+# only archives and parallel reads need these (sodos_plugin.util.lazy)
+zipfile = LazyModule("zipfile", globals(), "zipfile")
+tarfile = LazyModule("tarfile", globals(), "tarfile")
+futures = LazyModule("concurrent.futures", globals(), "futures")
 
 __all__ = ["Limits", "Unit", "collect", "ingest_units", "is_archive", "is_record"]
 
@@ -103,7 +103,7 @@ class ArchiveLimit(ValueError):
 
 
 class Budget:
-    """What archive members may cost in one run, shared by every archive (issue 10 item 9).
+    """What archive members may cost in one run, shared by every archive.
 
     Members are held in memory until they are ingested, so the bounds are on the run:
     ``max_archive_members`` members and ``max_archive_bytes`` uncompressed bytes over all
@@ -197,7 +197,6 @@ _COMPRESSION_NAMES = {
 
 @functools.cache
 def _readable_methods() -> frozenset[int]:
-    import zipfile
 
     methods = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED}
     for method, module in ((zipfile.ZIP_BZIP2, "bz2"), (zipfile.ZIP_LZMA, "lzma")):
@@ -223,7 +222,6 @@ def _zip_member_problem(info: zipfile.ZipInfo) -> str:
 def member_errors() -> tuple[type[BaseException], ...]:
     """What reading one member can raise: that member is rejected, the others are read.
     (A function: zipfile is imported only when an archive is read.)"""
-    import zipfile
 
     return (OSError, EOFError, ValueError, RuntimeError, NotImplementedError,
             zipfile.BadZipFile, zlib.error)  # fmt: skip
@@ -232,7 +230,6 @@ def member_errors() -> tuple[type[BaseException], ...]:
 @functools.cache
 def archive_errors() -> tuple[type[BaseException], ...]:
     """What reading one archive can raise: the archive is rejected as a whole."""
-    import tarfile
 
     return (*member_errors(), tarfile.TarError)
 
@@ -244,8 +241,6 @@ def _archive_members(
 
     The label of an archive's own settings file is ``SETTINGS`` + label.
     """
-    import tarfile  # here, not at the top: only archives need them (start-up, issue 13)
-    import zipfile
 
     cap = limits.max_file_bytes
 
@@ -477,31 +472,7 @@ def _ingest_one(unit: str | Unit, fallback: str, limits: Limits) -> FileOutcome:
 
 
 def _ingest_chunk(units: list[str | Unit], fallback: str, limits: Limits) -> list[FileOutcome]:
-    with paused_gc():
-        return [_ingest_one(unit, fallback, limits) for unit in units]
-
-
-class Progress:
-    """``ingested n/N SGF files`` on stderr (a terminal only), at most 5 times a second."""
-
-    def __init__(self, total: int, stream: TextIO | None = None, label: str = "SGF files"):
-        self.stream = stream if stream is not None else sys.stderr
-        self.total = total
-        self.label = label
-        self.enabled = total >= 1000 and getattr(self.stream, "isatty", lambda: False)()
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        if self.enabled and (now - self.last > 0.2 or done == self.total):
-            self.last = now
-            self.stream.write(f"\rsodos: ingested {done}/{self.total} {self.label}")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
+    return [_ingest_one(unit, fallback, limits) for unit in units]
 
 
 def ingest_units(
@@ -514,32 +485,30 @@ def ingest_units(
     progress = Progress(len(units))
     outcomes: list[FileOutcome] = []
     try:
-        with paused_gc():  # the parent unpickles as many objects as it would make
-            if workers <= 1 or len(units) < PARALLEL_MIN_UNITS:
-                append = outcomes.append
-                size, games, tokens = (
-                    limits.max_file_bytes,
-                    limits.max_games_per_file,
-                    limits.max_parse_tokens,
-                )
-                for i, unit in enumerate(units, 1):
-                    if unit.__class__ is str:  # the usual unit, without a call in between
-                        append(ingest_file(unit, fallback, size, games, tokens))  # type: ignore[arg-type]
-                    else:
-                        append(_ingest_one(unit, fallback, limits))
-                    if not i & 255:
-                        progress.update(i)
-            else:
-                step = chunk_size(len(units), workers)
-                chunks = [list(units[i : i + step]) for i in range(0, len(units), step)]
-                from concurrent.futures import ProcessPoolExecutor
-
-                with ProcessPoolExecutor(max_workers=workers) as pool:
-                    for batch in pool.map(
-                        _ingest_chunk, chunks, [fallback] * len(chunks), [limits] * len(chunks)
-                    ):
-                        outcomes.extend(batch)
-                        progress.update(len(outcomes))
+        if workers <= 1 or len(units) < PARALLEL_MIN_UNITS:
+            append = outcomes.append
+            size, games, tokens = (
+                limits.max_file_bytes,
+                limits.max_games_per_file,
+                limits.max_parse_tokens,
+            )
+            for i, unit in enumerate(units, 1):
+                if unit.__class__ is str:  # the usual unit, without a call in between
+                    append(ingest_file(unit, fallback, size, games, tokens))  # type: ignore[arg-type]
+                else:
+                    append(_ingest_one(unit, fallback, limits))
+                if not i & 255:
+                    progress.update(i)
+        else:
+            step = chunk_size(len(units), workers)
+            chunks = [list(units[i : i + step]) for i in range(0, len(units), step)]
+            pool = futures.ProcessPoolExecutor(max_workers=workers, initializer=worker_start)
+            with pool:
+                for batch in pool.map(
+                    _ingest_chunk, chunks, [fallback] * len(chunks), [limits] * len(chunks)
+                ):
+                    outcomes.extend(batch)
+                    progress.update(len(outcomes))
         progress.update(len(outcomes))
     finally:
         progress.close()

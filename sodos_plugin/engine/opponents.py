@@ -1,4 +1,4 @@
-"""Shared tables of the SOS family, computed once per context (DESIGN: one place per rule).
+"""The opponent tables of the SOS family, computed once per context: one place per rule.
 
 :func:`opponent_values` is docs/rules.md §2's per-round SOS contribution: the
 opponent's score after round R (+h as White / −h as Black in the M form when
@@ -18,11 +18,6 @@ from sodos_plugin.engine import conventions
 from sodos_plugin.engine.context import Context
 
 FORMS = ("W", "M")
-
-
-def form_of(ctx: Context, form: str | None) -> str:
-    """``form`` itself, or the system's form for the generic criteria."""
-    return form or ctx.form
 
 
 def opponent_values(ctx: Context, form: str) -> Breakdown:

@@ -1,0 +1,166 @@
+"""Starting ratings: a CSV file, the ratings the files carry, or none (ranks), matched
+to a history's players by identity (docs/rules.md §8, §10.1).
+
+Contract: :func:`read_initial` reads ``name, rating[, deviation]`` rows (a header row
+is skipped), bounded and checked line by line; :func:`given_ratings` turns what a host
+or the command line gives (``None``, ``"files"``, a path, a mapping) into ratings keyed
+by the history's spelling of each name, with a warning for names that play in no game.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sodos_hookspecs import GameColumns, GameHistory, InitialRating, RatingState
+
+from sodos_plugin.engine.identity import identity_key
+from sodos_plugin.errors import InputError
+from sodos_plugin.ratings.columns import player_names
+from sodos_plugin.util.inputfiles import FileRefused, TooLarge, read_regular
+
+MAX_INITIAL_BYTES = 64 << 20
+MAX_INITIAL_ROWS = 1_000_000
+
+
+def given_ratings(initial: Any, history: GameHistory) -> tuple[dict[str, InitialRating], list[str]]:
+    """The starting ratings ``initial`` names, keyed by the history's players, and the
+    warnings about them: ``None`` (none: the system seeds from ranks), ``"files"`` (the
+    ratings the files carry, e.g. OpenGotha XML), a CSV path, or a mapping name →
+    :class:`~sodos_hookspecs.InitialRating`."""
+    if initial is None:
+        return {}, []
+    if isinstance(initial, str) and initial == "files":
+        given = file_ratings(history)
+    elif isinstance(initial, (str, Path)):
+        given = read_initial(initial)
+    else:
+        given = dict(initial)
+    if not given:
+        return {}, []
+    return match_initial(given, history)
+
+
+def read_initial(path: Path | str) -> dict[str, InitialRating]:
+    """Starting ratings from CSV: ``name, rating[, deviation]`` (a header row is skipped).
+
+    Names are matched by identity (docs/rules.md §8); a name twice, a rating that is not
+    a finite number or an empty name is an error naming the line.
+    """
+    path = Path(path)
+    source = str(path)
+    try:  # a regular file only, bounded (sodos_plugin.util.inputfiles)
+        text = read_regular(path, MAX_INITIAL_BYTES).decode("utf-8-sig")
+    except TooLarge:
+        raise InputError(f"larger than {MAX_INITIAL_BYTES} bytes", source=source) from None
+    except FileRefused as error:
+        raise InputError(str(error), source=source) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", source=source) from None
+    found: dict[str, InitialRating] = {}
+    keys: dict[str, int] = {}
+    for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
+        if number > MAX_INITIAL_ROWS:
+            raise InputError(f"more than {MAX_INITIAL_ROWS} rows", source=source)
+        cells = [c.strip() for c in row]
+        if not cells or not any(cells) or cells[0].startswith("#"):
+            continue
+        if len(cells) < 2 or len(cells) > 3:
+            raise InputError(f"line {number}: expected name, rating[, deviation]", source=source)
+        try:
+            values = [float(c) for c in cells[1:]]
+        except ValueError:
+            if number == 1 and not found:
+                continue  # a header
+            raise InputError(
+                f"line {number}: {cells[1:]!r} is not a number", source=source
+            ) from None
+        if not cells[0]:
+            raise InputError(f"line {number}: empty name", source=source)
+        if any(v != v or v in (float("inf"), float("-inf")) for v in values):
+            raise InputError(f"line {number}: not a finite number", source=source)
+        key = identity_key(cells[0])
+        if key in keys:
+            raise InputError(
+                f"line {number}: {cells[0]!r} is also on line {keys[key]}", source=source
+            )
+        keys[key] = number
+        state = RatingState(values[0], values[1] if len(values) > 1 else None)
+        found[cells[0]] = InitialRating(state, f"{path.name}:{number}")
+    return found
+
+
+#: Whitespace other than the space (an ASCII name with one is not its own identity key).
+_OTHER_SPACE = re.compile(r"[\t\n\x0b\x0c\r\x1c-\x1f]")
+
+
+def _own_keys(names: list[str]) -> bool:
+    """Whether each name is its own ``identity_key`` (the usual table of a host: ASCII,
+    lower case, single inner spaces), checked on all of them at once."""
+    joined = "\x00".join(names)  # NUL: neither a space nor changed by lower()
+    return (
+        joined.isascii()
+        and joined == joined.lower()
+        and not _OTHER_SPACE.search(joined)
+        and "  " not in joined
+        and "\x00 " not in joined
+        and " \x00" not in joined
+        and not joined.startswith(" ")
+        and not joined.endswith(" ")
+    )
+
+
+def _identity_keys(names: list[str]) -> list[str]:
+    """``identity_key`` of each name (the names themselves when :func:`_own_keys`)."""
+    return names if _own_keys(names) else list(map(identity_key, names))
+
+
+def match_initial(
+    initial: Mapping[str, InitialRating], history: GameHistory
+) -> tuple[dict[str, InitialRating], list[str]]:
+    """Initial ratings keyed by the history's spelling of each name (identity), and a
+    warning for names in the file that play in no game."""
+    names = _names(history)
+    keys = _identity_keys(names)
+    by_key = dict(zip(keys, names))  # the last of one key wins
+    given = list(initial)
+    given_keys = _identity_keys(given)
+    if keys is names and given_keys is given and all(map(by_key.__contains__, given)):
+        return dict(initial), []  # every name its own key and in a game: each is its target
+    out: dict[str, InitialRating] = {}
+    unused = []
+    for (name, rating), key in zip(initial.items(), given_keys):
+        target = by_key.get(key)
+        if target is None:
+            unused.append(name)
+        else:
+            out[target] = rating
+    warnings = []
+    if unused:
+        shown = ", ".join(repr(n) for n in unused[:5]) + (" ..." if len(unused) > 5 else "")
+        warnings.append(f"initial ratings: {len(unused)} name(s) play in no game: {shown}")
+    return out, warnings
+
+
+def _names(history: GameHistory) -> list[str]:
+    """Each player once, by first appearance (Black before White, game by game)."""
+    if isinstance(history.games, GameColumns):  # no object per game
+        return player_names(history.games)
+    seen: dict[str, None] = {}
+    for game in history.games:
+        seen.setdefault(game.black, None)
+        seen.setdefault(game.white, None)
+    return list(seen)
+
+
+def file_ratings(history: GameHistory) -> dict[str, InitialRating]:
+    """The ratings the files carry themselves (OpenGotha XML ``rating``)."""
+    return {
+        name: InitialRating(RatingState(float(p.rating)), f"{p.source} rating")
+        for name, p in history.players.items()
+        if p.rating is not None
+    }

@@ -1,0 +1,30 @@
+"""A progress line for long reads: ``ingested n/N SGF files`` on a terminal's stderr."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+
+class Progress:
+    """``ingested n/N SGF files`` on stderr (a terminal only), at most 5 times a second."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, label: str = "SGF files"):
+        self.stream = stream if stream is not None else sys.stderr
+        self.total = total
+        self.label = label
+        self.enabled = total >= 1000 and getattr(self.stream, "isatty", lambda: False)()
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if self.enabled and (now - self.last > 0.2 or done == self.total):
+            self.last = now
+            self.stream.write(f"\rsodos: ingested {done}/{self.total} {self.label}")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
