@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
 SHARED_DATA = Path(os.environ.get("SODOS_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
 
@@ -65,7 +66,7 @@ def install_temporarily(source: Path, target: Path) -> Path:
 def example_plugin_dir(tmp_path_factory) -> Path:
     """tests/example_plugin (replaces SODOS) installed in a temporary folder."""
     target = tmp_path_factory.mktemp("example-plugin")
-    return install_temporarily(ROOT / "tests" / "example_plugin", target)
+    return install_temporarily(TESTS / "example_plugin", target)
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import ROOT, shared_path
 
 from sodos_plugin import Host
 from sodos_plugin.engine.numbers import format_value
@@ -272,7 +272,7 @@ def test_debug_shows_the_traceback(tmp_path):
 
 
 def test_sgf_folder_as_the_readme_shows(tmp_path):
-    folder = Path(__file__).resolve().parent.parent / "sample_sgf"
+    folder = ROOT / "sample_sgf"
     if not folder.is_dir():
         pytest.skip("sample_sgf/ not in this checkout")
     host = Host(config_file=False, entry_points=False)

@@ -8,7 +8,7 @@ import contextlib
 import io
 import os
 
-from conftest import ROOT, SHARED_DATA
+from conftest import ROOT, SHARED_DATA, TESTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +22,7 @@ FUZZ = settings(
 )
 INPUTS = [
     str(ROOT / "sample_sgf"),
-    str(ROOT / "tests" / "data" / "sample_tournament.xml"),
+    str(TESTS / "data" / "sample_tournament.xml"),
     str(SHARED_DATA / "conformance" / "go" / "opengotha_Tournoi_de_Juvisy.h9"),
     str(SHARED_DATA / "sgf" / "malformed"),
     "/nonexistent/x.sgf",

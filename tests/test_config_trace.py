@@ -10,10 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import ROOT
+
 from sodos_plugin.cli.config import value_of
 from sodos_plugin.config.settings import SCHEMA, Settings
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def sodos(*args, cwd: Path) -> subprocess.CompletedProcess:

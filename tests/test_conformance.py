@@ -23,10 +23,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import TESTS, shared_path
 
 from sodos_plugin.cli import main
 from sodos_plugin.readers import h9
-from tests.conftest import shared_path
 
 GO = ("conformance", "go")
 H9_FILES = [
@@ -171,7 +171,7 @@ def test_mpj2022_bye_adds_zero_to_sos_in_swiss(capsys):
 
 # EGD files from the WAGC archive (tests/data/egd, see each file's first line) whose
 # printed values need a named non-default convention (docs/rules.md §4).
-EGD = Path(__file__).parent / "data" / "egd"
+EGD = TESTS / "data" / "egd"
 ARCHIVE = [
     # WAGC 2015 (OpenGotha 3.38, McMahon): byes add own score minus the bye point.
     ("wagc2015.txt", ["-o", "unplayed.virtual_opponent=self"], {}),

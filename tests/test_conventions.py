@@ -113,10 +113,10 @@ def test_every_named_convention_is_registered():
 
 def test_sos_correction_off_breaks_juvisy(capsys):
     """docs/rules.md §2: without the handicap correction only 3/19 Juvisy SOS match."""
+    from conftest import shared_path
     from test_conformance import GO, compare, standings_json
 
     from sodos_plugin.readers import h9
-    from tests.conftest import shared_path
 
     path = shared_path(*GO, "opengotha_Tournoi_de_Juvisy.h9")
     _, parsed, _ = h9.read_path(path)

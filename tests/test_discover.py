@@ -11,11 +11,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import TESTS
 
 from sodos_plugin.plugins import discover
 
-ROOT = Path(__file__).resolve().parent.parent
-H9 = ROOT / "tests" / "data" / "egd" / "wagc2015.txt"
+H9 = TESTS / "data" / "egd" / "wagc2015.txt"
 
 
 def described(eps) -> list[tuple]:

@@ -18,11 +18,10 @@ import re
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from builders import B, J, W, tournament
-from conftest import on_path
+from conftest import ROOT, on_path
 from test_seed import seed
 
 from sodos_plugin import Host
@@ -30,7 +29,7 @@ from sodos_plugin.config import settings
 from sodos_plugin.engine.numbers import format_value
 from sodos_plugin.engine.ranks import format_rank
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = ROOT / "docs"
 EXAMPLE = DOCS / "example_plugin"
 
 

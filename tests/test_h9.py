@@ -7,12 +7,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin import Host, InputError, Result
 from sodos_plugin.readers import h9, opengotha_xml
-from tests.conftest import shared_path
 
 GO = ("conformance", "go")
 

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from conftest import SHARED_DATA, TESTS
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers import h9
-from tests.conftest import SHARED_DATA
 
-EGD = Path(__file__).parent / "data" / "egd"
+EGD = TESTS / "data" / "egd"
 SHARED_H9 = [
     ("conformance", "go", "opengotha_Tournoi_de_Juvisy.h9"),
     ("conformance", "go", "opengotha_TournoiChinois.h9"),

@@ -9,16 +9,15 @@ import inspect
 import io
 import json
 import re
-from pathlib import Path
 
 import pytest
 from builders import seed_games, tournament
+from conftest import ROOT, TESTS
 
 from sodos_plugin import Host, Tournament
 from sodos_plugin.engine import explain
 from sodos_plugin.engine.standings import Standings
 
-ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "hosts.md").read_text("utf-8")
 TABLE = DOC.split("| call | does |\n|---|---|\n", 1)[1].split("\n\n", 1)[0]
 CALLS = [re.match(r"\| `([^`]+)`", line).group(1) for line in TABLE.splitlines()]
@@ -102,7 +101,7 @@ def test_every_public_host_call_is_documented():
 def test_each_documented_call_runs(tmp_path):
     host = Host(config_file=False, entry_points=False)
     t = tournament([(p, "1d") for p in "ABCD"], 6, seed_games())
-    path = ROOT / "tests" / "data" / "sample_tournament.xml"
+    path = TESTS / "data" / "sample_tournament.xml"
     standings = host.standings(t, system="swiss", criteria=["NBW", "SOS", "SODOS"])
     stream = io.StringIO()
     dated = dataclasses.replace(host.read([path]).tournament, date="2026-03-01")

@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import ROOT, shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,8 +26,6 @@ from sodos_plugin.errors import InputError
 from sodos_plugin.readers import json_tournament
 from sodos_plugin.readers.json_tournament import Limits, dumps, parse, to_document
 from sodos_plugin.schemas.shape import ShapeError, compile_schema, json_path
-
-ROOT = Path(__file__).resolve().parent.parent
 
 DOC = {
     "format": "sodos-tournament",

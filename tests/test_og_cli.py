@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
+from conftest import shared_path
+
 from sodos_plugin import Host
 from sodos_plugin.cli import main
-from tests.conftest import shared_path
 
 EXAMPLES = ("conformance", "opengotha", "xml")
 

@@ -27,10 +27,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import shared_path
 
 from sodos_plugin import Host
 from sodos_plugin.engine import compat
-from tests.conftest import shared_path
 
 OG = ("conformance", "opengotha")
 #: OpenGotha's criteria (expected.tsv's names) → sodos names.

@@ -3,15 +3,14 @@ the values the engine computes (the tables are parsed and every cell recomputed)
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from builders import B, J, W, tournament
+from conftest import ROOT
 
 from sodos_plugin import Host, Result
 from sodos_plugin.engine.numbers import format_value
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = ROOT / "docs"
 
 
 def cup():

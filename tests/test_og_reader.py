@@ -14,11 +14,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import SHARED_DATA, shared_path
 
 from sodos_plugin import Host, InputError
 from sodos_plugin.readers import opengotha_keys, opengotha_xml
 from sodos_plugin.readers.java_hashmap import integer_hash, iteration_order, string_hash
-from tests.conftest import SHARED_DATA, shared_path
 
 MINIMAL = ("conformance", "opengotha", "minimal")
 EXAMPLES = ("conformance", "opengotha", "xml")

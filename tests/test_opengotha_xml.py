@@ -7,11 +7,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import shared_path
 
 from sodos_plugin import Host, InputError, Result
 from sodos_plugin.cli import main
 from sodos_plugin.readers import opengotha_xml
-from tests.conftest import shared_path
 
 GO = ("conformance", "go")
 

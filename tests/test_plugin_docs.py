@@ -9,15 +9,14 @@ import dataclasses
 import re
 import types
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from builders import B, J, W, tournament
+from conftest import ROOT
 
 from sodos_plugin import Host, Participation
 from sodos_plugin.engine.context import Context, Seat
 
-ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "plugins.md").read_text("utf-8")
 
 

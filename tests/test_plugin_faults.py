@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 from builders import SEED_SCHEDULE, seed_games, tournament, values
+from conftest import TESTS
 
 from sodos_plugin import ConfigError, Host, PluginError
 
-FAULTS = Path(__file__).resolve().parent / "fault_plugins"
+FAULTS = TESTS / "fault_plugins"
 ALL_FAULTY = [
     "sodos_fault_criteria",
     "sodos_fault_unknown_hook",

@@ -19,12 +19,11 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import SHARED_DATA, TESTS
 
 from sodos_plugin.readers import h9, opengotha_xml
-from tests.conftest import SHARED_DATA
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden" / "readers.json"
+GOLDEN = TESTS / "golden" / "readers.json"
 UPDATE = os.environ.get("SODOS_UPDATE_GOLDEN") == "1"
 SHARED_FOLDERS = (
     ("conformance", "go"),
@@ -35,7 +34,7 @@ SHARED_FOLDERS = (
 
 def inputs(shared: bool) -> dict[str, Path]:
     if not shared:
-        data = ROOT / "tests" / "data"
+        data = TESTS / "data"
         files = sorted(data.glob("egd/*.txt")) + sorted(data.glob("*.xml"))
         return {f"repo:{p.relative_to(data)}": p for p in files}
     found = {}

@@ -8,9 +8,9 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
+
 README = (ROOT / "README.md").read_text("utf-8")
 CI = (ROOT / ".ci" / "run").read_text("utf-8")
 

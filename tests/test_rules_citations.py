@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from conftest import ROOT
+
 from sodos_plugin import Host
 
-ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
 TEXT_FILES = ("*.py", "*.md", "*.toml", "run")
 SKIP_DIRS = {".git", ".venv", "build", "dist", "__pycache__"}

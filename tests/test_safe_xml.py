@@ -11,18 +11,18 @@ from pathlib import Path
 
 import defusedxml.ElementTree as SafeET
 import pytest
+from conftest import SHARED_DATA, TESTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin.readers import safe_xml
-from tests.conftest import SHARED_DATA
 
 XML_DIRS = [
     SHARED_DATA / "conformance" / "opengotha" / "xml",
     SHARED_DATA / "conformance" / "opengotha" / "minimal",
     SHARED_DATA / "conformance" / "go",
 ]
-REPO_XML = sorted((Path(__file__).parent / "data").glob("*.xml"))
+REPO_XML = sorted((TESTS / "data").glob("*.xml"))
 
 
 def tree(element) -> tuple:

@@ -22,15 +22,14 @@ import wsgiref.validate
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import TESTS, shared_path
 
 from sodos_plugin import Host, schemas
 from sodos_plugin.readers import json_tournament
 
 pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
 
-ROOT = Path(__file__).resolve().parent.parent
-FAULTS = ROOT / "tests" / "fault_plugins"
+FAULTS = TESTS / "fault_plugins"
 JUVISY = ("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
 
 SMALL = {

@@ -6,13 +6,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_serve_benchmark_smoke():

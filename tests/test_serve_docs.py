@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from test_serve import Service
 
 pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
 
-ROOT = Path(__file__).resolve().parent.parent
 SECTION = "## Hosts in any language"
 URL = "127.0.0.1:8000"
 

@@ -14,15 +14,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, TESTS
 from sgfmill import sgf
 
 from sodos_plugin import Host
 from sodos_plugin.cli import main
 from sodos_plugin.engine.model import Participation, Result
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_sgf"
-XML = ROOT / "tests" / "data" / "sample_tournament.xml"
+XML = TESTS / "data" / "sample_tournament.xml"
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +91,7 @@ def test_generator_reproduces_the_committed_files(tmp_path: Path) -> None:
     out = tmp_path / "sample"
     xml = tmp_path / "sample.xml"
     subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "make_sample_sgf.py"), str(out), str(xml)],
+        [sys.executable, str(TESTS / "make_sample_sgf.py"), str(out), str(xml)],
         check=True,
     )
     assert xml.read_bytes() == XML.read_bytes()

@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, TESTS
 from test_sgf_reader import folder, rec
 
 from sodos_plugin import Host, InputError, StrictError
 from sodos_plugin.errors import ConfigError
 
-SAMPLE = Path(__file__).resolve().parent.parent / "sample_sgf"
+SAMPLE = ROOT / "sample_sgf"
 
 
 def sodos(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -142,7 +143,7 @@ def test_surname_and_first_name_columns_and_semicolons(tmp_path):
 
 
 def test_any_tournament_file_is_a_roster():
-    xml = SAMPLE.parent / "tests" / "data" / "sample_tournament.xml"
+    xml = TESTS / "data" / "sample_tournament.xml"
     host = Host(config_file=False, entry_points=False, roster=xml)
     result = host.read([SAMPLE], jobs=1, skip_bad=True)
     assert len(result.tournament.players) == len(host.roster.names)

@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 from builders import B, J, W, tournament
-from conftest import shared_path
+from conftest import ROOT, shared_path
 
 from sodos_plugin import Game, Host, Player, Result, Tournament
 from sodos_plugin.util.textsafe import display_width
 from sodos_plugin.writers import table
 
-ROOT = Path(__file__).resolve().parent.parent
 JUVISY_H9 = ("conformance", "go", "opengotha_Tournoi_de_Juvisy.h9")
 JUVISY = ("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
 CHINOIS = ("conformance", "go", "opengotha_TournoiChinois.xml")

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 tiebreak_core = pytest.importorskip("tiebreak_core", reason="tiebreak-core (test extra) missing")
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 from vs_tiebreak_core import swiss, to_tiebreak_core  # noqa: E402
 
 

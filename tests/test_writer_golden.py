@@ -16,19 +16,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_DATA
+from conftest import ROOT, SHARED_DATA, TESTS
 
 from sodos_plugin import Host
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden" / "writers.json"
+GOLDEN = TESTS / "golden" / "writers.json"
 FORMATS = ("table", "csv", "json", "html", "h9")
 UPDATE = os.environ.get("SODOS_UPDATE_GOLDEN") == "1"
 
 
 def repository_inputs() -> dict[str, list[Path]]:
-    inputs = {f"repo:{p.name}": [p] for p in sorted((ROOT / "tests" / "data" / "egd").glob("*"))}
-    inputs["repo:sample_tournament.xml"] = [ROOT / "tests" / "data" / "sample_tournament.xml"]
+    inputs = {f"repo:{p.name}": [p] for p in sorted((TESTS / "data" / "egd").glob("*"))}
+    inputs["repo:sample_tournament.xml"] = [TESTS / "data" / "sample_tournament.xml"]
     inputs["repo:sample_sgf"] = [ROOT / "sample_sgf"]
     return inputs
 
