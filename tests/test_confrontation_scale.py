@@ -17,9 +17,9 @@ import random
 import time
 from pathlib import Path
 
+from child import clean, cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_hostile import clean, cli
 
 from sodos_plugin.criteria.dc import components, ranks_in_group, secondary_scores
 

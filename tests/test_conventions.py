@@ -113,8 +113,8 @@ def test_every_named_convention_is_registered():
 
 def test_sos_correction_off_breaks_juvisy(capsys):
     """docs/rules.md §2: without the handicap correction only 3/19 Juvisy SOS match."""
+    from conformance import GO, compare, standings_json
     from conftest import shared_path
-    from test_conformance import GO, compare, standings_json
 
     from sodos_plugin.readers import h9
 

@@ -20,9 +20,8 @@ import sys
 from fractions import Fraction
 
 import pytest
-from builders import B, J, W, tournament
+from builders import B, J, W, seed, tournament
 from conftest import ROOT, on_path
-from test_seed import seed
 
 from sodos_plugin import Host
 from sodos_plugin.config import settings

@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 
 import pytest
-from builders import B, J, W, tournament
+from builders import B, mixed, seed, tournament
 from conftest import shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,26 +25,6 @@ ALL = [
     "SOSOS", "SOSOSW", "SOSOSM", "SODOS", "SODOSW", "SODOSM", "SODOMS", "CUSSW", "CUSSM",
     "EXT", "EXR", "SDC", "DC",
 ]  # fmt: skip
-
-
-def mixed():
-    """5 players, 3 rounds: a bye, an absence, a not-assigned round, handicaps, jigo, forfeit."""
-    return tournament(
-        [("A", "3d"), ("B", "1d"), ("C", "2k"), ("D", "5k"), ("E", "1k"), ("F", "10k")],
-        3,
-        [
-            (1, "B", "A", B, 2),
-            (1, "C", "D", J),
-            (2, "A", "C", W),
-            (2, "D", "E", B, 3, True),
-            (3, "A", "E", B),
-            (3, "B", "C", W),
-            (3, "D", "F", W, 5),
-        ],
-        byes=[(1, "E")],
-        absences=[(2, "B")],
-        settings={"mcmahon": {"bar": "1d"}},
-    )
 
 
 def check_all(standings) -> None:
@@ -107,8 +87,6 @@ def test_rounds_show_game_data_and_parts(host):
 
 
 def test_seed_sodos_round_by_round(host):
-    from test_seed import seed
-
     standings = host.standings(seed(), system="swiss", criteria=["NBW", "SOS", "SODOS"])
     a = explain_player(standings, "A")
     sodos = a.criteria[2]

@@ -9,70 +9,20 @@ bomb or blocks on a pipe fails the test instead of taking the suite down.
 from __future__ import annotations
 
 import io
-import json
 import os
 import random
-import resource
 import subprocess
-import sys
 import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
+from child import clean, cli, players
+from records import good_folder, record
 
 from sodos_plugin import Host, InputError
 
-MEMORY_LIMIT = 1 << 30  # bytes of address space for the child: far below any bomb
-TIMEOUT = 120
 GB = 1 << 30
-
-
-def record(black: str, white: str, round_number: int = 1, result: str = "B+R", **extra) -> bytes:
-    props = "".join(f"{k}[{v}]" for k, v in extra.items())
-    return (
-        f"(;FF[4]GM[1]SZ[19]EV[Hostile Cup]RO[{round_number}]PB[{black}]PW[{white}]"
-        f"BR[3k]WR[3k]RE[{result}]{props};B[pd];W[dp])\n"
-    ).encode()
-
-
-def limit_memory() -> None:  # runs in the child before exec
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
-def cli(*args: str, cwd: Path, timeout: float = TIMEOUT) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env.pop("SODOS_DEBUG", None)
-    return subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", *args, "--no-entry-points"],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        preexec_fn=limit_memory,
-    )
-
-
-def clean(done: subprocess.CompletedProcess) -> str:
-    """The run ended normally or with a one-line error; never a traceback or a crash."""
-    assert done.returncode in (0, 1, 2), done.stderr[-2000:]
-    assert "Traceback" not in done.stderr
-    assert "internal error" not in done.stderr, done.stderr
-    assert "MemoryError" not in done.stderr
-    return done.stderr
-
-
-def players(done: subprocess.CompletedProcess) -> list[str]:
-    """Player names in the JSON standings the run printed."""
-    return [row["player"]["name"] for row in json.loads(done.stdout)["standings"]]
-
-
-def good_folder(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    (path / "r1-a.sgf").write_bytes(record("Alice", "Bob"))
-    (path / "r1-b.sgf").write_bytes(record("Carol", "Dave", result="W+3.5"))
-    return path
 
 
 # -- size -------------------------------------------------------------------------------------

@@ -13,8 +13,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from builders import B, tournament
-from test_explain import mixed
+from builders import B, mixed, tournament
 
 from sodos_plugin.engine.numbers import format_value
 

@@ -16,7 +16,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from test_hostile import clean, cli, good_folder, limit_memory, players, record
+from child import clean, cli, limit_memory, players
+from records import good_folder, record
 
 from sodos_plugin import Host, InputError
 from sodos_plugin.readers import h9

@@ -15,9 +15,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from child import clean, cli
 from conftest import InlinePool
-from test_hostile import clean, cli
-from test_sgf_reader import folder, make_tgz, make_zip, rec, status
+from records import folder, make_tgz, make_zip, rec, status
 
 from sodos_plugin import Host
 from sodos_plugin.errors import ConfigError, InputError

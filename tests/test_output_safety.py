@@ -28,7 +28,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from test_hostile import MEMORY_LIMIT, record
+from child import MEMORY_LIMIT
+from records import record
 
 from sodos_plugin import Host, OutputError, PluginError
 from sodos_plugin.cli._streams import MAX_MESSAGE_WIDTH, say

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from builders import seed_games, tournament, values
-
-
-def seed():
-    return tournament("ABCD", 6, seed_games())
+from builders import seed, values
 
 
 def test_seed_sodos_sos_and_winner(host):

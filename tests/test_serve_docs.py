@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 from conftest import ROOT
-from test_serve import Service
+from service import Service, command, environment
 
 pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
 
@@ -78,8 +78,6 @@ def test_java_client_compiles_runs_and_prints_the_shown_standings(docs_service, 
     assert done.stdout == shown
     # and the client's numbers are the service's
     import json
-
-    from test_serve import command, environment
 
     standings = subprocess.run(
         [*command(), "standings", "docs/json/league.json", "--format", "json"],

@@ -6,7 +6,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from test_sgf_reader import folder, rec, status
+from records import folder, rec, status
 
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers.sgf import read

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import io
-import tarfile
-import zipfile
 from pathlib import Path
 
 import pytest
+from records import folder, make_tgz, make_zip, rec, status
 
 from sodos_plugin import Host
 from sodos_plugin.cli import main
@@ -16,27 +15,6 @@ from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.readers.sgf import claims, read
 from sodos_plugin.readers.sgf import walk as walk_module
 from sodos_plugin.readers.sgf.ingest import ingest_bytes
-
-
-def rec(pb, pw, re="B+R", ro="1", br="3d", wr="3d", ev="Cup", extra="", moves=";B[pd];W[dp]"):
-    props = f"PB[{pb}]PW[{pw}]RE[{re}]"
-    for key, value in (("RO", ro), ("BR", br), ("WR", wr), ("EV", ev)):
-        if value is not None:
-            props += f"{key}[{value}]"
-    return f"(;FF[4]CA[UTF-8]{props}{extra}{moves})\n".encode()
-
-
-def folder(tmp_path: Path, files: dict[str, bytes]) -> Path:
-    for name, data in files.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    return tmp_path
-
-
-def status(result) -> dict[str, tuple[str, str]]:
-    return {Path(f.path).name: (f.status, f.reason) for f in result.files}
-
 
 # -- assembly ----------------------------------------------------------------------------
 
@@ -306,22 +284,6 @@ def test_escapes_and_line_breaks_decode_like_sgfmill() -> None:
 
 
 # -- archives and limits ----------------------------------------------------------------
-
-
-def make_zip(path: Path, members: dict[str, bytes]) -> Path:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return path
-
-
-def make_tgz(path: Path, members: dict[str, bytes]) -> Path:
-    with tarfile.open(path, "w:gz") as archive:
-        for name, data in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return path
 
 
 @pytest.mark.parametrize("maker", [make_zip, make_tgz])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_sgf_reader import folder, rec, status
+from records import folder, rec, status
 
 from sodos_plugin.engine.model import Result
 from sodos_plugin.readers.sgf import read

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, TESTS
-from test_sgf_reader import folder, rec
+from records import folder, rec
 
 from sodos_plugin import Host, InputError, StrictError
 from sodos_plugin.errors import ConfigError
