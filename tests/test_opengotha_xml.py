@@ -1,4 +1,12 @@
-"""OpenGotha XML reader: real files, every result kind, the file's own settings, safety."""
+"""The OpenGotha XML reader: real files, every result kind, the file's own settings and
+safety; and that it opens every file OpenGotha opens, with its meaning (docs/rules.md §6),
+and says where OpenGotha would print something else (docs/rules.md §7).
+
+``conformance/opengotha/minimal/`` has one small file per behaviour and, in
+``opengotha_output.jsonl``, every value OpenGotha 3.51.02 computes for it (run in an
+English locale). With ``compat = "opengotha"`` sodos prints each of those values;
+without it, the tests below pin what sodos does instead and the warning that says so.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +15,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import SHARED_DATA, shared_path
 
 from sodos_plugin import Host, InputError, Result
 from sodos_plugin.cli import main
-from sodos_plugin.readers import opengotha_xml
+from sodos_plugin.readers import opengotha_keys, opengotha_xml
+from sodos_plugin.readers.java_hashmap import integer_hash, iteration_order, string_hash
 
 GO = ("conformance", "go")
 
@@ -260,3 +269,347 @@ def test_half_point_file_gives_halves_as_json_numbers(tmp_path, capsys):
     # own two rounds without a game add his start MMS 31 each.
     assert sos["Alpha Ann"] == 31.5 + 31 + 31
     assert Fraction(sos["Alpha Ann"]).denominator == 2
+
+
+# -- as OpenGotha reads them: the minimal files, keys, names and defaults --------------------
+
+MINIMAL = ("conformance", "opengotha", "minimal")
+EXAMPLES = ("conformance", "opengotha", "xml")
+CRITERIA = [
+    "CAT", "NBW", "CPS", "MMS", "STS", "RANK", "RATING", "CUSSW", "CUSSM", "SOSW", "SOSW-1",
+    "SOSW-2", "SODOSW", "SOSM", "SOSM-1", "SOSM-2", "SODOSM", "SOSTS", "SOSOSW", "SOSOSM",
+    "EXT", "EXR",
+]  # fmt: skip
+OG_NAMES = {"RANK": "Rank", "RATING": "Rating"}
+
+
+def outputs() -> list[dict]:
+    path = shared_path(*MINIMAL, "opengotha_output.jsonl")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def host(**config) -> Host:
+    return Host(config, config_file=False, entry_points=False)
+
+
+def minimal(name: str) -> Path:
+    return shared_path(*MINIMAL, name)
+
+
+def read(name: str, **options):
+    return opengotha_xml.read_file(minimal(name), **options)
+
+
+def values(standings, criterion: str) -> dict[str, Fraction]:
+    return {
+        p.name: standings.value(criterion, i) for i, p in enumerate(standings.tournament.players)
+    }
+
+
+# -- every value of every minimal file, as OpenGotha computes it ------------------------------
+
+
+def opened_by_opengotha() -> list[str]:
+    """Parametrized at collection: no skip there when the shared data is absent."""
+    if not SHARED_DATA.joinpath(*MINIMAL).is_dir():
+        return ["(shared data absent)"]
+    return [o["file"] for o in outputs() if o["ok"]]
+
+
+@pytest.mark.parametrize("name", opened_by_opengotha())
+def test_compat_prints_every_value_opengotha_prints(name):
+    want = next((o for o in outputs() if o["file"] == name), None)
+    assert want is not None
+    # OpenGotha ran these in an English locale
+    t, _ = read(name, turkish=False)
+    h = host(compat="opengotha")
+    own = h.standings(t, round=want["round"])
+    full = h.standings(t, round=want["round"], criteria=CRITERIA)
+    index = {p.name: i for i, p in enumerate(own.tournament.players)}
+    position = {i: at for at, i in enumerate(own.order)}
+    place = 0
+    problems = []
+    for player in sorted(want["players"], key=lambda p: p["order"]):
+        place = int(player["pos"].rstrip("=")) if player["pos"].strip("=") else place
+        i = index[" ".join(player["name"].split())]
+        for criterion in CRITERIA:
+            expected = Fraction(player["values"][OG_NAMES.get(criterion, criterion)])
+            if full.value(criterion, i) != expected:
+                problems.append((player["name"], criterion, full.value(criterion, i), expected))
+        for criterion in ("DC", "SDC"):
+            expected = Fraction(player["values"][criterion])
+            if criterion in own.criteria and own.value(criterion, i) != expected:
+                problems.append((player["name"], criterion))
+        if own.places[position[i]] != place:
+            problems.append((player["name"], "place", own.places[position[i]], place))
+    assert not problems
+
+
+#: Files OpenGotha cannot open: sodos refuses those whose values are unreadable and
+#: opens those where only OpenGotha's own checks fail.
+REFUSED = {
+    "cat_number_too_big.xml": "OpenGotha cannot open this file",
+    "cat_one_with_elems.xml": "OpenGotha cannot open this file",
+    "crit_names2.xml": "expected 1..6, got 7",
+    "load_smmsfrac.xml": "smmsCorrection: expected an integer, got '0.5'",
+    "rating_frac.xml": "rating: expected an integer, got '1500.5'",
+}
+OPENED_BY_SODOS_ONLY = {"load_country1.xml", "load_country3.xml", "load_emptyfirst.xml"}
+
+
+def test_files_opengotha_refuses():
+    refused = {o["file"] for o in outputs() if not o["ok"]}
+    assert refused == set(REFUSED) | OPENED_BY_SODOS_ONLY
+    for name, message in REFUSED.items():
+        with pytest.raises(InputError, match=message):
+            read(name)
+    for name in OPENED_BY_SODOS_ONLY:
+        t, _ = read(name)
+        assert len(t.players) == 2
+
+
+# -- keys: formed and matched as OpenGotha does ------------------------------------------------
+
+
+def test_turkish_keys_match_as_in_the_locale_they_were_written_in():
+    path = shared_path(*EXAMPLES, "example__R3_turkish_key.xml")
+    t, warnings = opengotha_xml.read_file(path)
+    assert len(t.games) == 1 and not t.compat  # OpenGotha in a Turkish locale agrees
+    # OpenGotha in another locale falls back on letters-only names: no loss here
+    assert not any("another locale" in w for w in warnings)
+    t, warnings = read("turkish_letters.xml")
+    assert len(t.games) == 3  # sodos reads them all
+    assert any("OpenGotha in another locale would lose 1 game(s)" in w for w in warnings)
+
+
+def test_file_saved_without_data_version_keeps_every_game_and_says_what_opengotha_loses():
+    t, warnings = read("keys_dvNone.xml", turkish=False)
+    view = t.compat["opengotha"]
+    assert (len(t.games), len(view.tournament.games)) == (5, 1)
+    assert any("OpenGotha would lose 4 of 5 games in this file" in w for w in warnings)
+    path = shared_path(*EXAMPLES, "example__V1_missing_dataVersion.xml")
+    t, warnings = opengotha_xml.read_file(path)
+    assert len(t.games) == 1 and set(t.compat["opengotha"].defects) == {"V1"}
+    assert any("it has no dataVersion (OpenGotha 3.51.02 does not write it)" in w for w in warnings)
+    assert [p.rating for p in t.players] == [100, 100]
+    assert [p.rating for p in t.compat["opengotha"].tournament.players] == [2150, 2150]
+
+
+def test_opengotha_key_rules():
+    assert opengotha_keys.key_of("Martin-Vallas Bruno") == "MARTIN-VALLASBRUNO"
+    assert opengotha_keys.key_of("Civiniz Ela", turkish=True) == "CİVİNİZELA"
+    assert opengotha_keys.key_of("Groß Hans") == "GROSSHANS"  # Java's full case mapping
+    assert opengotha_keys.force_to_ascii("ŞAHİNELA Ł") == "SAHINELA ?"
+    assert opengotha_keys.canonical("Ééé", "Zoë") == "EEEZOE"
+    assert opengotha_keys.canonical("Ο Λ", "Νίκος") == ""  # no letter A-Z left
+    index = opengotha_keys.KeyIndex([("Ann", "Aa"), ("Bob", "Bb")], 201, False)
+    assert index.find("annaa") == 0  # dataVersion 201: the key upper-cased
+    assert opengotha_keys.KeyIndex([("Ann", "Aa")], 200, False).find("ANNAA") == 0
+    assert opengotha_keys.KeyIndex([("A-n", "Aa")], 200, False).find("A-NAA") is None
+
+
+def test_java_hashmap_order_is_javas():
+    """Orders printed by java.util.HashMap (OpenJDK 17) for these keys."""
+    keys = [0, 4, 40, 1000, 1016, 1040, 2000, 2001, 2016, 16, 5, 13, 21, 29, 37, 45, 53, 61]
+    keys += [69, 77, 85]
+    java = "0 2016 4 5 37 69 40 1000 13 45 77 1040 2000 16 2001 21 53 85 1016 29 61"
+    assert iteration_order(keys, integer_hash) == [int(k) for k in java.split()]
+    names = ["ALPHAANN", "BETABOB", "GAMMAGUY", "CİVİNİZELA", "MARTIN-VALLASBRUNO", "ΟΛΝΊΚΟΣ"]
+    java = "BETABOB MARTIN-VALLASBRUNO ΟΛΝΊΚΟΣ ALPHAANN GAMMAGUY CİVİNİZELA"
+    assert iteration_order(names, string_hash) == java.split()
+    assert string_hash("ALPHAANN") == -1591815229 & 0xFFFFFFFF
+
+
+# -- games and byes ---------------------------------------------------------------------------
+
+
+def test_two_games_in_a_round_count_the_game_opengotha_lists_last():
+    for name, counted in (("two_games_t1_t5.xml", 5), ("two_games_t5_t1.xml", 5)):
+        t, warnings = read(name)
+        (warning,) = [w for w in warnings if "has 2 games" in w]
+        assert "table 1 vs" in warning and "table 5 vs" in warning
+        assert f"count table {counted}" in warning
+    # 31 games: OpenGotha's HashMap order puts table 41 after table 1 in round 1,
+    # table 1 after table 31 in round 2
+    t, warnings = read("hashorder.xml")
+    assert any("round 1: Aa Ann has 2 games" in w and "count table 41" in w for w in warnings)
+    assert any("round 2: Aa Ann has 2 games" in w and "count table 1 " in w for w in warnings)
+
+
+def test_same_table_replaces_self_play_and_bye_with_game_are_warned():
+    t, warnings = read("same_table.xml")
+    assert len(t.games) == 1 and any("replaces round 1 table 1" in w for w in warnings)
+    t, warnings = read("self_equal.xml")
+    assert any("plays himself" in w for w in warnings)
+    t, warnings = read("bye_and_game.xml")
+    assert any("has the bye and a game" in w for w in warnings)
+
+
+def test_byes_wrapper_unknown_player_and_two_in_a_round():
+    path = shared_path(*EXAMPLES, "example__R5_byeplayer_wrapper.xml")
+    t, warnings = opengotha_xml.read_file(path)
+    assert len(t.byes) == 1 and not t.compat
+    t, warnings = read("wrap_greek.xml")
+    assert set(t.compat["opengotha"].defects) == {"V7"}  # OpenGotha: a round-1 bye too
+    assert any("wraps other byes: OpenGotha also reads it as a round-1 bye" in w for w in warnings)
+    path = shared_path(*EXAMPLES, "example__R7_unknown_bye.xml")
+    t, warnings = opengotha_xml.read_file(path)
+    assert not t.byes and any(
+        "no player has the key 'NOBODY': the bye is skipped" in w for w in warnings
+    )
+    path = shared_path(*EXAMPLES, "example__V4_two_byes_one_round.xml")
+    t, warnings = opengotha_xml.read_file(path)
+    assert len(t.byes) == 2 and len(t.compat["opengotha"].tournament.byes) == 1
+    assert any("2 byes" in w and "keeps only the last" in w for w in warnings)
+
+
+def test_rounds_rise_to_the_last_game_or_bye():
+    t, _ = read("rounds_raise.xml")
+    assert t.rounds == 4
+
+
+# -- players, settings and criteria -------------------------------------------------------------
+
+
+def test_ranks_as_opengotha_reads_them_with_warnings():
+    t, warnings = read("ranks.xml")
+    ranks = {p.name: p.rank for p in t.players}
+    assert ranks["N0 X"] == -30  # 99K → 30K
+    assert ranks["N1 X"] == 8  # 10D → 9D
+    assert ranks["N4 X"] == -99  # "5": unreadable, no grade
+    assert ranks["Ga Grade"] == -3  # "abc", grade 3K
+    assert any(
+        "rank '99K' is not a Go rank from 30K to 9D: OpenGotha reads it as 30K" in w
+        for w in warnings
+    )
+    assert opengotha_xml.convert_kdp("4p") == 7 and opengotha_xml.convert_kdp("15") == -15
+
+
+def test_missing_scoring_attributes_take_opengotha_defaults():
+    t, _ = read("gps_missing.xml")
+    assert t.settings["scoring"] == {
+        "bye": "0",
+        "bye_mms": "0",
+        "absent_nbw": "0",
+        "absent_mms": "0",
+        "round_down": True,
+    }
+    assert t.settings["mcmahon"] == {"bar": "4d", "floor": "20k", "zero": "30k"}
+
+
+def test_criterion_names_opengotha_turns_into_null_are_warned():
+    t, warnings = read("crit_names.xml")
+    assert t.settings["criteria"] == ["RATING"]
+    assert any(
+        "'SOSWM1' is not an OpenGotha criterion name" in w and "SOSW-1" in w for w in warnings
+    )
+    t, warnings = read("crit_null.xml")
+    assert t.settings["criteria"] == ["NULL"]
+    s = host().standings(t)
+    assert {row.place for row in s.rows()} == {1}
+
+
+#: OpenGotha 3.51.02's placement criteria, (short name, long name), as its
+#: ``PlacementParameterSet.allPlacementCriteria`` lists them; a file names the long one.
+OPENGOTHA_CRITERIA = [
+    ("NULL", "NULL"), ("CAT", "CAT"), ("NBW", "NBW"), ("CPS", "CPS"), ("MMS", "MMS"),
+    ("STS", "STS"),
+    ("Rank", "Rank"), ("Rating", "Rating"), ("CUSS", "CUSSW"), ("CUSS", "CUSSM"),
+    ("SOS", "SOSW"), ("SOS-1", "SOSW-1"), ("SOS-2", "SOSW-2"), ("SODOS", "SODOSW"),
+    ("SOS", "SOSM"), ("SOS-1", "SOSM-1"), ("SOS-2", "SOSM-2"), ("SODOS", "SODOSM"),
+    ("SOSTS", "SOSTS"), ("SOSOS", "SOSOSW"), ("SOSOS", "SOSOSM"), ("EXT", "EXT"),
+    ("EXR", "EXR"), ("DC", "DC"), ("SDC", "SDC"),
+]  # fmt: skip
+LONG_NAMES = [long for _, long in OPENGOTHA_CRITERIA]
+
+
+def with_criteria(tmp_path: Path, *names: str) -> Path:
+    """cup.xml (every value known) with these placement criteria."""
+    text = minimal("cup.xml").read_text(encoding="utf-8")
+    head, rest = text.split("<PlacementCriteria>", 1)
+    tail = rest.split("</PlacementCriteria>", 1)[1]
+    listed = "".join(
+        f'<PlacementCriterion name="{name}" number="{i}"/>' for i, name in enumerate(names, 1)
+    )
+    path = tmp_path / "criteria.xml"
+    path.write_text(f"{head}<PlacementCriteria>{listed}</PlacementCriteria>{tail}", "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", LONG_NAMES)
+def test_every_long_name_opengotha_writes_is_its_criterion(tmp_path, name):
+    t, warnings = opengotha_xml.read_file(with_criteria(tmp_path, name, "NULL"))
+    assert t.settings["criteria"] == [{"Rank": "RANK", "Rating": "RATING"}.get(name, name)]
+    assert not [w for w in warnings if "criterion" in w], warnings
+    if name in ("NULL", "DC", "SDC"):
+        return  # NULL is everyone's 0; DC, SDC depend on the whole list (conformance)
+    # the criterion computed is OpenGotha's: its value for every player of cup.xml
+    want = next(o for o in outputs() if o["file"] == "cup.xml")
+    s = host(compat="opengotha").standings(t)
+    assert values(s, s.criteria[0]) == {
+        " ".join(p["name"].split()): Fraction(p["values"][name]) for p in want["players"]
+    }
+
+
+def test_short_names_are_not_read_from_a_file_as_opengotha_reads_them(tmp_path):
+    """OpenGotha finds a file's criterion by its long name only: a short name (what its
+    standings header shows) is NULL there, and so in sodos, with a warning."""
+    shorts = sorted({short for short, long in OPENGOTHA_CRITERIA if short != long})
+    assert shorts == ["CUSS", "SODOS", "SOS", "SOS-1", "SOS-2", "SOSOS"]
+    t, warnings = opengotha_xml.read_file(with_criteria(tmp_path, *shorts))
+    assert t.settings["criteria"] == ["NULL"]
+    for short in shorts:
+        assert any(f"'{short}' is not an OpenGotha criterion name" in w for w in warnings), short
+
+
+@pytest.mark.parametrize("system", ["swiss", "mcmahon"])
+def test_short_names_on_the_command_line_take_the_systems_form(system):
+    t, _ = read("cup.xml")
+    h = host()
+    form = "W" if system == "swiss" else "M"
+    pairs = [
+        (short, long)
+        for short, long in OPENGOTHA_CRITERIA
+        if short != long and long.endswith((form, f"{form}-1", f"{form}-2"))
+    ]
+    assert len(pairs) == 6
+    for short, long in pairs:
+        a = h.standings(t, system=system, criteria=[short])
+        b = h.standings(t, system=system, criteria=[long])
+        assert [a.value(short, i) for i in range(5)] == [b.value(long, i) for i in range(5)]
+
+
+def test_categories():
+    t, _ = read("cat3.xml")
+    s = host().standings(t)
+    assert s.criteria[0] == "CAT"
+    t, warnings = read("cat_missing.xml")
+    assert t.settings["categories"]["lower_limits"][-1] == "1d"  # Java's 0 = 1D
+    assert any("fewer Category limits" in w for w in warnings)
+
+
+def test_macmahon_program_files_are_refused_by_name(tmp_path):
+    path = tmp_path / "mm.xml"
+    path.write_text('<?xml version="1.0"?>\n<TournamentData><Player/></TournamentData>\n')
+    with pytest.raises(InputError, match=r"MacMahon program file \(<TournamentData>\)"):
+        host().read([path])
+
+
+def test_bytes_that_are_not_utf8_are_replaced_with_a_warning(tmp_path):
+    data = minimal("absent_bye.xml").read_bytes().replace(b'name="Aa"', b'name="A\xc5?"')
+    path = tmp_path / "bad.xml"
+    path.write_bytes(data)
+    t, warnings = opengotha_xml.read_file(path)
+    assert "A\ufffd?" in t.players[0].name
+    assert any("not UTF-8" in w and "line" in w for w in warnings)
+
+
+def test_dtd_defaults_apply_when_the_file_names_the_dtd(tmp_path):
+    text = minimal("gps_missing.xml").read_text(encoding="utf-8")
+    head, rest = text.split("\n", 1)
+    path = tmp_path / "dtd.xml"
+    path.write_text(
+        f'{head}\n<!DOCTYPE Tournament SYSTEM "tournament.dtd">\n{rest}', encoding="utf-8"
+    )
+    t, _ = opengotha_xml.read_file(path)
+    assert t.settings["scoring"]["bye"] == "1/2"  # tournament.dtd: genNBW2ValueBye "1"
