@@ -27,6 +27,25 @@ def shared_path(*parts: str) -> Path:
     return path
 
 
+#: Checks what the whole suite left behind, so it runs after every other test.
+CLEAN_ENVIRONMENT = TESTS / "plugins" / "test_clean_environment.py"
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:
+    """Move the tests of ``tests/plugins/test_clean_environment.py`` to the end.
+
+    They check that the suite left the environment as the user had it (no installed
+    plugin replaces a built-in, no example plugin in ``pip list``), so they must run
+    after every test that installs a plugin in a temporary folder or puts one on the
+    path. Folders are collected in name order, which would run ``plugins/`` before
+    ``readers/`` and the rest; ``.ci/run`` also runs the file once more on its own
+    after the suite.
+    """
+    last = [item for item in items if item.path.resolve() == CLEAN_ENVIRONMENT]
+    if last:
+        items[:] = [item for item in items if item not in last] + last
+
+
 @pytest.fixture
 def shared_data() -> Path:
     if not SHARED_DATA.is_dir():

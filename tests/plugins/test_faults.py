@@ -32,7 +32,7 @@ ALL_FAULTY = [
     "sodos_fault_reader",
 ]
 
-# The seed of test_seed.py: hand-checked values (docs/rules.md §2).
+# The seed of tests/criteria/test_sensei_sodos_example.py: hand-checked values (docs/rules.md §2).
 SEED_SODOS = {"A": 11, "B": 9, "C": 6, "D": 4}
 
 

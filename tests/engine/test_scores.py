@@ -110,7 +110,7 @@ def test_doubled_multiplies_everything():
 
 def test_tables_are_read_only():
     # every criterion shares these tables: a plugin writing into them would change the
-    # values of the criteria computed after it (tests/test_plugin_faults.py)
+    # values of the criteria computed after it (tests/plugins/test_faults.py)
     p, s = scores()
     tables = [p.opponent, p.half_points, p.handicap, p.state, p.unpaired, s.nbw, s.mms]
     for table in tables:

@@ -2,7 +2,7 @@
 one bad member, run options a folder cannot set, and one memory budget per run.
 
 Each case is an input of our own with the exact outcome asserted; the bounds are checked
-in a child process with an address-space limit and a timeout (as tests/test_hostile.py).
+in a child process with an address-space limit and a timeout (tests/child.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Bounded on any input (issue 10 items 10, 11, 17): regular files only, linear h9 headers.
 
 Inputs are made here. Whatever could block or blow up runs in a child process with an
-address-space limit and a timeout (``test_hostile.cli``), so a regression fails the
+address-space limit and a timeout (``child.cli``), so a regression fails the
 test instead of hanging the suite.
 """
 

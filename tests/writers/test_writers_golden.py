@@ -3,7 +3,7 @@
 as they were, on the repository's files and on every conformance file of the shared data.
 
 A deliberate change of a writer's output updates them:
-``SODOS_UPDATE_GOLDEN=1 python -m pytest -q tests/test_writer_golden.py`` (then say in
+``SODOS_UPDATE_GOLDEN=1 python -m pytest -q tests/writers/test_writers_golden.py`` (then say in
 the commit which output changed and why).
 """
 

@@ -1,7 +1,7 @@
 """Hypothesis properties of the SOS family (docs/rules.md §2, §4, EGF convention, defaults).
 
 Relabelling players and causality (values after round R ignore later rounds) are in
-``test_invariants.py`` for every criterion and convention. Here, the sum rules:
+``tests/engine/test_invariants.py`` for every criterion and convention. Here, the sum rules:
 
 * SODOSW ≤ SOSW for every player when bye/absence points are ≥ 0: each per-round SODOS
   term is the SOS term × a factor in {0, ½, 1}, rounds without a game add 0 to both

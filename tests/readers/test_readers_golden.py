@@ -6,9 +6,9 @@ settings, info, the OpenGotha compat view) and every warning, or the error.
 warnings (the file's path written ``<file>``) made by the readers as they were (commit
 275a71e).
 A deliberate change of what a reader reads updates them:
-``SODOS_UPDATE_GOLDEN=1 python -m pytest -q tests/test_reader_golden.py`` (then say in
+``SODOS_UPDATE_GOLDEN=1 python -m pytest -q tests/readers/test_readers_golden.py`` (then say in
 the commit what changed and why). The writers' outputs have their own digests
-(test_writer_golden.py).
+(tests/writers/test_writers_golden.py).
 """
 
 from __future__ import annotations
