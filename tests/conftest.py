@@ -67,7 +67,7 @@ def install_temporarily(source: Path, target: Path) -> Path:
     The plugin is then a real installed distribution (metadata, entry point) on that
     folder only: put it on ``sys.path`` (:func:`on_path`) or ``PYTHONPATH`` for a child
     process. Nothing is installed in the environment running the tests, so no later run
-    of ``sodos`` sees it (issue 12, item 2). Skips, saying why, when pip cannot build it.
+    of ``sodos`` sees it. Skips, saying why, when pip cannot build it.
     """
     done = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--no-input", "--quiet",

@@ -1,5 +1,5 @@
 """benchmarks/fuzz_isolation.py: its checker catches what it must, and a short run is clean
-(issue 10: random bytes inside valid records are per-file answers). The long runs are the
+(random bytes inside valid records are per-file answers). The long runs are the
 benchmark's (``python benchmarks/fuzz_isolation.py``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fuzzing the config loader (issue 6, part 1): every input is Settings or a ConfigError.
+"""Fuzzing the config loader: every input is Settings or a ConfigError.
 
 Random TOML-ish files, random ``-o key=value`` strings and random host mappings go
 through :func:`load_file`, :func:`parse_override` and :func:`resolve`; nothing else

@@ -1,7 +1,7 @@
 """Config entries: sodos.toml, [tool.sodos] in pyproject.toml, host dict, -o overrides.
 
 Precedence, lowest first: the tournament file's own settings < config file < host dict
-< ``-o key=value`` (issue 2, item 4). Unknown keys and wrong types are ConfigErrors
+< ``-o key=value``. Unknown keys and wrong types are ConfigErrors
 naming the key and the file.
 """
 

@@ -1,4 +1,4 @@
-"""``sodos config`` and ``--trace-config`` (issue 12, item 9): which config files were
+"""``sodos config`` and ``--trace-config``: which config files were
 read — the working directory's sodos.toml or pyproject.toml, a records folder's
 sodos.toml, --config — and where each setting came from."""
 

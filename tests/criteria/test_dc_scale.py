@@ -1,10 +1,10 @@
-"""DC and SDC with thousands of players in one tie group (issue 10 item 12).
+"""DC and SDC with thousands of players in one tie group (docs/rules.md §3).
 
 * A 2 000-player OpenGotha file with DC first (so every player is in one group) and
   three criteria after it (so nearly every player has a secondary score of its own)
-  ranks in a child process with a time and memory limit. The ranking before this
-  change counted keys per key (cubic) and expanded collapsed cycles into per-player
-  win sets (quadratic): this file took more than two minutes.
+  ranks in a child process with a time and memory limit. The former ranking counted
+  keys per key (cubic) and expanded collapsed cycles into per-player win sets
+  (quadratic): this file took more than two minutes.
 * The ranking on the graph of parts gives the same ranks as the expanded win sets
   (the former code, kept below as the reference) on random win graphs.
 """

@@ -1,4 +1,4 @@
-"""docs/hosts.md matches the real signatures (issue 12, item 11): each call in its table
+"""docs/hosts.md matches the real signatures: each call in its table
 has the parameters, order, kinds and defaults of the code, and a test calls each one."""
 
 from __future__ import annotations

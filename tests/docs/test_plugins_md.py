@@ -1,4 +1,4 @@
-"""docs/plugins.md documents everything a criterion receives (issue 12, item 10): a test
+"""docs/plugins.md documents everything a criterion receives: a test
 fails when a public attribute of the context, a seat, the pairings, the scores, the
 settings, the tournament, a player or a game is not in it; its example runs as printed;
 the per-game view agrees with the tables."""

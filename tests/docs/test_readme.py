@@ -1,4 +1,4 @@
-"""The README's two commands (issue 12, items 1-3): what they are, that ``.ci/run`` runs
+"""The README's two commands: what they are, that ``.ci/run`` runs
 the test command exactly as written before anything touches pip, and that the first
 command's ``sodos standings sample_sgf/`` prints the standings and nothing else."""
 

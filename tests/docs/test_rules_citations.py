@@ -1,4 +1,4 @@
-"""The rules travel with the package (issue 12, item 12): every citation of a rule in
+"""The rules travel with the package: every citation of a rule in
 code, docs and ``explain`` output names the project's own page, docs/rules.md, by a
 section that exists — never a file outside the repository."""
 

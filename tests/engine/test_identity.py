@@ -1,4 +1,4 @@
-"""Name identity and close names (issue 10 item 1, docs/rules.md §8)."""
+"""Name identity and close names (docs/rules.md §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Engine invariants over random valid tournaments (issue 6, part 4).
+"""Engine invariants over random valid tournaments.
 
 * Relabelling: permuting the players' order in the file changes no one's values,
   places or tie flags.

@@ -1,4 +1,4 @@
-"""The model's fast construction and checks give what the field-by-field ones give (issue 13).
+"""The model's fast construction and checks give what the field-by-field ones give.
 
 ``new_game``/``new_player`` are the dataclasses' constructors made faster; the
 Tournament checks its games column by column and, on any bad game, falls back to the

@@ -1,4 +1,4 @@
-"""Bad host data (issue 12, item 11): a SodosError naming the field, raised when the
+"""Bad host data: a SodosError naming the field, raised when the
 tournament is built — never later, as a failure blamed on a built-in plugin."""
 
 from __future__ import annotations

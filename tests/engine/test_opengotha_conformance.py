@@ -257,8 +257,9 @@ def test_without_compat_every_difference_is_a_documented_defect():
 
 
 def test_sodos_reads_every_game_and_warns_where_opengotha_loses_them():
-    """Issue item 4: a file OpenGotha 3.51.02 saved without dataVersion loses games in
-    OpenGotha; sodos reads them all and says how many OpenGotha would lose."""
+    """A file OpenGotha 3.51.02 saved without dataVersion loses games in OpenGotha
+    (defect V1, docs/rules.md §7); sodos reads them all and says how many OpenGotha
+    would lose."""
     for name, row in files().items():
         if "V1" not in row["defects"].split(","):
             continue

@@ -1,4 +1,4 @@
-"""Player.rating holds real-valued ratings exactly (issue 14 item 6)."""
+"""Player.rating holds real-valued ratings exactly."""
 
 from fractions import Fraction
 

@@ -1,4 +1,4 @@
-"""``--strict`` (every warning an error) and the roster (issue 10 item 1, docs/rules.md §8)."""
+"""``--strict`` (every warning an error) and the roster (docs/rules.md §8)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
-"""Output a stranger cannot abuse (issue 10 items 13-16 and 18).
+"""Output a stranger cannot abuse.
 
-* 13: no column padded to a pathological name; message lines are bounded.
-* 14: control characters from names, results, file and member names are escaped in
+* Bounded: no column padded to a pathological name; message lines are bounded.
+* Escaped: control characters from names, results, file and member names are escaped in
   every terminal, CSV and error output; a name cannot forge a ``rejected:`` line.
-* 15: CSV cells a spreadsheet would run as a formula are neutralised (not numbers),
+* CSV formulas: cells a spreadsheet would run as a formula are neutralised (not numbers),
   and ``escape_formulas = false`` turns it off.
-* 16: ``--output`` is replaced atomically; a failed write leaves the old file.
-* 18: an encoding that cannot show a character gets ``?`` and a warning; a full disk
-  and a closed standard output are reported as such.
+* Atomic ``--output``: it is replaced atomically; a failed write leaves the old file.
+* Encodings, full disk, closed stdout: an encoding that cannot show a character gets
+  ``?`` and a warning; a full disk and a closed standard output are reported as such.
 
 The command runs as a child process with the suite's memory limit and a timeout; its
 output is checked as bytes.
@@ -189,7 +189,7 @@ def test_say_escapes_and_bounds_one_line():
     assert len(text) == MAX_MESSAGE_WIDTH + 1 and text.endswith("x…" + "x" * 1000 + "\n")
 
 
-# -- item 13: bounded output --------------------------------------------------------------
+# -- bounded output -----------------------------------------------------------------------
 
 
 def test_a_pathological_name_pads_no_column(tmp_path):
@@ -221,7 +221,7 @@ def test_a_huge_token_in_a_rejection_is_cut_in_the_message(tmp_path):
     assert len(line) == MAX_MESSAGE_WIDTH
 
 
-# -- item 15: CSV formulas ----------------------------------------------------------------
+# -- CSV formulas -------------------------------------------------------------------------
 
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1+2", "-3+4", "@SUM(A1)", "\tx", "\rx"]
 
@@ -279,7 +279,7 @@ def test_csv_output_neutralises_formulas_but_not_numbers(tmp_path):
     assert b"[plugin.builtin.csv_writer]: unknown key 'x' (known: escape_formulas)" in done.stderr
 
 
-# -- item 16: atomic --output -------------------------------------------------------------
+# -- atomic --output ----------------------------------------------------------------------
 
 
 def small_h9(path: Path, rank: str = "1k") -> Path:
@@ -346,7 +346,7 @@ def test_a_write_that_fails_midway_leaves_the_old_file(tmp_path):
     assert leftovers(tmp_path) == []
 
 
-# -- item 18: encodings, full disk, closed stdout -------------------------------------------
+# -- encodings, full disk, closed stdout ----------------------------------------------------
 
 
 def test_a_terminal_that_cannot_show_a_character_gets_a_replacement(tmp_path):

@@ -1,7 +1,7 @@
-"""After the README's test command the environment is as the user left it (issue 12,
-item 2): no installed plugin replaces a built-in, and a conformance file gives the
-built-in values with entry points on. Named to run last; ``.ci/run`` runs it again
-after the suite."""
+"""After the README's test command the environment is as the user left it: no installed
+plugin replaces a built-in, and a conformance file gives the built-in values with entry
+points on. Run last (the collection hook in tests/conftest.py); ``.ci/run`` runs it
+again after the suite."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Plugin faults never take the host down (issue 6, part 3).
+"""Plugin faults never take the host down.
 
 Each fault is reported with the plugin's name and the hook; the built-in criteria,
 readers and writers keep working in the same host; the CLI prints one line, and a

@@ -1,6 +1,6 @@
 """A real third-party distribution (tests/example_plugin, replacing SODOS), pip-installed
 into a temporary folder and used by ``sodos`` as a child process: everything it changes
-is visible (issue 12, items 2 and 6)."""
+is visible."""
 
 from __future__ import annotations
 

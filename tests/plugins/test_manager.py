@@ -1,4 +1,4 @@
-"""The plugin manager (issue 2, item 3): built-ins registered like third parties,
+"""The plugin manager: built-ins registered like third parties,
 entry points (group ``sodos``), config-named modules, replacement, conflicts and
 ``[prefer]``, blocking by name, check_pending, faults reported by plugin and hook.
 

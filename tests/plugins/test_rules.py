@@ -1,4 +1,4 @@
-"""Plugin rules (issue 12, items 4-8; issue 10, item 7): names compared case-insensitively,
+"""Plugin rules: names compared case-insensitively,
 family names standing for their W and M forms, isolation of failing plugins, and the
 command line's plugin control (``-p``, ``-p no:``, the environment), driven as a
 subprocess where it is about the CLI.
@@ -164,7 +164,7 @@ def test_opengotha_file_with_m_form_criteria_uses_the_family_replacement():
     assert set(values(s, "SODOSM").values()) == {2}
 
 
-# -- isolation (issue 10, item 7) ----------------------------------------------------
+# -- isolation -----------------------------------------------------------------------
 
 
 class Raises:

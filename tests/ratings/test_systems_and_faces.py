@@ -1,4 +1,4 @@
-"""Rating systems as plugins, the host API and ``sodos ratings`` (issue 14)."""
+"""Rating systems as plugins, the host API and ``sodos ratings`` (docs/rules.md §10)."""
 
 from __future__ import annotations
 

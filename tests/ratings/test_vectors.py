@@ -1,5 +1,5 @@
 """Every published rating vector in ``shared/data/ratings/`` reproduced within its
-tolerance (issue 14), the files read in place. Each ``function`` of the files is
+tolerance, the files read in place. Each ``function`` of the files is
 computed with the built-in systems' own functions (docs/rules.md §10)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fuzzing the readers (issue 6, part 1): every input is a result or a clean error.
+"""Fuzzing the readers: every input is a result or a clean error.
 
 * ``RE`` parser: any text gives a :class:`ParsedResult`, never an exception.
 * SGF root scanner, differential against sgfmill's full parse: on grammar-generated

@@ -1,4 +1,4 @@
-"""The h9 reader's fast paths read exactly what the reference paths read (issue 13).
+"""The h9 reader's fast paths read exactly what the reference paths read.
 
 :func:`h9.scan` and :func:`h9.interpret` take bulk paths (whole-file regular
 expressions, integer loops) and fall back to the line-by-line reference

@@ -1,4 +1,4 @@
-"""Hostile inputs (issue 6, part 2): bounded memory and time, clear rejections, limits configurable.
+"""Hostile inputs: bounded memory and time, clear rejections, limits configurable.
 
 Every hostile file is generated at test time in a temporary directory (nothing is
 committed). The dangerous ones go through the real command in a child process with

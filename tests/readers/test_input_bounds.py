@@ -1,4 +1,4 @@
-"""Bounded on any input (issue 10 items 10, 11, 17): regular files only, linear h9 headers.
+"""Bounded on any input: regular files only, linear h9 headers, h9 handicaps 0..9, 10 000+ rows.
 
 Inputs are made here. Whatever could block or blow up runs in a child process with an
 address-space limit and a timeout (``child.cli``), so a regression fails the
@@ -53,7 +53,7 @@ def unix_socket(path: Path) -> socket.socket:
     return server
 
 
-# -- item 10: only regular files are read -------------------------------------------------
+# -- only regular files are read ----------------------------------------------------------
 
 
 def special_files(tmp_path: Path, suffix: str) -> dict[str, tuple[Path, str]]:
@@ -199,7 +199,7 @@ def test_a_zip_given_by_a_link_to_a_regular_file_is_still_read(tmp_path):
     assert [p.name for p in result.tournament.players] == ["Alice", "Bob"]
 
 
-# -- item 11: the h9 header line is split in linear time and memory -----------------------
+# -- the h9 header line is split in linear time and memory --------------------------------
 
 
 def test_h9_column_words_split_by_names():
@@ -256,7 +256,7 @@ def test_h9_header_with_too_many_columns_is_refused(tmp_path):
     assert caught.value.where == "line 1"
 
 
-# -- item 17: h9 handicaps 0..9, 10 000+ rows ---------------------------------------------
+# -- h9 handicaps 0..9, 10 000+ rows ------------------------------------------------------
 
 
 @pytest.mark.parametrize("handicap", ["10", "12", "99"])

@@ -1,4 +1,4 @@
-"""Invariants over ingest (issue 6, part 4): the same games give the same standings however
+"""Invariants over ingest: the same games give the same standings however
 they are packaged, and a round trip through h9 changes nothing.
 
 * SGF: reordering the files (other names, other folders), putting them in a zip or a

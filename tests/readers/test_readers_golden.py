@@ -1,6 +1,6 @@
 """The h9 and OpenGotha XML readers read every real file as they read it before their
-speed work (issue 13 item 2): the Tournament (players, games in order, byes, absences,
-settings, info, the OpenGotha compat view) and every warning, or the error.
+speed work: the Tournament (players, games in order, byes, absences, settings, info,
+the OpenGotha compat view) and every warning, or the error.
 
 ``tests/golden/readers.json`` holds digests of ``repr(tournament)`` and the reader's
 warnings (the file's path written ``<file>``) made by the readers as they were (commit

@@ -1,4 +1,4 @@
-"""safe_xml.fromstring gives what defusedxml.ElementTree.fromstring gives (issue 13).
+"""safe_xml.fromstring gives what defusedxml.ElementTree.fromstring gives.
 
 Same tree (tags, attributes in order, text, tails), or the same exception with the same
 message, code and position — on every real OpenGotha file, on hostile documents

@@ -1,4 +1,4 @@
-"""textsafe: escaped controls, display widths and cuts (issue 10 items 13 and 14)."""
+"""textsafe: escaped controls, display widths and cuts."""
 
 from __future__ import annotations
 

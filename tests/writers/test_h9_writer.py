@@ -1,4 +1,4 @@
-"""The h9 writer (issue 12, item 15): the EGD header where known, and rows the h9 reader
+"""The h9 writer: the EGD header where known, and rows the h9 reader
 reads back to the same players, games and values — names with rank-like words,
 countries and clubs with spaces, 10 000+ players."""
 

@@ -1,6 +1,6 @@
-"""Every writer's output is byte-identical to what it wrote before its speed work
-(issue 13 item 3): the digests in ``tests/golden/writers.json`` were made by the writers
-as they were, on the repository's files and on every conformance file of the shared data.
+"""Every writer's output is byte-identical to what it wrote before its speed work: the
+digests in ``tests/golden/writers.json`` were made by the writers as they were, on the
+repository's files and on every conformance file of the shared data.
 
 A deliberate change of a writer's output updates them:
 ``SODOS_UPDATE_GOLDEN=1 python -m pytest -q tests/writers/test_writers_golden.py`` (then say in

@@ -1,4 +1,4 @@
-"""Fuzzing the command line (issue 6): any argument list ends with status 0, 1 or 2 and at
+"""Fuzzing the command line: any argument list ends with status 0, 1 or 2 and at
 most a one-line error; never "internal error" (an exception the CLI did not expect).
 """
 

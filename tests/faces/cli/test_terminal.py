@@ -1,4 +1,4 @@
-"""What a tournament director sees (issue 12, items 13-14), through the command: the
+"""What a tournament director sees, through the command: the
 table with each round as OpenGotha shows it, empty columns dropped, CJK names aligned,
 "after round R of N" and the default round said; --format in any case or from
 --output's extension; a tournament from stdin."""

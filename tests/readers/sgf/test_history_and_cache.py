@@ -1,4 +1,4 @@
-"""Game histories from SGF archives, and the ingest cache (issue 14 items 3 and 5)."""
+"""Game histories from SGF archives, and the ingest cache (docs/rules.md §10)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A growing archive is not re-assembled (issue 14 item 5): the cache keeps the SGF
+"""A growing archive is not re-assembled: the cache keeps the SGF
 history's assembly in parts, and a run whose first units are the ones saved resumes it.
 
 Each test compares with what one pass over every unit gives: resuming may change how

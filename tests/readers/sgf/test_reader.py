@@ -1,4 +1,4 @@
-"""SGF reader: tournament assembly, accounting, archives, encodings, options, CLI (issue 4)."""
+"""SGF reader: tournament assembly, accounting, archives, encodings, options, CLI."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The RE value space of docs/rules.md §9, case and space tolerant (issue 4, item 2)."""
+"""The RE value space of docs/rules.md §9, case and space tolerant."""
 
 from __future__ import annotations
 

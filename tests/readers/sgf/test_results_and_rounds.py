@@ -1,5 +1,5 @@
-"""Results and rounds read from SGF (issue 10 item 4, docs/rules.md §9), and one bad file
-never taking the run down (item 6): each case a record of our own, the exact outcome."""
+"""Results and rounds read from SGF (docs/rules.md §9), and one bad file never taking
+the run down: each case a record of our own, the exact outcome."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def test_rounds_in_records(tmp_path):
     assert got["d.sgf"][0] == "rejected" and len(got["d.sgf"][1]) < 200  # a cut text
 
 
-# -- item 6: one bad file, one rejection -----------------------------------------------
+# -- one bad file, one rejection -------------------------------------------------------
 
 
 @pytest.mark.parametrize(

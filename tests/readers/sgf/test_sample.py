@@ -1,6 +1,8 @@
-"""``sample_sgf/``: the sample McMahon tournament as SGF records (issue 4, item 8).
+"""``sample_sgf/``: the sample McMahon tournament as SGF records.
 
-Checks that it is what the issue asks for, that ``sodos standings sample_sgf/``
+Checks that it is a complete McMahon tournament (24 players, 5 rounds, handicaps, a jigo,
+a game won by default, a bye, an absence, full move sequences), that
+``sodos standings sample_sgf/``
 prints a readable table and the JSON shape, that the generator reproduces the
 committed files, and that the SGF records and the OpenGotha XML of the same
 tournament give identical standings.

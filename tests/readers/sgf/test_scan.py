@@ -1,4 +1,4 @@
-"""The fast root scan agrees with sgfmill's full parse (issue 4, "Fast path").
+"""The fast root scan agrees with sgfmill's full parse.
 
 Differential tests: on hypothesis-generated SGF — valid records, records with
 every kind of damage sgfmill reports, escapes, lower-case idents, repeated
@@ -129,7 +129,7 @@ def records(draw) -> bytes:
     return b"(;" + root + moves + tail + draw(WS) + b")" + draw(WS)
 
 
-# -- server-style records (issue 13): what the short path must cover -------------------
+# -- server-style records: what the short path must cover ------------------------------
 
 SERVER_WS = st.sampled_from([b"", b"", b"", b"", b"\n", b"\r\n", b" ", b"  ", b"\t"])
 COMMENT_TEXT = st.sampled_from(
@@ -348,7 +348,7 @@ def test_fast_path_is_taken_for_plain_records() -> None:
     assert scan_fast(ogs[:-1]) is None and scan_fast(ogs[:-2] + b"))))") is None
 
 
-#: One record of each server's style, as the short path must take them (issue 13).
+#: One record of each server's style, as the short path must take them.
 SERVER_STYLE = {
     "kgs": b"(;GM[1]\nFF[4]\nCA[UTF-8]\nSZ[19]\nHA[2]\nKM[0.50]\nPW[stakeout]\nWR[9d]\nPB[azlan]"
     b"\nBR[1d]\nRE[W+Resign]\nAB[pd]\n[dp]\n\n;W[pp]WL[1795.312];B[nq]BL[1790.1]"

@@ -1,4 +1,4 @@
-"""Every file of ``../shared/data/sgf/``: what it gives, file by file (issue 4, "Must show").
+"""Every file of ``../shared/data/sgf/``: what it gives, file by file.
 
 Two levels: :func:`ingest_file` (one record file → game records or a rejection
 reason) and the reader on the whole folder (the account of every file, with the

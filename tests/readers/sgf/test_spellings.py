@@ -1,4 +1,4 @@
-"""One person, two spellings, in SGF records (issue 10 item 1, docs/rules.md §8)."""
+"""One person, two spellings, in SGF records (docs/rules.md §8)."""
 
 from __future__ import annotations
 

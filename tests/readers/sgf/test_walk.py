@@ -1,5 +1,6 @@
-"""Issue 10 items 2, 3, 5, 6, 8, 9: settings kept with an archive, walk errors, contradictions,
-one bad member, run options a folder cannot set, and one memory budget per run.
+"""The walk over SGF folders and archives: settings kept with an archive, walk errors,
+contradictions, one bad member, run options a folder cannot set, and one memory budget
+per run.
 
 Each case is an input of our own with the exact outcome asserted; the bounds are checked
 in a child process with an address-space limit and a timeout (tests/child.py).
@@ -45,7 +46,7 @@ def standings(paths: list[Path]) -> list[tuple[str, str]]:
     return [(r.player.name, str(r.values["MMS"])) for r in table.rows()]
 
 
-# -- item 2: an archive's own sodos.toml -----------------------------------------------
+# -- an archive's own sodos.toml -------------------------------------------------------
 
 
 @pytest.mark.parametrize("maker", [make_zip, make_tgz])
@@ -89,7 +90,7 @@ def test_a_nested_sodos_toml_in_an_archive_is_not_settings(tmp_path):
     assert status(result)["sodos.toml"] == ("excluded", "not an SGF record (.sgf)")
 
 
-# -- item 3: unreadable is not absent -----------------------------------------------------
+# -- unreadable is not absent -------------------------------------------------------------
 
 
 def test_a_folder_that_cannot_be_read_is_rejected_naming_it(tmp_path, monkeypatch):
@@ -155,7 +156,7 @@ def test_a_link_to_a_folder_is_reported_not_followed(tmp_path):
     assert result.tournament.rounds == 2
 
 
-# -- item 5: contradictions ---------------------------------------------------------------
+# -- contradictions -----------------------------------------------------------------------
 
 
 def test_bar_below_floor_is_an_error_naming_both():
@@ -251,7 +252,7 @@ def test_check_exits_1_and_lists_rejected_inputs(tmp_path):
     assert "error: 1 input file(s) rejected" in out and "ok:" not in out
 
 
-# -- item 6: one bad member ------------------------------------------------------------
+# -- one bad member --------------------------------------------------------------------
 
 
 def _patched_zip(tmp_path: Path, patch) -> Path:
@@ -305,7 +306,7 @@ def test_a_member_that_cannot_be_read_is_rejected_alone(tmp_path, patch, reason)
     assert done.returncode == 2 and "plugin 'builtin.sgf' failed" not in clean(done)
 
 
-# -- item 8: run options a folder cannot set; workers capped -----------------------------
+# -- run options a folder cannot set; workers capped -------------------------------------
 
 
 @pytest.mark.parametrize("key", ["jobs", "skip_bad"])
@@ -329,7 +330,7 @@ def test_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
     assert len(result.tournament.games) == 2
 
 
-# -- item 9: one budget for the run ----------------------------------------------------
+# -- one budget for the run ------------------------------------------------------------
 
 
 def _zeros_zip(path: Path, members: int, size: int) -> Path:
