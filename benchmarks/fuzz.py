@@ -3,7 +3,8 @@
 Three parts:
 
 1. ``--examples N`` (default 3000): runs the hypothesis fuzz tests of the suite
-   (tests/test_reader_fuzz.py, tests/test_config_fuzz.py, tests/test_cli_fuzz.py) with N
+   (tests/readers/test_fuzz.py, tests/config/test_config_fuzz.py,
+   tests/faces/cli/test_command_line_fuzz.py) with N
    random examples each instead of the suite's bounded, derandomized count.
 2. Size doubling: each parser is fed adversarial inputs of size n, 2n, 4n, 8n
    (unterminated values, runs of backslashes, thousands of properties or games,
@@ -151,9 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_hypothesis:
         env = dict(os.environ, SODOS_FUZZ_EXAMPLES=str(args.examples))
         tests = [
-            "tests/test_reader_fuzz.py",
-            "tests/test_config_fuzz.py",
-            "tests/test_cli_fuzz.py",
+            "tests/readers/test_fuzz.py",
+            "tests/config/test_config_fuzz.py",
+            "tests/faces/cli/test_command_line_fuzz.py",
         ]
         done = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],

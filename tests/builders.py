@@ -65,3 +65,28 @@ SEED_SCHEDULE = [
 def seed_games() -> list[tuple]:
     """The seed's double round robin as (round, black, white, result) games."""
     return [(r + 1, w, loser, B) for r, pairs in enumerate(SEED_SCHEDULE) for w, loser in pairs]
+
+
+def seed():
+    """The seed example (docs/rules.md §2, Sensei's Library "SODOS"): 4 players, 6 rounds."""
+    return tournament("ABCD", 6, seed_games())
+
+
+def mixed():
+    """5 players, 3 rounds: a bye, an absence, a not-assigned round, handicaps, jigo, forfeit."""
+    return tournament(
+        [("A", "3d"), ("B", "1d"), ("C", "2k"), ("D", "5k"), ("E", "1k"), ("F", "10k")],
+        3,
+        [
+            (1, "B", "A", B, 2),
+            (1, "C", "D", J),
+            (2, "A", "C", W),
+            (2, "D", "E", B, 3, True),
+            (3, "A", "E", B),
+            (3, "B", "C", W),
+            (3, "D", "F", W, 5),
+        ],
+        byes=[(1, "E")],
+        absences=[(2, "B")],
+        settings={"mcmahon": {"bar": "1d"}},
+    )

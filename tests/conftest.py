@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
 SHARED_DATA = Path(os.environ.get("SODOS_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
 
@@ -24,6 +25,25 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"shared data not found at {path} (set SODOS_SHARED_DATA)")
     return path
+
+
+#: Checks what the whole suite left behind, so it runs after every other test.
+CLEAN_ENVIRONMENT = TESTS / "plugins" / "test_clean_environment.py"
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:
+    """Move the tests of ``tests/plugins/test_clean_environment.py`` to the end.
+
+    They check that the suite left the environment as the user had it (no installed
+    plugin replaces a built-in, no example plugin in ``pip list``), so they must run
+    after every test that installs a plugin in a temporary folder or puts one on the
+    path. Folders are collected in name order, which would run ``plugins/`` before
+    ``readers/`` and the rest; ``.ci/run`` also runs the file once more on its own
+    after the suite.
+    """
+    last = [item for item in items if item.path.resolve() == CLEAN_ENVIRONMENT]
+    if last:
+        items[:] = [item for item in items if item not in last] + last
 
 
 @pytest.fixture
@@ -47,7 +67,7 @@ def install_temporarily(source: Path, target: Path) -> Path:
     The plugin is then a real installed distribution (metadata, entry point) on that
     folder only: put it on ``sys.path`` (:func:`on_path`) or ``PYTHONPATH`` for a child
     process. Nothing is installed in the environment running the tests, so no later run
-    of ``sodos`` sees it (issue 12, item 2). Skips, saying why, when pip cannot build it.
+    of ``sodos`` sees it. Skips, saying why, when pip cannot build it.
     """
     done = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--no-input", "--quiet",
@@ -65,7 +85,7 @@ def install_temporarily(source: Path, target: Path) -> Path:
 def example_plugin_dir(tmp_path_factory) -> Path:
     """tests/example_plugin (replaces SODOS) installed in a temporary folder."""
     target = tmp_path_factory.mktemp("example-plugin")
-    return install_temporarily(ROOT / "tests" / "example_plugin", target)
+    return install_temporarily(TESTS / "example_plugin", target)
 
 
 @pytest.fixture(scope="session")

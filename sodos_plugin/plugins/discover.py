@@ -8,7 +8,7 @@ files in the same order as the standard library: every ``*.dist-info`` and
 by normalised name, the first distribution of a name winning, its ``entry_points.txt``
 parsed as ``importlib.metadata`` parses it. Anything else — a zip file or an ``.egg``
 on ``sys.path``, a meta-path finder that provides distributions of its own — is left to
-``importlib.metadata`` itself, so the answer never differs (``tests/test_discover.py``
+``importlib.metadata`` itself, so the answer never differs (``tests/plugins/test_discover.py``
 compares both on this environment and on crafted folders).
 """
 

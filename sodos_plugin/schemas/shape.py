@@ -4,7 +4,7 @@ Contract: :func:`compile_schema` turns a schema (the subset of JSON Schema 2020-
 schema files use) into a checker; ``checker(value)`` returns nothing for a valid
 document and raises :class:`ShapeError` naming the first bad value by its JSON path
 (``games[12].white``) and what was expected. It agrees with a full JSON Schema
-validator on that subset (tests/test_json_tournament.py proves it with ``jsonschema``);
+validator on that subset (tests/readers/test_json_tournament.py proves it with ``jsonschema``);
 a keyword outside the subset is refused when compiling, never ignored.
 
 Supported: ``type``, ``properties``, ``required``, ``additionalProperties`` (false or a

@@ -10,7 +10,7 @@ does (every other import is at the top of its module):
   hook, and imports the implementation inside ``read`` (:mod:`sodos_plugin.readers.sgf`);
 * a heavy third-party module, through :class:`LazyModule` here (numpy: ~0.1 s).
 
-``tests/faces/test_startup.py`` names what each command may import.
+``tests/faces/cli/test_startup.py`` names what each command may import.
 """
 
 from __future__ import annotations

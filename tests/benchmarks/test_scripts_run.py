@@ -1,0 +1,63 @@
+"""The benchmark scripts keep working (no timings asserted: they belong to benchmarks/)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+
+def test_run_all_quick_prints_every_row(tmp_path):
+    pytest.importorskip("tiebreak_core", reason="tiebreak-core (test extra) missing")
+    rows_file = tmp_path / "rows.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run_all.py"), "--quick", "--repeat", "1",
+         "--jobs", "2", "--json", str(rows_file)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = json.loads(rows_file.read_text())
+    names = " ".join(row["name"] for row in rows)
+    for part in ("compute", "tiebreak-core", "ingest", "peak memory"):
+        assert part in names
+    assert all("skipped" not in row for row in rows)
+    assert done.stdout.count("\n|") >= len(rows)  # the table: a header line and a row each
+
+
+def test_ratings_benchmark_runs_and_prints_its_ratios():
+    """benchmarks/ratings.py at tiny sizes (the Glicko-2 row needs the bench extra)."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "ratings.py"), "gor", "cache",
+         "--tournaments", "20", "--records", "300", "--players", "200"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "gor, 20 tournaments: ours" in done.stdout and "ratio" in done.stdout
+    assert "second run with 1 % new files" in done.stdout
+
+
+def test_whole_process_benchmarks_quick_print_every_row(tmp_path):
+    """processes.py at smoke sizes, on this environment's sodos: every group runs, the
+    h9 rows check every value against tiebreak-core's, nothing fails."""
+    pytest.importorskip("tiebreak_core", reason="tiebreak-core (test extra) missing")
+    rows_file = tmp_path / "rows.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "processes.py"), "--quick", "--in-place",
+         "--runs", "1", "--data", str(tmp_path / "data"), "--json", str(rows_file)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    rows = json.loads(rows_file.read_text())
+    names = " ".join(row["name"] for row in rows)
+    for part in ("sodos --version", "sodos plugins", "h9 -> JSON", "SGF folder", "OpenGotha XML"):
+        assert part in names
+    assert not [row for row in rows if row["failed"] or row["skipped"]]
+    assert all(row["note"] == "values equal" for row in rows if row["name"].startswith("h9"))
+    assert all(row["ratio"] > 0 for row in rows)

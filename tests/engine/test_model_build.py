@@ -1,0 +1,88 @@
+"""The model's fast construction and checks give what the field-by-field ones give.
+
+``new_game``/``new_player`` are the dataclasses' constructors made faster; the
+Tournament checks its games column by column and, on any bad game, falls back to the
+game-by-game loop that names the first one. Tests compare both.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sodos_plugin.engine.model import Game, Player, Result, Tournament, new_game, new_player
+from sodos_plugin.errors import ModelError
+
+
+def test_new_game_and_new_player_are_the_dataclasses():
+    game = new_game(3, 1, 0, Result.JIGO, 2, True)
+    assert game == Game(3, 1, 0, Result.JIGO, 2, True)
+    assert type(game) is Game and hash(game) == hash(Game(3, 1, 0, Result.JIGO, 2, True))
+    player = new_player("Ann", 2, 1500.5, "Par", "FR", -1, Fraction(7, 2), "x1")
+    assert player == Player("Ann", 2, 1500.5, "Par", "FR", -1, Fraction(7, 2), "x1")
+    assert repr(player) == repr(Player("Ann", 2, 1500.5, "Par", "FR", -1, Fraction(7, 2), "x1"))
+    with pytest.raises(AttributeError):
+        game.round = 4  # type: ignore[misc]  # still frozen
+
+
+def first_error(games, n: int, rounds: int) -> str | None:
+    """The message of the game-by-game check, written out here (the reference)."""
+    for game in games:
+        r, b, w = game.round, game.black, game.white
+        if not 1 <= r <= rounds:
+            return f"t: games: a game in round {r} outside 1..{rounds}"
+        if not (0 <= b < n and 0 <= w < n):
+            return f"t: games: round {r}: bad players {b} vs {w} (player indexes are 0..{n - 1})"
+        if game.handicap < 0:
+            return f"t: games: round {r}: negative handicap {game.handicap}"
+    return None
+
+
+games_strategy = st.lists(
+    st.builds(
+        Game,
+        st.integers(-1, 5),
+        st.integers(-1, 5),
+        st.integers(-1, 5),
+        st.sampled_from(list(Result)),
+        st.integers(-1, 3),
+        st.booleans(),
+    ),
+    max_size=12,
+)
+
+
+@given(games_strategy, st.integers(1, 5), st.integers(0, 4))
+def test_games_are_checked_as_the_reference_checks_them(games, n, rounds):
+    players = tuple(Player(f"P{i}") for i in range(n))
+    expected = first_error(games, n, rounds)
+    if expected is None:
+        t = Tournament("t", rounds, players, tuple(games))
+        assert t.games == tuple(games)
+    else:
+        with pytest.raises(ModelError) as error:
+            Tournament("t", rounds, players, tuple(games))
+        assert str(error.value) == expected
+
+
+@pytest.mark.parametrize(
+    "game, field",
+    [
+        (Game(1.0, 0, 1), "games[0].round"),  # type: ignore[arg-type]
+        (Game(1, "0", 1), "games[0].black"),  # type: ignore[arg-type]
+        (Game(1, 0, 1, "B+"), "games[0].result"),  # type: ignore[arg-type]
+        ((1, 0, 1), "games[0]"),
+    ],
+)
+def test_a_game_field_of_the_wrong_type_is_named(game, field):
+    with pytest.raises(ModelError) as error:
+        Tournament("t", 2, (Player("A"), Player("B")), (Game(1, 0, 1), game))  # type: ignore[arg-type]
+    assert field.replace("[0]", "[1]") in str(error.value)
+
+
+def test_bool_fields_pass_as_the_loop_lets_them():
+    t = Tournament("t", 2, (Player("A"), Player("B")), (Game(True, False, True),))  # type: ignore[arg-type]
+    assert t.games[0].round is True

@@ -1,0 +1,100 @@
+"""What each command imports: ``--version``, ``--help``, ``plugins`` and an h9 run import
+only what they use (start-up time), and the light reader modules still reach their
+implementation."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import TESTS
+
+H9 = TESTS / "data" / "egd" / "wagc2015.txt"
+
+PROBE = """
+import json, sys
+before = set(sys.modules)
+from sodos_plugin.cli import main
+try:
+    status = main(sys.argv[1:])
+except SystemExit as done:
+    status = done.code
+sys.stdout.flush()
+print(json.dumps([status, sorted(set(sys.modules) - before)]), file=sys.stderr)
+"""
+
+NEVER = ("multiprocessing", "concurrent", "tarfile", "zipfile", "importlib.metadata", "numpy")
+
+
+def imported(*args: str, cwd: Path) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=cwd
+    )
+    status, modules = json.loads(done.stderr.strip().splitlines()[-1])
+    assert done.returncode == 0 and status == 0, done.stderr
+    return set(modules)
+
+
+def heavy(modules: set[str], names) -> list[str]:
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+def test_version_imports_no_reader_no_parser_no_metadata_library(tmp_path):
+    modules = imported("--version", cwd=tmp_path)
+    assert not heavy(modules, (*NEVER, "argparse", "sodos_plugin.readers", "sodos_plugin.host"))
+
+
+def test_help_imports_no_host_reader_or_plugin(tmp_path):
+    modules = imported("--help", cwd=tmp_path)
+    names = (*NEVER, "json", "sodos_plugin.readers", "sodos_plugin.host", "pluggy")
+    assert not heavy(modules, names)
+
+
+def test_plugins_and_h9_standings_import_no_archive_or_process_machinery(tmp_path):
+    for args in [("plugins",), ("standings", str(H9), "--format", "json")]:
+        modules = imported(*args, cwd=tmp_path)
+        assert "sodos_plugin.readers.sgf" in modules  # the plugins were registered
+        assert not heavy(modules, [n for n in NEVER if n != "numpy"]), args
+
+
+#: What the SGF and OpenGotha XML readers import to read: their plugin modules (the
+#: package ``sodos_plugin.readers.sgf``, ``opengotha_xml``) are light, so that a run
+#: on another format imports none of this.
+READER_WORK = (
+    "sodos_plugin.readers.sgf.reader",
+    "sodos_plugin.readers.sgf.walk",
+    "sodos_plugin.readers.sgf.ingest",
+    "sodos_plugin.readers.sgf.assemble",
+    "sodos_plugin.readers.sgf.scan",
+    "sodos_plugin.readers.opengotha_file",
+    "sodos_plugin.readers.opengotha_keys",
+    "sodos_plugin.readers.safe_xml",
+    "sgfmill",
+    "defusedxml",
+    "xml",
+)
+
+
+def test_plugins_and_h9_standings_import_no_sgf_or_xml_reader_implementation(tmp_path):
+    for args in [("plugins",), ("plugins", "--all"), ("standings", str(H9), "--format", "json")]:
+        modules = imported(*args, cwd=tmp_path)
+        assert {"sodos_plugin.readers.sgf", "sodos_plugin.readers.opengotha_xml"} <= modules
+        assert not heavy(modules, READER_WORK), args
+
+
+def test_light_reader_modules_still_read_and_reach_the_implementation(tmp_path):
+    from sodos_plugin.readers import opengotha_file, opengotha_xml
+
+    assert opengotha_xml.read_path is opengotha_file.read_path
+    assert opengotha_xml.MAX_BYTES == 64 << 20
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        _ = opengotha_xml.no_such_name
+    record = tmp_path / "r1.sgf"
+    record.write_text("(;GM[1]FF[4]SZ[19]PB[Anna Kovacs]PW[Jonas Novak]RE[B+R]RO[1])")
+    from sodos_plugin.readers.sgf import read
+
+    result = read([record], {})
+    assert sorted(p.name for p in result.tournament.players) == ["Anna Kovacs", "Jonas Novak"]

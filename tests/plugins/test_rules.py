@@ -1,0 +1,511 @@
+"""Plugin rules: names compared case-insensitively,
+family names standing for their W and M forms, isolation of failing plugins, and the
+command line's plugin control (``-p``, ``-p no:``, the environment), driven as a
+subprocess where it is about the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from builders import seed_games, tournament, values
+from conftest import shared_path
+from sodos_hookspecs import Breakdown, Criterion, Reader, Writer, hookimpl
+
+from sodos_plugin import ConfigError, Host, PluginError
+from sodos_plugin.plugins.manager import KINDS, family_members
+
+JUVISY = ("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
+# an OpenGotha file whose own criteria are MMS, SOSM, SODOSM
+MCMAHON_EXAMPLE = ("conformance", "opengotha", "xml", "example__docs_mcmahon_example.xml")
+
+
+def seed():
+    return tournament([(p, "1d") for p in "ABCD"], 6, seed_games())
+
+
+def constant(value: int):
+    return lambda ctx: Breakdown(denominator=1, totals=[value] * ctx.size)
+
+
+def form_marker(ctx) -> Breakdown:
+    """1 in the W form, 2 in the M form: shows which form the host asked for."""
+    return Breakdown(denominator=1, totals=[1 if ctx.form == "W" else 2] * ctx.size)
+
+
+class Provides:
+    """A run-time plugin providing the given criteria."""
+
+    def __init__(self, *criteria: Criterion):
+        self.criteria = list(criteria)
+
+    @hookimpl
+    def sodos_criteria(self):
+        return self.criteria
+
+
+def host_with(*plugins: tuple[str, object], config: dict | None = None) -> Host:
+    host = Host(config or {}, config_file=False, entry_points=False)
+    for name, plugin in plugins:
+        host.register(plugin, name=name)
+    return host
+
+
+# -- one rule for names ----------------------------------------------------------------
+
+
+def test_kinds_table_lists_criteria_readers_writers():
+    assert [(k.plural, k.hook, k.type) for k in KINDS][:3] == [
+        ("criteria", "sodos_criteria", Criterion),
+        ("readers", "sodos_readers", Reader),
+        ("writers", "sodos_writers", Writer),
+    ]
+
+
+def test_criterion_names_are_case_insensitive_and_keep_the_builtin_spelling():
+    host = host_with(("lower", Provides(Criterion("sosm", "lower-case SOSM", constant(7)))))
+    info = host.registry.plugins["lower"]
+    assert info.replaced == ["SOSM"]
+    assert host.registry.criterion_owner["SOSM"] == "lower"
+    assert "sosm" not in host.registry.criteria  # one name, shown as the built-in's
+    s = host.standings(seed(), system="mcmahon", criteria=["mms", "SoSm"])
+    assert s.criteria == ("MMS", "SOSM")
+    assert set(values(s, "SOSM").values()) == {7}
+    assert s.providers["SOSM"]["plugin"] == "lower"
+    assert s.providers["SOSM"]["provided_as"] == "sosm"
+    assert s.providers["SOSM"]["replaces"] == "builtin.sos"
+    assert s.providers["MMS"] == {
+        "plugin": "builtin.mms",
+        "builtin": True,
+        "origin": "builtin",
+        "distribution": None,
+        "version": None,
+        "module": "sodos_plugin.criteria.mms",
+        "provided_as": "MMS",
+        "replaces": None,
+    }
+    assert s.as_dict()["providers"]["SOSM"]["plugin"] == "lower"
+
+
+def test_writer_names_are_case_insensitive(host, tmp_path):
+    import io
+
+    s = host.standings(seed(), system="swiss", criteria=["NBW"])
+    out = io.StringIO()
+    host.write(s, "JSON", out)
+    assert json.loads(out.getvalue())["criteria"] == ["NBW"]
+
+
+def test_family_members_table():
+    known = ["SODOSW", "SODOSM", "SODOMS", "SOSW-1", "SOSM-1", "SOSW", "SOSM"]
+    assert family_members("SODOS", known) == [
+        ("SODOSW", "W", 2),
+        ("SODOSM", "M", 2),
+        ("SODOMS", "M", 3),
+    ]
+    assert family_members("SOS-1", known) == [("SOSW-1", "W", 2), ("SOSM-1", "M", 2)]
+    assert family_members("SODOSM", known) == [("SODOMS", "M", 1)]
+    assert family_members("SODOMS", known) == [("SODOSM", "M", 1)]
+    assert family_members("SOSW", known) == []  # a form stands only for itself
+
+
+def test_a_bare_family_name_replaces_its_forms_each_in_its_form():
+    host = host_with(("fam", Provides(Criterion("SODOS", "form marker", form_marker))))
+    info = host.registry.plugins["fam"]
+    assert info.replaced == ["SODOS", "SODOSW", "SODOSM", "SODOMS"]
+    for system, generic in (("mcmahon", 2), ("swiss", 1)):
+        s = host.standings(
+            seed(), system=system, criteria=["NBW", "SODOS", "SODOSW", "SODOSM", "SODOMS"]
+        )
+        assert set(values(s, "SODOSW").values()) == {1}  # ctx.form == "W"
+        assert set(values(s, "SODOSM").values()) == {2}  # ctx.form == "M"
+        assert set(values(s, "SODOMS").values()) == {2}  # SODOMS is SODOSM
+        assert set(values(s, "SODOS").values()) == {generic}  # the system's form
+        assert s.providers["SODOSW"]["provided_as"] == "SODOS"
+
+
+def test_explicit_forms_win_over_the_family_name():
+    bare = Provides(Criterion("SODOS", "bare", constant(1)))
+    mform = Provides(Criterion("SODOSM", "explicit M form", constant(5)))
+    host = host_with(("bare", bare), ("mform", mform))
+    owner = host.registry.criterion_owner
+    assert owner["SODOSW"] == "bare" and owner["SODOS"] == "bare"
+    assert owner["SODOSM"] == "mform"
+    assert owner["SODOMS"] == "mform"  # SODOSM's own other name is closer than SODOS's form
+    assert not host.registry.conflicts
+    # one plugin giving both: its explicit W form is its own, not its bare name's
+    both = Provides(Criterion("SODOS", "bare", constant(1)), Criterion("SODOSW", "w", constant(3)))
+    s = host_with(("both", both)).standings(seed(), system="swiss", criteria=["SODOSW", "SODOSM"])
+    assert set(values(s, "SODOSW").values()) == {3}
+    assert set(values(s, "SODOSM").values()) == {1}
+
+
+def test_opengotha_file_with_m_form_criteria_uses_the_family_replacement():
+    path = shared_path(*JUVISY)
+    clean = Host(config_file=False, entry_points=False)
+    builtin = clean.standings(clean.read([path]).tournament)
+    assert builtin.criteria == ("MMS", "SOSM", "SOSOSM")  # the file's own M-form names
+    host = host_with(("sos7", Provides(Criterion("sos", "seven", constant(7)))))
+    replaced = host.standings(host.read([path]).tournament)
+    assert replaced.criteria == ("MMS", "SOSM", "SOSOSM")
+    assert set(values(replaced, "SOSM").values()) == {7}
+    assert values(replaced, "SOSOSM") == values(builtin, "SOSOSM")  # another family: built-in
+    assert replaced.providers["SOSM"]["plugin"] == "sos7"
+    example = shared_path(*MCMAHON_EXAMPLE)
+    marker = host_with(("fam", Provides(Criterion("SODOS", "form marker", form_marker))))
+    s = marker.standings(marker.read([example]).tournament)
+    assert s.criteria == ("MMS", "SOSM", "SODOSM")
+    assert set(values(s, "SODOSM").values()) == {2}
+
+
+# -- isolation -----------------------------------------------------------------------
+
+
+class Raises:
+    """A plugin whose hook ``hook`` raises ``error``; it offers a criterion and a writer."""
+
+    def __init__(self, hook: str, error: BaseException):
+        self.hook, self.error = hook, error
+
+    def _maybe(self, hook: str):
+        if self.hook == hook:
+            raise self.error
+
+    @hookimpl
+    def sodos_configure(self, config):
+        self._maybe("sodos_configure")
+
+    @hookimpl
+    def sodos_criteria(self):
+        self._maybe("sodos_criteria")
+
+        def compute(ctx):
+            self._maybe("compute")
+            return Breakdown(denominator=1, totals=[0] * ctx.size)
+
+        return [Criterion("RAISING", "raises", compute)]
+
+    @hookimpl
+    def sodos_readers(self):
+        self._maybe("sodos_readers")
+
+        def claims(path, head):
+            self._maybe("claims")
+            return path.name.endswith(".raising")
+
+        def read(paths, options):
+            self._maybe("read")
+            raise AssertionError("unreachable")  # pragma: no cover
+
+        return [Reader("raising", "raises", claims, read)]
+
+    @hookimpl
+    def sodos_writers(self):
+        self._maybe("sodos_writers")
+
+        def write(standings, stream):
+            self._maybe("write")
+
+        return [Writer("raising", "raises", write)]
+
+
+class Custom(BaseException):
+    pass
+
+
+@pytest.mark.parametrize("error", [SystemExit(3), Custom("odd"), GeneratorExit()])
+@pytest.mark.parametrize(
+    "hook", ["sodos_configure", "sodos_criteria", "sodos_readers", "sodos_writers"]
+)
+def test_base_exceptions_in_registry_hooks_are_failures(hook, error):
+    host = host_with(("raiser", Raises(hook, error)))
+    (failure,) = host.registry.failures
+    assert (failure.plugin, failure.hook) == ("raiser", hook)
+    assert type(error).__name__ in str(failure)
+    assert "RAISING" not in host.registry.criteria  # nothing it gave is used
+    assert "raising" not in host.registry.writers
+    s = host.standings(seed(), system="swiss", criteria=["NBW", "SODOS"])
+    assert values(s, "SODOS") == {"A": 11, "B": 9, "C": 6, "D": 4}
+
+
+@pytest.mark.parametrize("error", [SystemExit(3), Custom("odd")])
+def test_base_exceptions_in_calls_are_plugin_errors(error, tmp_path):
+    path = tmp_path / "x.raising"
+    path.write_text("x")
+    for hook, run in [
+        ("compute (RAISING)", lambda h: h.standings(seed(), system="swiss", criteria=["RAISING"])),
+        ("claims (raising)", lambda h: h.read([path])),
+        ("read (raising)", lambda h: h.read([path])),
+        ("write (raising)", lambda h: h.write(h.standings(seed()), "raising", None)),
+    ]:
+        short = hook.split(" ")[0]
+        host = host_with(("raiser", Raises(short, error)))
+        with pytest.raises(PluginError) as caught:
+            run(host)
+        assert (caught.value.plugin, caught.value.hook) == ("raiser", hook)
+        assert type(error).__name__ in str(caught.value)
+
+
+def test_keyboard_interrupt_is_not_swallowed():
+    with pytest.raises(KeyboardInterrupt):
+        host_with(("raiser", Raises("sodos_criteria", KeyboardInterrupt())))
+
+
+def test_a_failing_plugin_never_unregisters_another_with_its_name(tmp_path, monkeypatch):
+    (tmp_path / "sodos_named_twice.py").write_text(
+        textwrap.dedent(
+            """
+            from sodos_hookspecs import Breakdown, Criterion, hookimpl
+
+            @hookimpl
+            def sodos_criteria():
+                return [Criterion("FIRST", "first", lambda c: Breakdown(1, totals=[1] * c.size))]
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    host = Host({"plugins": ["sodos_named_twice"]}, config_file=False, entry_points=False)
+    first = host.plugin_host.pm.get_plugin("sodos_named_twice")
+    host.register(Raises("sodos_criteria", RuntimeError("second")), name="sodos_named_twice")
+    assert host.plugin_host.pm.get_plugin("sodos_named_twice") is first
+    assert "FIRST" in host.registry.criteria
+    assert host.registry.plugins["sodos_named_twice"].failed is None
+    second = host.registry.plugins["sodos_named_twice#2"]
+    assert "already taken by module sodos_named_twice" in second.failed
+    # the same object under a second name: pluggy refuses it; the first stays
+    host.register(first, name="another-name")
+    assert host.plugin_host.pm.get_plugin("sodos_named_twice") is first
+    assert host.registry.plugins["another-name"].failed
+    assert "FIRST" in host.registry.criteria
+
+
+def test_a_plugin_listing_one_criterion_twice_fails_alone():
+    twice = Provides(Criterion("DUP", "one", constant(1)), Criterion("dup", "two", constant(2)))
+    fine = Provides(Criterion("FINE", "fine", constant(3)))
+    host = host_with(("twice", twice), ("fine", fine))
+    (failure,) = host.registry.failures
+    assert failure.plugin == "twice" and "lists criterion 'DUP' twice" in str(failure)
+    assert "DUP" not in host.registry.criteria and "FINE" in host.registry.criteria
+    s = host.standings(seed(), system="swiss", criteria=["NBW", "FINE"])
+    assert set(values(s, "FINE").values()) == {3}
+
+
+def test_a_criterion_whose_plugin_failed_says_so():
+    class LaterFails(Provides):
+        @hookimpl
+        def sodos_writers(self):
+            raise RuntimeError("writers exploded")
+
+    host = host_with(("later", LaterFails(Criterion("NEWCRIT", "new", constant(1)))))
+    with pytest.raises(ConfigError) as caught:
+        host.standings(seed(), criteria=["NBW", "newcrit"])
+    assert str(caught.value) == (
+        "newcrit: its plugin 'later' failed to load: plugin 'later' failed in "
+        "sodos_writers: RuntimeError: writers exploded"
+    )
+    warnings = host.standings(seed(), criteria=["NBW"]).warnings
+    assert any("not used: NEWCRIT" in w for w in warnings)
+
+
+# -- the command line ----------------------------------------------------------------
+
+PLUGIN_MODULE = """
+from sodos_hookspecs import Breakdown, Criterion, hookimpl
+
+@hookimpl
+def sodos_criteria():
+    return [Criterion({name!r}, "constant {value} (test)",
+                      lambda ctx: Breakdown(1, totals=[{value}] * ctx.size))]
+"""
+
+
+def sodos(*args, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SODOS_DEBUG", "SODOS_PLUGINS", "SODOS_DISABLE_PLUGIN_AUTOLOAD")
+    }
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "sodos_plugin.cli", *map(str, args)],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def plugin_dir(tmp_path) -> Path:
+    """Plugin modules and a distribution with entry points, on PYTHONPATH only."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    for name, criterion, value in (
+        ("sodos_p_seven", "sos", 7),
+        ("sodos_p_eight", "EIGHT", 8),
+        ("sodos_p_nine", "NINE", 9),
+    ):
+        (folder / f"{name}.py").write_text(PLUGIN_MODULE.format(name=criterion, value=value))
+    (folder / "sodos_p_broken.py").write_text("raise ImportError('half installed')\n")
+    dist = folder / "sodos_foo-1.2.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: sodos-foo\nVersion: 1.2\n")
+    (dist / "entry_points.txt").write_text(
+        "[sodos]\nfoo = sodos_p_eight\nbroken = sodos_p_broken\n"
+    )
+    return folder
+
+
+def env_for(folder: Path, **more: str) -> dict:
+    return {"PYTHONPATH": str(folder), **more}
+
+
+def test_dash_p_loads_modules_before_or_after_the_command(plugin_dir, tmp_path):
+    juvisy = shared_path(*JUVISY)
+    env = env_for(plugin_dir)
+    for args in (
+        ["-p", "sodos_p_seven", "standings", juvisy, "--format", "json"],
+        ["standings", juvisy, "-p", "sodos_p_seven", "--format", "JSON"],
+        ["standings", "-p", "sodos_p_seven", juvisy, "--format", "json"],
+    ):
+        done = sodos(*args, "--no-entry-points", cwd=tmp_path, env=env)
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        assert {row["values"]["SOSM"] for row in data["standings"]} == {7}
+        assert data["providers"]["SOSM"]["plugin"] == "sodos_p_seven"
+        assert data["providers"]["SOSM"]["replaces"] == "builtin.sos"
+        line = "plugins: SOSM from module sodos_p_seven (named by -p) (replaces the built-in)"
+        assert line in done.stderr.splitlines()
+
+
+def test_dash_p_is_repeatable_and_blocks_with_no(plugin_dir, tmp_path):
+    juvisy = shared_path(*JUVISY)
+    env = env_for(plugin_dir)
+    both = sodos(
+        "-p", "sodos_p_nine", "standings", juvisy, "-p", "sodos_p_seven",
+        "--criteria", "MMS,NINE,SOS", "--format", "json", "--no-entry-points",
+        cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert both.returncode == 0, both.stderr
+    data = json.loads(both.stdout)
+    assert data["providers"]["NINE"]["plugin"] == "sodos_p_nine"
+    assert data["providers"]["SOS"]["plugin"] == "sodos_p_seven"
+    blocked = sodos(
+        "-p", "sodos_p_seven", "-p", "no:sodos_p_seven", "-p", "no:builtin.sodoms",
+        "plugins", "--format", "json", "--no-entry-points", cwd=tmp_path, env=env,
+    )  # fmt: skip
+    rows = {r["name"]: r for r in json.loads(blocked.stdout)}
+    assert rows["sodos_p_seven"]["status"] == "blocked"
+    assert rows["builtin.sodoms"]["status"] == "blocked"
+    gone = sodos(
+        "-p", "no:builtin.sodoms", "standings", juvisy, "--criteria", "MMS,SODOMS",
+        "--no-entry-points", cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert gone.returncode == 2 and "unknown criterion 'SODOMS'" in gone.stderr
+    assert "plugins blocked in this run (-p no:NAME, disable) that may provide it: " in gone.stderr
+    assert "'builtin.sodoms'" in gone.stderr.split("blocked in this run", 1)[1]
+    typo = sodos("-p", "no:builtin.sodom", "plugins", "--no-entry-points", cwd=tmp_path)
+    assert "warning: blocked plugin 'builtin.sodom': no plugin has that name" in typo.stdout
+
+
+def test_environment_names_modules_and_disables_autoload(plugin_dir, tmp_path):
+    juvisy = shared_path(*JUVISY)
+    env = env_for(plugin_dir, SODOS_PLUGINS="sodos_p_nine, sodos_p_seven")
+    done = sodos("standings", juvisy, "--criteria", "MMS,NINE,SOS", "--format", "json",
+                 cwd=tmp_path, env={**env, "SODOS_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["providers"]["SOS"]["plugin"] == "sodos_p_seven"
+    rows = json.loads(
+        sodos(
+            "plugins",
+            "--format",
+            "json",
+            cwd=tmp_path,
+            env={**env, "SODOS_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        ).stdout  # fmt: skip
+    )
+    assert "foo" not in {r["name"] for r in rows}  # entry points skipped
+    auto = json.loads(sodos("plugins", "--format", "json", cwd=tmp_path, env=env).stdout)
+    foo = {r["name"]: r for r in auto}["foo"]
+    assert (foo["distribution"], foo["version"], foo["criteria"]) == ("sodos-foo", "1.2", ["EIGHT"])
+    # -p NAME loads one entry point by name when autoload is off, as pytest's -p does
+    one = sodos("-p", "foo", "plugins", "--format", "json", cwd=tmp_path,
+                env=env_for(plugin_dir, SODOS_DISABLE_PLUGIN_AUTOLOAD="1"))  # fmt: skip
+    names = {r["name"]: r for r in json.loads(one.stdout)}
+    assert "foo" in names and "broken" not in names
+    assert names["foo"]["named_by"] == "named by -p"
+
+
+def test_a_named_module_that_cannot_be_imported_is_exit_2(plugin_dir, tmp_path):
+    juvisy = shared_path(*JUVISY)
+    for args, who in (
+        (["-p", "sodos_p_nowhere"], "named by -p"),
+        ([], "named in SODOS_PLUGINS"),
+    ):
+        env = env_for(plugin_dir) if args else env_for(plugin_dir, SODOS_PLUGINS="sodos_p_nowhere")
+        done = sodos(*args, "standings", juvisy, "--no-entry-points", cwd=tmp_path, env=env)
+        assert done.returncode == 2
+        assert done.stderr == (
+            f"sodos: error: plugin module 'sodos_p_nowhere' ({who}) cannot be imported: "
+            "ModuleNotFoundError: No module named 'sodos_p_nowhere'\n"
+        )
+    # `sodos plugins` still works and shows the failure as a row
+    listing = sodos("-p", "sodos_p_nowhere", "plugins", "--no-entry-points", cwd=tmp_path)
+    assert listing.returncode == 0
+    assert "sodos_p_nowhere [failed]: module sodos_p_nowhere (named by -p)" in listing.stdout
+    assert "No module named 'sodos_p_nowhere'" in listing.stdout
+
+
+def test_a_failing_entry_point_is_a_warning_naming_plugin_and_distribution(plugin_dir, tmp_path):
+    juvisy = shared_path(*JUVISY)
+    done = sodos("standings", juvisy, cwd=tmp_path, env=env_for(plugin_dir))
+    assert done.returncode == 0, done.stderr
+    assert (
+        "warning: plugin 'broken' failed in import: ImportError: half installed "
+        "(distribution sodos-foo 1.2)" in done.stdout + done.stderr
+    )
+    asked = sodos("standings", juvisy, "--criteria", "MMS,WHATEVER", cwd=tmp_path,
+                  env=env_for(plugin_dir))  # fmt: skip
+    assert asked.returncode == 2
+    assert "unknown criterion 'WHATEVER'" in asked.stderr
+    assert "plugins that failed to load and may provide it: 'broken' (sodos-foo 1.2)" in (
+        asked.stderr
+    )
+
+
+def test_plugins_always_works_conflicts_and_failures_are_rows(plugin_dir, tmp_path):
+    (plugin_dir / "sodos_p_eight_too.py").write_text(PLUGIN_MODULE.format(name="EIGHT", value=0))
+    env = env_for(plugin_dir)
+    done = sodos("--no-entry-points", "plugins", "-p", "sodos_p_eight", "-p", "sodos_p_eight_too",
+                 cwd=tmp_path, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    assert text.index("sodos_p_eight") < text.index("built-in:")  # third-party first
+    assert "sodos_p_eight [conflict]: module sodos_p_eight (named by -p)" in text
+    assert (
+        "    conflict: criterion 'EIGHT' is provided by plugins sodos_p_eight, "
+        'sodos_p_eight_too; choose one with [prefer] EIGHT = "<plugin>"' in text
+    )
+    kinds = sodos("plugins", "--kind", "writer", "--all", "--no-entry-points", cwd=tmp_path)
+    assert "writer json — JSON standings for programs" in kinds.stdout
+    assert "criterion" not in kinds.stdout
+    bad = sodos("plugins", "--kind", "flavour", "--no-entry-points", cwd=tmp_path)
+    assert bad.returncode == 2 and "unknown kind" in bad.stderr
+
+
+def test_version_lists_third_party_plugins(plugin_dir, tmp_path):
+    done = sodos("--version", cwd=tmp_path, env=env_for(plugin_dir))
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("sodos 0.")
+    assert "  plugin foo: sodos-foo 1.2 (sodos_p_eight)" in lines
+    assert "  plugin broken: sodos-foo 1.2 (sodos_p_broken)" in lines

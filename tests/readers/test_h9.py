@@ -1,0 +1,271 @@
+"""EGD h9 reader and writer: format details, recomputation, errors and the XML → h9 round trip."""
+
+from __future__ import annotations
+
+import io
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from conftest import shared_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sodos_plugin import Host, InputError, Result
+from sodos_plugin.readers import h9, opengotha_xml
+
+GO = ("conformance", "go")
+
+# Alice (row 1) beats Bob (row 3) with White in round 1 and draws Carol (row 2) with
+# Black in round 2; Carol has the bye in round 1; Bob is not paired in round 2.
+# NBW: Alice 1½, Carol 1½, Bob 0. SOS (Swiss): Alice 0 + 1½, Carol 0 + 1½, Bob 1½ + 0.
+# The printed SOS of Bob is wrong on purpose (9): printed values are never echoed.
+SMALL = """; EV[Small Cup]
+; HA[h2]
+; Pl Name                  Rk Co Club  NBW SOS
+   1 Alice Marie-Louise de la Fontaine-Longuenom  3d FR Par1  1½  1½   3+/w0  2=/b0  |12345678
+     Carol Lée             5k DE Ber   1.5 1.5   0+     1=/w0  |23456789
+   3 Bob Smith            10k GB Lon   1-/b0  0-  0  9
+"""
+
+
+def write(tmp_path: Path, data: bytes, name: str = "small.h9") -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def standings(path: Path, **options):
+    host = Host(config_file=False, entry_points=False)
+    read = host.read([path])
+    return host, read, host.standings(read.tournament, **options)
+
+
+def values(result, criterion):
+    t = result.tournament
+    return {p.name: result.value(criterion, i) for i, p in enumerate(t.players)}
+
+
+@pytest.mark.parametrize(
+    "encoding",
+    ["utf-8", "iso-8859-15"],
+)
+def test_small_file_is_recomputed_from_round_tokens(tmp_path, encoding):
+    data = SMALL.encode("utf-8")
+    if encoding != "utf-8":  # ½ is byte 0xBD, é is 0xE9
+        data = data.replace("½".encode(), b"\xbd").replace("é".encode(), b"\xe9")
+    path = write(tmp_path, data)
+    _, read, result = standings(path)
+    t = read.tournament
+    alice = "Alice Marie-Louise de la Fontaine-Longuenom"
+    assert [p.name for p in t.players] == [alice, "Carol Lée", "Bob Smith"]
+    assert [p.rank for p in t.players] == [2, -5, -10]
+    assert t.settings["system"] == "swiss" and t.settings["criteria"] == ["NBW", "SOS"]
+    assert t.settings["handicap"] == {"reduction": 2}
+    assert t.byes == {(1, 1)} and not t.absences
+    half = Fraction(3, 2)
+    assert values(result, "NBW") == {alice: half, "Carol Lée": half, "Bob Smith": 0}
+    assert values(result, "SOS") == {alice: half, "Carol Lée": half, "Bob Smith": half}
+    _, parsed, _ = h9.read_path(path)
+    assert [row.printed for row in parsed.rows] == [
+        {"NBW": half, "SOS": half},
+        {"NBW": half, "SOS": half},
+        {"NBW": 0, "SOS": 9},
+    ]
+    games = sorted((g.round, g.black, g.white, g.result) for g in t.games)
+    assert games == [(1, 2, 0, Result.WHITE_WINS), (2, 0, 1, Result.JIGO)]
+
+
+def test_columns_run_together_and_unknown_columns_are_noted():
+    assert h9.split_columns("MMS  SOSSOSOS") == ["MMS", "SOS", "SOSOS"]
+    assert h9.split_columns("NBW  SOSSODOS Rank  U20") == ["NBW", "SOS", "SODOS", "?Rank", "?U20"]
+    assert h9.split_columns("SOSTS") == ["?SOSTS"]  # not SOS + "TS"
+    # Round labels over the round tokens are not value columns (WAGC 2016, 2018).
+    assert h9.split_columns("1st 2nd r3d 4th  score sos") == ["SCORE", "SOS"]
+    assert h9.split_columns("score sos sosos  1   2   3") == ["SCORE", "SOS", "SOSOS"]
+    # SOS/SOSOS overlap: a naive backtracking split is exponential on this word.
+    word = "SOSOS" * 2000 + "X"
+    assert h9.split_columns(word) == [f"?{word}"]
+
+
+def test_round_tokens():
+    assert h9.parse_round("11-/b5") == h9.RoundToken(11, "-", False, "b", 5)
+    assert h9.parse_round("0=") == h9.RoundToken(0, "=")
+    assert h9.parse_round("7+!w0") == h9.RoundToken(7, "+", True, "w", 0)
+    assert h9.parse_round("12") is None and h9.parse_value("12") == 12
+    assert h9.parse_value("-4") == -4 and h9.parse_value("½") == Fraction(1, 2)
+    assert h9.parse_value("14.75") == Fraction(59, 4) and h9.parse_value("3¼") == Fraction(13, 4)
+
+
+def test_mcmahon_start_scores_come_from_printed_mms():
+    """Juvisy: printed MMS − points earned = OpenGotha's start MMS from rank and bar."""
+    t, _, _ = h9.read_path(shared_path(*GO, "opengotha_Tournoi_de_Juvisy.h9"))
+    xml = opengotha_xml.read_path(shared_path(*GO, "opengotha_Tournoi_de_Juvisy.xml"))
+    expected = {p.name: min(p.rank, 3) + 30 for p in xml.players}  # bar 4D, no floor hit
+    assert {p.name: p.start_score for p in t.players} == expected
+    daguenet = t.player_index("Daguenet Mathieu")  # 1 loss, 3 rounds "0=": ½ x 3 floored
+    assert t.players[daguenet].start_score == 32
+    assert {r for r, p in t.absences if p == daguenet} == {2, 3, 4}
+
+
+@pytest.mark.parametrize(
+    "row3, message",
+    [
+        ("   3 Bob Smith  10k GB Lon  0 0  1=/b0  0-", "result \\+ does not match"),
+        ("   3 Bob Smith  10k GB Lon  0 0  2-/b0  0-", "whose round 1 token names row 2"),
+        ("   3 Bob Smith  10k GB Lon  0 0  1-/b0  9-", "opponent 9 is not another row"),
+        ("   3 Bob Smith  10k GB Lon  0 0  1-/w0  0-", "both players have colour 'w'"),
+        ("   3 Bob Smith  10k GB Lon  0 0  1-/b3  0-", "handicap or by-default mark differs"),
+        ("   3 Bob Smith  10k GB Lon  0 0  1-/b0", "1 round tokens, but line 4 has 2"),
+        ("   3 Bob Smith  10k GB Lon  0 0  1-/b0  x7", "'x7' is neither a value"),
+        ("   3 Bob Smith  GB Lon  0 0  1-/b0  0-", "no rank"),
+        ("   3 Bob Smith  10k GB Lon  0  1-/b0  0-", "1 value columns for 2"),
+    ],
+)
+def test_bad_rows_are_named(tmp_path, row3, message):
+    lines = SMALL.splitlines()
+    lines[5] = row3
+    path = write(tmp_path, ("\n".join(lines) + "\n").encode())
+    with pytest.raises(InputError, match=message) as caught:
+        h9.read_path(path)
+    assert str(path) in str(caught.value) and "line" in str(caught.value)
+
+
+def test_missing_column_line_and_size_limit(tmp_path):
+    path = write(tmp_path, b"; EV[x]\n 1 A B 3d FR C 1 2+/w0\n")
+    with pytest.raises(InputError, match="before the column line"):
+        h9.read_path(path)
+    path = write(tmp_path, SMALL.encode())
+    with pytest.raises(InputError, match="above the limit of 10"):
+        h9.read_path(path, max_bytes=10)
+
+
+def test_claims_h9_but_not_sgf(tmp_path):
+    assert h9.claims(Path("x.txt"), SMALL.encode())
+    assert not h9.claims(Path("x.sgf"), b"(;GM[1]EV[x])")
+    assert not h9.claims(Path("x.txt"), b"; just a comment\n")
+
+
+def round_trip(xml_name: str, tmp_path: Path):
+    host = Host(config_file=False, entry_points=False)
+    xml = host.read([shared_path(*GO, xml_name)]).tournament
+    before = host.standings(xml)
+    out = io.StringIO()
+    host.write(before, "h9", out)
+    path = write(tmp_path, out.getvalue().encode("utf-8"), "out.h9")
+    after = host.standings(host.read([path]).tournament)
+    return before, after, out.getvalue()
+
+
+def comparable(result):
+    from sodos_plugin.writers.h9_writer import h9_name
+
+    rows = []
+    for row in result.as_dict()["standings"]:
+        player = dict(row["player"])
+        player["country"] = player["country"] or "XX"
+        player["club"] = player["club"] or "xxxx"
+        values = {h9_name(k): v for k, v in row["values"].items()}
+        rows.append((row["place"], row["tied"], player, values))
+    return rows
+
+
+@pytest.mark.parametrize(
+    "xml_name", ["opengotha_Tournoi_de_Juvisy.xml", "opengotha_TournoiChinois.xml"]
+)
+def test_xml_to_h9_to_standings_round_trip(xml_name, tmp_path):
+    before, after, text = round_trip(xml_name, tmp_path)
+    assert text.startswith("; EV[") and "; HA[h1]" in text
+    assert comparable(after) == comparable(before)
+    assert after.settings.system == before.settings.system == "mcmahon"
+    assert after.criteria == ("MMS", "SOS", "SOSOS")
+
+
+def test_writer_keeps_forfeits_byes_and_absences(tmp_path):
+    from builders import W, tournament
+
+    t = tournament(
+        [("A", "1d"), ("B", "1k"), ("C", "2k")],
+        2,
+        [(1, "A", "B", W, 2, True), (2, "C", "B", Result.JIGO)],
+        byes=[(1, "C")],
+        absences=[(2, "A")],
+    )
+    host = Host(config_file=False, entry_points=False)
+    before = host.standings(t, criteria=["MMS", "SOSM", "SODOSM"])
+    out = io.StringIO()
+    host.write(before, "h9", out)
+    text = out.getvalue()
+    assert "!b2" in text and "!w2" in text  # forfeit with handicap kept
+    assert "0+" in text and "0=" in text  # bye worth 1, absence worth ½ in MMS
+    back = host.standings(host.read([write(tmp_path, text.encode(), "t.h9")]).tournament)
+    assert comparable(back) == comparable(before)
+    forfeit = next(g for g in back.tournament.games if g.round == 1)
+    assert forfeit.by_default and forfeit.handicap == 2
+
+
+@st.composite
+def random_tournaments(draw):
+    from sodos_plugin import Game, Player, Tournament
+
+    n = draw(st.integers(2, 6))
+    rounds = draw(st.integers(1, 3))
+    ranks = draw(st.lists(st.integers(-30, 8), min_size=n, max_size=n))
+    players = tuple(Player(f"P{i}", rank=ranks[i], club="C" if i % 2 else "") for i in range(n))
+    games, byes, absences = [], set(), set()
+    for r in range(1, rounds + 1):
+        order = draw(st.permutations(range(n)))
+        paired = draw(st.integers(0, n // 2))
+        for k in range(paired):
+            b, w = order[2 * k], order[2 * k + 1]
+            result = draw(st.sampled_from(list(Result)))
+            games.append(Game(r, b, w, result, draw(st.integers(0, 3)), draw(st.booleans())))
+        for p in order[2 * paired :]:
+            kind = draw(st.sampled_from(["bye", "absent", "none"]))
+            (byes if kind == "bye" else absences if kind == "absent" else set()).add((r, p))
+    return Tournament("random", rounds, players, tuple(games), frozenset(byes), frozenset(absences))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    t=random_tournaments(),
+    system=st.sampled_from(["swiss", "mcmahon"]),
+    convention=st.sampled_from(["egf", "half-point"]),
+)
+def test_writer_reader_round_trip_on_random_tournaments(tmp_path_factory, t, system, convention):
+    """Any result kind, forfeits (visible with half-point), byes, absences, handicaps."""
+    config = {"unplayed": {"virtual_opponent": convention}}
+    host = Host(config, config_file=False, entry_points=False)
+    criteria = ["MMS", "SOS", "SOSOS", "SODOS"] if system == "mcmahon" else None
+    before = host.standings(t, system=system, criteria=criteria)
+    out = io.StringIO()
+    host.write(before, "h9", out)
+    path = tmp_path_factory.mktemp("rt") / "t.h9"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    after = host.standings(host.read([path]).tournament)
+    assert after.settings.system == system
+    assert comparable(after) == comparable(before)
+
+
+def test_writer_refuses_players_without_rank():
+    from builders import tournament
+
+    host = Host(config_file=False, entry_points=False)
+    t = tournament(["A", "B"], 1, [(1, "A", "B", Result.BLACK_WINS)])
+    standings = host.standings(t, system="swiss")
+    with pytest.raises(InputError, match="h9 needs every player's rank; unknown for A, B"):
+        host.write(standings, "h9", io.StringIO())
+
+
+def test_cli_writes_h9_that_reads_back(tmp_path, capsys):
+    from sodos_plugin.cli import main
+
+    xml = shared_path(*GO, "opengotha_Tournoi_de_Juvisy.xml")
+    out = tmp_path / "juvisy.h9"
+    assert main(["standings", str(xml), "--format", "h9", "--output", str(out)]) == 0
+    text = out.read_text("utf-8")
+    assert "; Pl Name" in text and "   1 Minieri Davide" in text
+    assert "1-/b0  0=     0=     0=" in text  # Daguenet: lost, then absent (½ each)
+    t, parsed, _ = h9.read_path(out)
+    assert [row.printed["SOS"] for row in parsed.rows][:3] == [128, 132, 129]
+    assert t.settings["handicap"] == {"reduction": 1}

@@ -1,0 +1,278 @@
+"""The h9 reader's fast paths read exactly what the reference paths read.
+
+:func:`h9.scan` and :func:`h9.interpret` take bulk paths (whole-file regular
+expressions, integer loops) and fall back to the line-by-line reference
+(``fast=False``) on anything unusual. Each test reads a file both ways and compares
+everything: the scanned rows, the Tournament (games in the same order, byes and
+absences in the same iteration order, start scores of the same type) and the notes —
+or, for a broken file, the error message. Real files first, then the same files
+altered at random, then generated ones.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from conftest import SHARED_DATA, TESTS
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from sodos_plugin.errors import InputError
+from sodos_plugin.readers import h9
+
+EGD = TESTS / "data" / "egd"
+SHARED_H9 = [
+    ("conformance", "go", "opengotha_Tournoi_de_Juvisy.h9"),
+    ("conformance", "go", "opengotha_TournoiChinois.h9"),
+    ("conformance", "go", "h9_wagc2025_opengotha.txt"),
+    ("conformance", "go", "h9_mpj2022_opengotha_sodos.txt"),
+    ("conformance", "opengotha", "minimal", "h9names.h9"),
+    ("conformance", "opengotha", "minimal", "izmny.h9"),
+]
+
+
+def real_files() -> list:
+    files = [pytest.param(path, id=path.name) for path in sorted(EGD.glob("*.txt"))]
+    for parts in SHARED_H9:
+        path = SHARED_DATA.joinpath(*parts)
+        mark = pytest.mark.skipif(not path.exists(), reason=f"shared data not found at {path}")
+        files.append(pytest.param(path, id=parts[-1], marks=mark))
+    return files
+
+
+def outcome(text: str, fast: bool):
+    """Everything the reader gives for ``text``, or the error it raises."""
+    try:
+        parsed = h9.scan(text, "f.h9", fast=fast)
+        tournament, notes = h9.interpret(parsed, fast=fast)
+    except InputError as error:
+        return ("error", str(error))
+    rows = [
+        (r.line, r.place, r.name, r.rank, r.country, r.club, r.printed, r.rounds)
+        for r in parsed.rows
+    ]
+    starts = [(type(p.start_score), p.start_score) for p in tournament.players]
+    return (
+        (parsed.properties, parsed.columns, parsed.notes, rows),
+        (tournament, list(tournament.byes), list(tournament.absences), starts, notes),
+    )
+
+
+def assert_same(text: str) -> None:
+    assert outcome(text, fast=True) == outcome(text, fast=False)
+
+
+@pytest.mark.parametrize("path", real_files())
+def test_real_file_reads_the_same_both_ways(path):
+    assert_same(h9.decode(path.read_bytes()))
+
+
+@pytest.mark.parametrize("path", real_files())
+def test_real_files_take_the_fast_paths(path):
+    """Else the comparisons above would compare the reference with itself."""
+    text = h9.decode(path.read_bytes())
+    if path.name == "izmny.h9":  # a row with too few values: only the reference reads it
+        assert h9._scan_columns(text, str(path)) is None
+        return
+    parsed = h9._scan_columns(text, str(path))
+    assert parsed is not None
+    if path.name != "h9names.h9":  # its opponents are rows of a longer file
+        assert h9._games_fast(parsed, "MMS" in parsed.columns) is not None
+
+
+def _real_texts() -> list[str]:
+    texts = [h9.decode(p.read_bytes()) for p in sorted(EGD.glob("*.txt"))]
+    for parts in SHARED_H9:
+        path = SHARED_DATA.joinpath(*parts)
+        if path.exists():
+            texts.append(h9.decode(path.read_bytes()))
+    return texts
+
+
+REAL_TEXTS = _real_texts()
+
+#: Words an alteration puts in: values, round tokens (good and bad), ranks, PINs...
+WORDS = [
+    "0", "12", "2½", "2.5", "-1", ".5", "½", "5.", "0+", "0=", "0-", "0?", "3+", "3-/w",
+    "2+/b1", "2-/w1", "4=/b0", "4?", "1+!b", "1-!w", "7+/w12", "12345678+", "9999999+",
+    "1d", "3k", "30k", "9p", "93D", "FR", "xx", "Club_A", "|123", "|", "Kim", "+", "=",
+    "2+/W", "2-/B", "5+/?", "٣", "5+/b0", "5-/w0",
+]  # fmt: skip
+
+
+def alter(text: str, rng: random.Random) -> str:
+    """A few random changes of words and lines of a real file."""
+    lines = text.splitlines()
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(lines))
+        words = lines[i].split()
+        kind = rng.randrange(7)
+        if kind == 0 and words:  # replace a word
+            words[rng.randrange(len(words))] = rng.choice(WORDS)
+        elif kind == 1:  # insert a word
+            words.insert(rng.randint(0, len(words)), rng.choice(WORDS))
+        elif kind == 2 and words:  # drop a word
+            del words[rng.randrange(len(words))]
+        elif kind == 3 and len(words) > 1:  # swap two words
+            a, b = rng.randrange(len(words)), rng.randrange(len(words))
+            words[a], words[b] = words[b], words[a]
+        elif kind == 4:  # drop or repeat a line
+            if rng.random() < 0.5:
+                del lines[i]
+            else:
+                lines.insert(i, lines[i])
+            continue
+        elif kind == 5 and words:  # change one round token's opponent or result
+            tokens = [k for k, w in enumerate(words) if h9.parse_round(w)]
+            if tokens:
+                k = rng.choice(tokens)
+                token = h9.parse_round(words[k])
+                assert token is not None
+                words[k] = (
+                    f"{rng.randint(0, 80)}{rng.choice('+-=?')}" + words[k].lstrip("0123456789")[1:]
+                )
+        elif kind == 6:  # a header line among the rows
+            lines.insert(i, rng.choice(["; KM[6.5]", "; Pl Name Rk Co Club NBW", ";"]))
+            continue
+        lines[i] = ("   " if rng.random() < 0.3 else "") + " ".join(words)
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=len(REAL_TEXTS) - 1), st.randoms(use_true_random=False))
+def test_altered_real_files_read_the_same_both_ways(index, rng):
+    if not REAL_TEXTS:  # pragma: no cover - tests/data always has the EGD files
+        pytest.skip("no h9 files")
+    assert_same(alter(REAL_TEXTS[index], rng))
+
+
+NAMES = ("Kim", "Lee 3d Park", "Ann", "Bo Li")
+
+
+def generated(rng: random.Random, players: int, rounds: int, mcmahon: bool, names=NAMES) -> str:
+    """A consistent h9 file: random pairings, results, colours, handicaps and free rounds."""
+    tokens: list[list[str]] = [[] for _ in range(players)]
+    for _ in range(rounds):
+        order = list(range(players))
+        rng.shuffle(order)
+        while len(order) > 1:
+            a, b = order.pop(), order.pop()
+            handicap = rng.choice([0, 0, 0, 1, 2, 9])
+            mark = rng.choice("//////!")
+            result = rng.choice(["+-", "-+", "==", "++", "--", "??"])
+            colours = (
+                rng.choice(["wb", "bw", "WB", "b?"])
+                if handicap
+                else rng.choice(["wb", "bw", "  ", "w ", " b"])
+            )
+            for p, res, colour in ((a, result[0], colours[0]), (b, result[1], colours[1])):
+                other = b + 1 if p == a else a + 1
+                tail = f"{mark}{colour.strip()}{handicap}" if colour.strip() or handicap else ""
+                tokens[p].append(f"{other}{res}{tail}")
+        for p in order:
+            tokens[p].append(rng.choice(["0+", "0=", "0-"]))
+    header = "; Pl Name Rk Co Club " + ("MMS SOS" if mcmahon else "NBW SOS SODOS")
+    lines = ["; EV[Generated]", "; HA[h1]", header]
+    values_first = rng.random() < 0.5
+    for p in range(players):
+        name = rng.choice(names) + f" P{p}"
+        values = [str(rng.randint(0, 40)), rng.choice(["2½", "3.25", "17", "0"])]
+        if not mcmahon:
+            values.append(str(rng.randint(0, 99)))
+        place = str(p + 1) if rng.random() < 0.9 else ""
+        words = [place, name, rng.choice(["3d", "10k", "1D", "2p"]), "FR", "Par"]
+        if values_first:
+            words += values + tokens[p]
+        else:
+            words += tokens[p] + values
+        pin = f"  |{rng.randint(10**7, 10**8)}" if rng.random() < 0.2 else ""
+        lines.append(" ".join(words) + pin)
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.randoms(use_true_random=False),
+    st.integers(min_value=1, max_value=30),
+    st.integers(min_value=0, max_value=6),
+    st.booleans(),
+)
+@example(random.Random(1), 2, 1, True)
+def test_generated_files_read_the_same_both_ways(rng, players, rounds, mcmahon):
+    text = generated(rng, players, rounds, mcmahon)
+    assert_same(text)
+    assert_same(alter(text, rng))
+
+
+def test_fast_start_scores_are_fractions_as_the_reference_gives():
+    text = generated(random.Random(5), 12, 4, mcmahon=True)
+    tournament, _ = h9.interpret(h9.scan(text, "f.h9"))
+    assert all(type(p.start_score) is Fraction for p in tournament.players)
+    assert_same(text)
+
+
+def test_rows_of_the_usual_shape_are_read_in_bulk():
+    text = generated(random.Random(3), 40, 5, mcmahon=False, names=("Kim", "Bo Li"))
+    assert h9._scan_columns(text, "f.h9") is not None
+    # a name word that looks like a rank: that row and so the file go line by line
+    lines = text.splitlines()
+    row = next(i for i, line in enumerate(lines) if not line.startswith(";"))
+    words = lines[row].split()
+    lines[row] = " ".join(words[:2] + ["5k"] + words[2:])
+    assert h9._scan_columns("\n".join(lines), "f.h9") is None
+    assert_same("\n".join(lines))
+
+
+ROW_TEMPLATE = """; Pl Name Rk Co Club NBW SOS
+{row}
+   2 Bob Smith        10k GB Lon   0  1   1-/b0
+"""
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "   1 Kim Lee 3d FR Par 1 0 2+/w0",  # the usual shape
+        "   1 Kim 3d FR Par Extra 1 0 2+/w0",  # three words between rank and values
+        "   1 Kim 3d FR 1 0 2+/w0",  # no club
+        "   1 Kim 3d 1 0 2+/w0",  # neither country nor club
+        "   1 Kim 3d 12 Par 1 0 2+/w0",  # a club that reads as a value
+        "   1 Kim 3d FR 2+ 1 0 2+/w0",  # a club that reads as a round token
+        "   1 Kim 5k 3d FR Par 1 0 2+/w0",  # a rank-like name word
+        "   1 Kim 5k FR 3d Par 1 0 2+/w0",  # two rank-like words before the values
+        "   1 3d Kim 2k FR Par 1 0 2+/w0",  # a rank-like first word
+        "   1 Kim 93d FR Par 1 0 2+/w0",  # no such rank
+        "   1 Kim 3d FR Par 1 2+/w0 0",  # values and rounds mixed
+        "   1 Kim 3d FR Par 1 0 2+/w0  |123",  # a PIN
+        "   1 Kim 3d FR Par 1 0 2+/w0 |1 x",  # a PIN and more
+        "  01 Kim 3d Club_A Par 1 0 2+/w0",  # a place with a leading 0, "_" for spaces
+        "1234567890 Kim 3d FR Par 1 0 2+/w0",  # a place of 10 digits
+        "   1 Kim 3d FR Par 1 2+/w0",  # too few values
+        "   1 Kim 3d FR Par 1 0 7 2+/w0",  # more values than columns
+        "   1 Kim 3d FR Par 1 0 2+/w0 0=",  # one round more than the other row
+        "   1 Kim 3d FR Par ½ -0.25 2+/w0",  # glyphs and decimals
+        "   1 Kim 3d FR Par ٣ 0 2+/w0",  # a digit of another script
+        "   1 Kim 3d FR Par 1 0 0002+/w0",  # an opponent with leading zeros
+    ],
+)
+def test_row_shapes_read_the_same_both_ways(row):
+    assert_same(ROW_TEMPLATE.format(row=row))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda text: text.replace("\n", "\r\n"),
+        lambda text: text.replace("  ", "\t"),
+        lambda text: text.replace("\n", "  \n"),
+        lambda text: "\ufeff" + text,
+        lambda text: text.replace(" ", "\u00a0", 40),
+        lambda text: text.replace("\n", "\n\n"),
+    ],
+    ids=["crlf", "tabs", "trailing-blanks", "bom", "no-break-spaces", "blank-lines"],
+)
+def test_real_files_with_other_blanks_read_the_same_both_ways(change):
+    for text in REAL_TEXTS:
+        assert_same(change(text))
