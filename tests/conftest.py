@@ -112,9 +112,11 @@ class InlinePool:
     ``max_workers`` it was asked for in :attr:`asked` (tests of the worker cap)."""
 
     asked: list[int] = []
+    initializers: list = []
 
-    def __init__(self, max_workers: int):
+    def __init__(self, max_workers: int, initializer=None):
         InlinePool.asked.append(max_workers)
+        InlinePool.initializers.append(initializer)  # not run: it is for a worker process
 
     def __enter__(self):
         return self

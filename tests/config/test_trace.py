@@ -12,8 +12,8 @@ from pathlib import Path
 
 from conftest import ROOT
 
-from sodos_plugin.cli.config import value_of
 from sodos_plugin.config.settings import SCHEMA, Settings
+from sodos_plugin.config.trace import value_of
 
 
 def sodos(*args, cwd: Path) -> subprocess.CompletedProcess:

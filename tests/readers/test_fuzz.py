@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from sodos_plugin.engine.model import Result, Tournament
 from sodos_plugin.errors import InputError
-from sodos_plugin.readers import h9, opengotha_xml
+from sodos_plugin.readers import h9, opengotha_file
 from sodos_plugin.readers.sgf.ingest import FileOutcome, ingest_bytes
 from sodos_plugin.readers.sgf.results import ParsedResult, parse_result
 from sodos_plugin.readers.sgf.scan import scan_fast, scan_full
@@ -247,7 +247,7 @@ def test_h9_reader_result_or_input_error(data):
 @given(st.data())
 def test_opengotha_xml_reader_result_or_input_error(data):
     seed = shared_path("conformance", "go", "opengotha_TournoiChinois.xml").read_bytes()
-    read_with(opengotha_xml.read_path, data.draw(mutations(seed)), ".xml")
+    read_with(opengotha_file.read_path, data.draw(mutations(seed)), ".xml")
 
 
 def test_mutation_strategy_keeps_files_readable_sometimes(tmp_path):
@@ -256,7 +256,7 @@ def test_mutation_strategy_keeps_files_readable_sometimes(tmp_path):
         seed = shared_path("conformance", "go", name).read_bytes()
         assert isinstance(read_with(h9.read_path, seed, ".h9"), Tournament)
     seed = shared_path("conformance", "go", "opengotha_TournoiChinois.xml").read_bytes()
-    assert isinstance(read_with(opengotha_xml.read_path, seed, ".xml"), Tournament)
+    assert isinstance(read_with(opengotha_file.read_path, seed, ".xml"), Tournament)
 
 
 def test_xml_with_unknown_encoding_is_an_input_error():
@@ -265,7 +265,7 @@ def test_xml_with_unknown_encoding_is_an_input_error():
     head, sep, rest = seed.partition(b"?>")
     assert sep
     bad = b'<?xml version="1.0" encoding="TF-8"?>' + rest
-    error = read_with(opengotha_xml.read_path, bad, ".xml")
+    error = read_with(opengotha_file.read_path, bad, ".xml")
     assert isinstance(error, InputError) and "TF-8" in str(error)
 
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sodos_plugin import Host, InputError, Result
-from sodos_plugin.readers import h9, opengotha_xml
+from sodos_plugin.readers import h9, opengotha_file
 
 GO = ("conformance", "go")
 
@@ -100,7 +100,7 @@ def test_round_tokens():
 def test_mcmahon_start_scores_come_from_printed_mms():
     """Juvisy: printed MMS − points earned = OpenGotha's start MMS from rank and bar."""
     t, _, _ = h9.read_path(shared_path(*GO, "opengotha_Tournoi_de_Juvisy.h9"))
-    xml = opengotha_xml.read_path(shared_path(*GO, "opengotha_Tournoi_de_Juvisy.xml"))
+    xml = opengotha_file.read_path(shared_path(*GO, "opengotha_Tournoi_de_Juvisy.xml"))
     expected = {p.name: min(p.rank, 3) + 30 for p in xml.players}  # bar 4D, no floor hit
     assert {p.name: p.start_score for p in t.players} == expected
     daguenet = t.player_index("Daguenet Mathieu")  # 1 loss, 3 rounds "0=": ½ x 3 floored

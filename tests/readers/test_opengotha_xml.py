@@ -19,7 +19,7 @@ from conftest import SHARED_DATA, shared_path
 
 from sodos_plugin import Host, InputError, Result
 from sodos_plugin.cli import main
-from sodos_plugin.readers import opengotha_keys, opengotha_xml
+from sodos_plugin.readers import opengotha_file, opengotha_keys
 from sodos_plugin.readers.java_hashmap import integer_hash, iteration_order, string_hash
 
 GO = ("conformance", "go")
@@ -85,7 +85,7 @@ def game(r, black, white, result, handicap=0, table=1):
 
 
 def test_juvisy_players_games_and_settings():
-    t = opengotha_xml.read_path(shared_path(*GO, "opengotha_Tournoi_de_Juvisy.xml"))
+    t = opengotha_file.read_path(shared_path(*GO, "opengotha_Tournoi_de_Juvisy.xml"))
     assert (t.name, t.rounds, len(t.players), len(t.games)) == ("Tournoi de Juvisy", 4, 19, 36)
     assert dict(t.settings) == {
         "system": "mcmahon",
@@ -112,7 +112,7 @@ def test_juvisy_players_games_and_settings():
 
 
 def test_chinois_both_win_unknown_and_unpaired_rounds():
-    t = opengotha_xml.read_path(shared_path(*GO, "opengotha_TournoiChinois.xml"))
+    t = opengotha_file.read_path(shared_path(*GO, "opengotha_TournoiChinois.xml"))
     results = sorted(g.result.value for g in t.games)
     assert results.count("++") == 1 and results.count("?") == 1
     assert t.rounds == 5 and not t.absences and not t.byes  # rounds 2-5: not assigned
@@ -135,7 +135,7 @@ def test_forfeits_byes_corrections_and_doubled_values(tmp_path):
         general='genCountNotPlayedGamesAsHalfPoint="true"',
         absent_nbw=1,
     )
-    t = opengotha_xml.read_path(path)
+    t = opengotha_file.read_path(path)
     assert [(g.result, g.by_default) for g in t.games] == [
         (Result.WHITE_WINS, True),
         (Result.JIGO, False),
@@ -151,7 +151,7 @@ def test_forfeits_byes_corrections_and_doubled_values(tmp_path):
 
 def test_participating_zero_is_an_absence_unless_paired(tmp_path):
     path = xml_file(tmp_path, game(1, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS"))
-    t = opengotha_xml.read_path(path)
+    t = opengotha_file.read_path(path)
     gamma = t.player_index("Gamma Guy")
     assert t.absences == {(2, gamma)}  # participating="101"
     host = Host(config_file=False, entry_points=False)
@@ -189,7 +189,7 @@ def test_odd_games_are_read_as_opengotha_reads_them_and_named(tmp_path, games, w
 
 
 def test_a_game_after_the_last_round_raises_the_number_of_rounds(tmp_path):
-    t = opengotha_xml.read_path(
+    t = opengotha_file.read_path(
         xml_file(tmp_path, game(7, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS"))
     )
     assert t.rounds == 7 and t.games[0].round == 7
@@ -198,18 +198,18 @@ def test_a_game_after_the_last_round_raises_the_number_of_rounds(tmp_path):
 def test_bad_values_are_named(tmp_path):
     path = xml_file(tmp_path, game(1, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS", 12))
     with pytest.raises(InputError, match="expected 0..9, got 12") as caught:
-        opengotha_xml.read_path(path)
+        opengotha_file.read_path(path)
     assert str(path) in str(caught.value) and "<Game" in str(caught.value)
 
 
 def test_unknown_criterion_is_null_with_a_warning_and_bad_rating_an_error(tmp_path):
     path = xml_file(tmp_path, "", criteria=("MMS", "FOO"))
-    t, warnings = opengotha_xml.read_file(path)
+    t, warnings = opengotha_file.read_file(path)
     assert t.settings["criteria"] == ["MMS"]
     assert any("'FOO' is not an OpenGotha criterion name" in w for w in warnings)
     bad = [("Alpha", "Ann", "2D", "111", "x")]
     with pytest.raises(InputError, match=r"<Player name='Alpha' firstName='Ann'> smmsCorrection"):
-        opengotha_xml.read_path(xml_file(tmp_path, "", players=bad))
+        opengotha_file.read_path(xml_file(tmp_path, "", players=bad))
 
 
 def test_entity_expansion_is_refused(tmp_path):
@@ -219,20 +219,20 @@ def test_entity_expansion_is_refused(tmp_path):
         '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n<Tournament name="&b;"/>'
     )
     with pytest.raises(InputError, match="refused unsafe XML"):
-        opengotha_xml.read_path(path)
+        opengotha_file.read_path(path)
 
 
 def test_size_limit_and_malformed_xml(tmp_path):
     path = xml_file(tmp_path, "")
     with pytest.raises(InputError, match="above the limit of 100"):
-        opengotha_xml.read_path(path, max_bytes=100)
+        opengotha_file.read_path(path, max_bytes=100)
     host = Host({"plugin": {"builtin.opengotha_xml": {"max_bytes": 100}}}, config_file=False)
     with pytest.raises(InputError, match="above the limit"):
         host.read([path])
     broken = tmp_path / "broken.xml"
     broken.write_text("<Tournament>\n<Players>\n</Tournament>")
     with pytest.raises(InputError, match=r"not well-formed XML.*line 3"):
-        opengotha_xml.read_path(broken)
+        opengotha_file.read_path(broken)
 
 
 def test_cli_json_shape_on_juvisy(capsys):
@@ -297,7 +297,7 @@ def minimal(name: str) -> Path:
 
 
 def read(name: str, **options):
-    return opengotha_xml.read_file(minimal(name), **options)
+    return opengotha_file.read_file(minimal(name), **options)
 
 
 def values(standings, criterion: str) -> dict[str, Fraction]:
@@ -373,7 +373,7 @@ def test_files_opengotha_refuses():
 
 def test_turkish_keys_match_as_in_the_locale_they_were_written_in():
     path = shared_path(*EXAMPLES, "example__R3_turkish_key.xml")
-    t, warnings = opengotha_xml.read_file(path)
+    t, warnings = opengotha_file.read_file(path)
     assert len(t.games) == 1 and not t.compat  # OpenGotha in a Turkish locale agrees
     # OpenGotha in another locale falls back on letters-only names: no loss here
     assert not any("another locale" in w for w in warnings)
@@ -388,7 +388,7 @@ def test_file_saved_without_data_version_keeps_every_game_and_says_what_opengoth
     assert (len(t.games), len(view.tournament.games)) == (5, 1)
     assert any("OpenGotha would lose 4 of 5 games in this file" in w for w in warnings)
     path = shared_path(*EXAMPLES, "example__V1_missing_dataVersion.xml")
-    t, warnings = opengotha_xml.read_file(path)
+    t, warnings = opengotha_file.read_file(path)
     assert len(t.games) == 1 and set(t.compat["opengotha"].defects) == {"V1"}
     assert any("it has no dataVersion (OpenGotha 3.51.02 does not write it)" in w for w in warnings)
     assert [p.rating for p in t.players] == [100, 100]
@@ -447,18 +447,18 @@ def test_same_table_replaces_self_play_and_bye_with_game_are_warned():
 
 def test_byes_wrapper_unknown_player_and_two_in_a_round():
     path = shared_path(*EXAMPLES, "example__R5_byeplayer_wrapper.xml")
-    t, warnings = opengotha_xml.read_file(path)
+    t, warnings = opengotha_file.read_file(path)
     assert len(t.byes) == 1 and not t.compat
     t, warnings = read("wrap_greek.xml")
     assert set(t.compat["opengotha"].defects) == {"V7"}  # OpenGotha: a round-1 bye too
     assert any("wraps other byes: OpenGotha also reads it as a round-1 bye" in w for w in warnings)
     path = shared_path(*EXAMPLES, "example__R7_unknown_bye.xml")
-    t, warnings = opengotha_xml.read_file(path)
+    t, warnings = opengotha_file.read_file(path)
     assert not t.byes and any(
         "no player has the key 'NOBODY': the bye is skipped" in w for w in warnings
     )
     path = shared_path(*EXAMPLES, "example__V4_two_byes_one_round.xml")
-    t, warnings = opengotha_xml.read_file(path)
+    t, warnings = opengotha_file.read_file(path)
     assert len(t.byes) == 2 and len(t.compat["opengotha"].tournament.byes) == 1
     assert any("2 byes" in w and "keeps only the last" in w for w in warnings)
 
@@ -482,7 +482,7 @@ def test_ranks_as_opengotha_reads_them_with_warnings():
         "rank '99K' is not a Go rank from 30K to 9D: OpenGotha reads it as 30K" in w
         for w in warnings
     )
-    assert opengotha_xml.convert_kdp("4p") == 7 and opengotha_xml.convert_kdp("15") == -15
+    assert opengotha_file.convert_kdp("4p") == 7 and opengotha_file.convert_kdp("15") == -15
 
 
 def test_missing_scoring_attributes_take_opengotha_defaults():
@@ -538,7 +538,7 @@ def with_criteria(tmp_path: Path, *names: str) -> Path:
 
 @pytest.mark.parametrize("name", LONG_NAMES)
 def test_every_long_name_opengotha_writes_is_its_criterion(tmp_path, name):
-    t, warnings = opengotha_xml.read_file(with_criteria(tmp_path, name, "NULL"))
+    t, warnings = opengotha_file.read_file(with_criteria(tmp_path, name, "NULL"))
     assert t.settings["criteria"] == [{"Rank": "RANK", "Rating": "RATING"}.get(name, name)]
     assert not [w for w in warnings if "criterion" in w], warnings
     if name in ("NULL", "DC", "SDC"):
@@ -556,7 +556,7 @@ def test_short_names_are_not_read_from_a_file_as_opengotha_reads_them(tmp_path):
     standings header shows) is NULL there, and so in sodos, with a warning."""
     shorts = sorted({short for short, long in OPENGOTHA_CRITERIA if short != long})
     assert shorts == ["CUSS", "SODOS", "SOS", "SOS-1", "SOS-2", "SOSOS"]
-    t, warnings = opengotha_xml.read_file(with_criteria(tmp_path, *shorts))
+    t, warnings = opengotha_file.read_file(with_criteria(tmp_path, *shorts))
     assert t.settings["criteria"] == ["NULL"]
     for short in shorts:
         assert any(f"'{short}' is not an OpenGotha criterion name" in w for w in warnings), short
@@ -599,7 +599,7 @@ def test_bytes_that_are_not_utf8_are_replaced_with_a_warning(tmp_path):
     data = minimal("absent_bye.xml").read_bytes().replace(b'name="Aa"', b'name="A\xc5?"')
     path = tmp_path / "bad.xml"
     path.write_bytes(data)
-    t, warnings = opengotha_xml.read_file(path)
+    t, warnings = opengotha_file.read_file(path)
     assert "A\ufffd?" in t.players[0].name
     assert any("not UTF-8" in w and "line" in w for w in warnings)
 
@@ -611,5 +611,5 @@ def test_dtd_defaults_apply_when_the_file_names_the_dtd(tmp_path):
     path.write_text(
         f'{head}\n<!DOCTYPE Tournament SYSTEM "tournament.dtd">\n{rest}', encoding="utf-8"
     )
-    t, _ = opengotha_xml.read_file(path)
+    t, _ = opengotha_file.read_file(path)
     assert t.settings["scoring"]["bye"] == "1/2"  # tournament.dtd: genNBW2ValueBye "1"

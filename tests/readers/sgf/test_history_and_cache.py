@@ -11,6 +11,7 @@ from conftest import InlinePool
 
 from sodos_plugin import Host
 from sodos_plugin.readers.sgf import history as sgf_history
+from sodos_plugin.util.gcpause import worker_start
 
 RECORD = "(;GM[1]FF[4]SZ[{size}]PB[{b}]PW[{w}]BR[{br}]WR[3d]DT[{dt}]RE[{re}]{ev};B[pd];W[{move}])"
 
@@ -168,6 +169,7 @@ def test_history_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
     import os
 
     monkeypatch.setattr(InlinePool, "asked", [])
+    monkeypatch.setattr(InlinePool, "initializers", [])
     monkeypatch.setattr(sgf_history, "ProcessPoolExecutor", InlinePool)
     monkeypatch.setattr(sgf_history, "PARALLEL_MIN_UNITS", 1)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
@@ -177,4 +179,5 @@ def test_history_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
     write(games, "b.sgf", b="Cid", w="Dan")
     history = host(tmp_path, cache={"enabled": False}).history([games], jobs=1000)
     assert InlinePool.asked[-1] == 2
+    assert InlinePool.initializers[-1] is worker_start  # workers never collect
     assert len(history.games) == 2

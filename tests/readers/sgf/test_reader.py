@@ -514,25 +514,3 @@ def test_cli_lists_files_not_ingested_and_prints_each_warning_once(tmp_path, cap
     # once on stderr; a table (here not on a terminal) also ends with them
     assert err.count(warning) == 1
     assert out.count(warning) == (fmt == "table")
-
-
-def test_the_garbage_collector_is_paused_for_a_step_and_restored_as_it_was() -> None:
-    import gc
-
-    assert gc.isenabled()
-    with walk_module.paused_gc():
-        assert not gc.isenabled()
-        with walk_module.paused_gc():  # nested: the outer step keeps it paused
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    gc.disable()  # a host that runs without it keeps it off
-    try:
-        with walk_module.paused_gc():
-            pass
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-    with pytest.raises(KeyError), walk_module.paused_gc():
-        raise KeyError("a failure inside the step")
-    assert gc.isenabled()

@@ -24,6 +24,7 @@ from sodos_plugin import Host
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.readers.sgf import read
 from sodos_plugin.readers.sgf import walk as walk_module
+from sodos_plugin.util.gcpause import worker_start
 
 SETTINGS = (
     b'system = "mcmahon"\n[mcmahon]\nbar = "1d"\n'
@@ -322,11 +323,13 @@ def test_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
     import concurrent.futures  # the walk imports the pool where workers start
 
     monkeypatch.setattr(InlinePool, "asked", [])
+    monkeypatch.setattr(InlinePool, "initializers", [])
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", InlinePool)
     monkeypatch.setattr(walk_module, "PARALLEL_MIN_UNITS", 1)
     games = folder(tmp_path, {"a.sgf": rec("Ann", "Bob"), "b.sgf": rec("Cid", "Dan")})
     result = read([games], {"jobs": 1000})
     assert InlinePool.asked[-1] == (os.cpu_count() or 1)
+    assert InlinePool.initializers[-1] is worker_start  # workers never collect
     assert len(result.tournament.games) == 2
 
 
