@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from sodos_hookspecs import Breakdown, Criterion, FileReport, GameHistory, ReadResult
 
@@ -37,11 +37,18 @@ from sodos_plugin.errors import ConfigError, StrictError
 from sodos_plugin.plugins.call import call, describe
 from sodos_plugin.plugins.manager import PluginHost
 from sodos_plugin.plugins.registry import Provided, Registry
-from sodos_plugin.ratings import history as histories
-from sodos_plugin.ratings.run import RatingRun, rate
 from sodos_plugin.readers import choose, sgf
 from sodos_plugin.util.gcpause import paused
+from sodos_plugin.util.lazy import LazyModule
 from sodos_plugin.writers import output
+
+if TYPE_CHECKING:
+    from sodos_plugin.ratings.run import RatingRun
+
+# the ratings machinery, loaded when a history or a rating is first asked for
+# (sodos_plugin.util.lazy): a run that ranks or lists plugins never imports it
+histories = LazyModule("sodos_plugin.ratings.history", globals(), "histories")
+runs = LazyModule("sodos_plugin.ratings.run", globals(), "runs")
 
 
 class Host:
@@ -266,7 +273,7 @@ class Host:
             progress=progress,
         )
 
-    def _sources(self) -> histories.Sources:
+    def _sources(self):
         def claim(path: Path) -> tuple[str, bool]:
             provided = self.reader_for(path)
             return provided.item.name, self.registry.plugins[provided.plugin].builtin
@@ -303,7 +310,7 @@ class Host:
         if not isinstance(history, GameHistory):
             history = self.history(history)
         chosen, provider = self.rating_system(system)
-        result = rate(
+        result = runs.rate(
             chosen,
             provider,
             history,

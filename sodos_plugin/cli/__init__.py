@@ -18,7 +18,6 @@ import gc
 import importlib
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 
 from sodos_plugin import __version__
@@ -155,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if isinstance(error, OutputError):
                 discard_stdout()  # what is still buffered must not fail again at exit
             if debug:
-                traceback.print_exc()
+                _traceback()
             say(f"sodos: error: {error}")
             return EXIT_ERROR
         except BrokenPipeError:
@@ -169,6 +168,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 130
         except Exception as error:  # a bug: still one line unless --debug
             if debug:
-                traceback.print_exc()
+                _traceback()
             say(f"sodos: internal error: {type(error).__name__}: {error} (use --debug)")
             return EXIT_ERROR
+
+
+def _traceback() -> None:
+    """``--debug``: the traceback, with its module imported only then (util/lazy.py)."""
+    import traceback
+
+    traceback.print_exc()

@@ -11,7 +11,6 @@ import argparse
 import atexit
 import contextlib
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
@@ -37,7 +36,11 @@ from sodos_plugin.cli._streams import (
 from sodos_plugin.config.trace import trace_lines
 from sodos_plugin.errors import SodosError
 from sodos_plugin.host import Host
+from sodos_plugin.util.lazy import LazyModule
 from sodos_plugin.util.suggest import suggestion
+
+# stdin's temporary folder only (sodos_plugin.util.lazy)
+tempfile = LazyModule("tempfile", globals(), "tempfile")
 
 __all__ = [  # what the command modules take from here
     "EXIT_ERROR",

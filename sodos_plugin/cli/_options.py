@@ -300,3 +300,56 @@ def takes_value(word: str) -> bool:
             if word == flag or (word.startswith("--") and len(word) > 2 and flag.startswith(word)):
                 return True
     return False
+
+
+# -- rating options (ratings, explain --ratings, standings --rating) ----------------------
+
+
+def rating_options(p: argparse.ArgumentParser, flag: str = "--system") -> None:
+    """``--system``/``--rating``, ``--initial``, ``--param`` (shared with explain, standings)."""
+    p.add_argument(
+        flag,
+        dest="rating_system",
+        default="egf" if flag == "--system" else None,
+        metavar="SYSTEM",
+        help="rating system: egf, glicko2, ogs, whr ... (see sodos plugins)",
+    )
+    p.add_argument(
+        "--initial",
+        metavar="FILE",
+        help="starting ratings: a CSV (name, rating[, deviation]), or 'files' for the ratings "
+        "the files carry (OpenGotha XML); default: from ranks by the system's mapping",
+    )
+    p.add_argument(
+        "--param",
+        dest="params",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a parameter of the rating system (also [rating.<system>] in config)",
+    )
+
+
+def parse_params(items: list[str]) -> dict[str, str]:
+    params = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--param {item!r}: expected KEY=VALUE")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def history_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="continue when some input files are rejected (still listed)",
+    )
+    p.add_argument("--jobs", type=int, default=None, help="ingest processes (default: cores)")
+    p.add_argument("--no-cache", action="store_true", help="do not use the ingest cache")
+
+
+def history_options_for_explain(p: argparse.ArgumentParser) -> None:
+    """explain's ``reading`` already has --skip-bad and --jobs; only --no-cache is new."""
+    p.add_argument("--no-cache", action="store_true", help="do not use the ingest cache")

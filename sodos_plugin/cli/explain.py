@@ -15,10 +15,14 @@ from sodos_plugin.cli._common import (
     read_and_rank,
     reading,
 )
+from sodos_plugin.cli._options import history_options_for_explain, rating_options
 from sodos_plugin.cli._streams import say
-from sodos_plugin.cli.ratings import explain_ratings, history_options_for_explain, rating_options
 from sodos_plugin.engine.explain import as_dict, explain_player, render, with_opengotha
+from sodos_plugin.util.lazy import LazyModule
 from sodos_plugin.util.textsafe import json_text
+
+# the ratings command's module, for --ratings only (sodos_plugin.util.lazy)
+rated = LazyModule("sodos_plugin.cli.ratings", globals(), "rated")
 
 EXAMPLES = (
     'sodos explain "Minieri Davide" results.xml',
@@ -40,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.ratings:
-        return explain_ratings(args)
+        return rated.explain_ratings(args)
     host = make_host(args)
     check_options(host, args)
     standings = read_and_rank(host, args)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from sodos_plugin.cli._common import EXIT_OK, UsageError, common, make_host, output, report_files
+from sodos_plugin.cli._options import history_options, parse_params, rating_options
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import SodosError
 from sodos_plugin.ratings.report import (
@@ -27,51 +28,6 @@ EXAMPLES = (
     "sodos ratings results/*.h9 --system egf --format csv --output ratings.csv",
     "sodos ratings archive.zip --initial start.csv --format json",
 )
-
-
-def rating_options(p: argparse.ArgumentParser, flag: str = "--system") -> None:
-    """``--system``/``--rating``, ``--initial``, ``--param`` (shared with explain, standings)."""
-    p.add_argument(
-        flag,
-        dest="rating_system",
-        default="egf" if flag == "--system" else None,
-        metavar="SYSTEM",
-        help="rating system: egf, glicko2, ogs, whr ... (see sodos plugins)",
-    )
-    p.add_argument(
-        "--initial",
-        metavar="FILE",
-        help="starting ratings: a CSV (name, rating[, deviation]), or 'files' for the ratings "
-        "the files carry (OpenGotha XML); default: from ranks by the system's mapping",
-    )
-    p.add_argument(
-        "--param",
-        dest="params",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a parameter of the rating system (also [rating.<system>] in config)",
-    )
-
-
-def parse_params(items: list[str]) -> dict[str, str]:
-    params = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--param {item!r}: expected KEY=VALUE")
-        params[key.strip()] = value.strip()
-    return params
-
-
-def history_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--skip-bad",
-        action="store_true",
-        help="continue when some input files are rejected (still listed)",
-    )
-    p.add_argument("--jobs", type=int, default=None, help="ingest processes (default: cores)")
-    p.add_argument("--no-cache", action="store_true", help="do not use the ingest cache")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -189,11 +145,6 @@ def write_changes(run, standings, stream) -> None:
             f"{place:>4}  {printable(name)}  {before:.{places}f} → {after:.{places}f}  "
             f"{after - before:+.{places}f}  ({games} game(s))\n"
         )
-
-
-def history_options_for_explain(p: argparse.ArgumentParser) -> None:
-    """explain's ``reading`` already has --skip-bad and --jobs; only --no-cache is new."""
-    p.add_argument("--no-cache", action="store_true", help="do not use the ingest cache")
 
 
 def check_changes_format(fmt: str) -> None:

@@ -17,14 +17,12 @@ from sodos_plugin.cli._common import (
     read_and_rank,
     reading,
 )
+from sodos_plugin.cli._options import rating_options
 from sodos_plugin.cli._streams import say
-from sodos_plugin.cli.ratings import (
-    check_changes_format,
-    json_with_changes,
-    rating_options,
-    tournament_changes,
-    write_changes,
-)
+from sodos_plugin.util.lazy import LazyModule
+
+# the ratings command's module, for --rating only (sodos_plugin.util.lazy)
+rated = LazyModule("sodos_plugin.cli.ratings", globals(), "rated")
 
 EXAMPLES = (
     "sodos standings results.xml",
@@ -54,15 +52,15 @@ def run(args: argparse.Namespace) -> int:
     announce_plugins(host, standings, sys.stderr, reader=args.reader_used, writer=args.format)
     changes = None
     if args.rating_system:
-        check_changes_format(args.format)
-        changes = tournament_changes(host, args, standings)
+        rated.check_changes_format(args.format)
+        changes = rated.tournament_changes(host, args, standings)
     with output(args.output) as stream:
         if changes is not None and args.format == "json":
-            json_with_changes(host, standings, changes, stream)
+            rated.json_with_changes(host, standings, changes, stream)
         else:
             host.write(standings, args.format, stream)
             if changes is not None:
-                write_changes(changes, standings, stream)
+                rated.write_changes(changes, standings, stream)
         if changes is not None:
             standings.warnings.extend(w for w in changes.warnings if w not in standings.warnings)
     if standings.round_note and (args.format != "table" or args.output is not None):

@@ -4,11 +4,15 @@ Start-up is most of a short command (``sodos --version``, ``sodos --help``, ``so
 standings results.h9``), so three things wait until they are used, and nothing else
 does (every other import is at the top of its module):
 
-* the command's own module: the CLI imports only the command it runs
-  (:mod:`sodos_plugin.cli`);
+* the command's own module: the CLI imports only the command it runs, and its option
+  parser only when it parses (:mod:`sodos_plugin.cli`; ``--debug``'s traceback module
+  only when it prints one);
 * a reader's implementation: a reader's plugin module holds its name, ``claims`` and
   hook, and imports the implementation inside ``read`` (:mod:`sodos_plugin.readers.sgf`);
-* a heavy third-party module, through :class:`LazyModule` here (numpy: ~0.1 s).
+* the ratings machinery, which :class:`~sodos_plugin.host.Host` reaches through
+  :class:`LazyModule` when a history or a rating is first asked for: commands that rank
+  or list plugins never load it;
+* a heavy third-party module, through :class:`LazyModule` (numpy: ~0.1 s).
 
 ``tests/faces/cli/test_startup.py`` names what each command may import.
 """
@@ -16,7 +20,10 @@ does (every other import is at the top of its module):
 from __future__ import annotations
 
 import importlib
-from typing import Any
+
+TYPE_CHECKING = False  # typing stays out of sodos --version's start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class LazyModule:

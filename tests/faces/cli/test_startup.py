@@ -41,15 +41,32 @@ def heavy(modules: set[str], names) -> list[str]:
     return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
 
 
+#: the command modules: the CLI imports only the one it runs (sodos_plugin.util.lazy)
+COMMAND_MODULES = tuple(f"sodos_plugin.cli.{name}" for name in ("standings", "explain", "plugins",
+                        "check", "config", "ratings", "schema", "convert", "serve"))  # fmt: skip
+#: the ratings machinery: loaded when a command rates
+RATINGS = (
+    "sodos_plugin.ratings.history",
+    "sodos_plugin.ratings.run",
+    "sodos_plugin.ratings.report",
+)
+
+
 def test_version_imports_no_reader_no_parser_no_metadata_library(tmp_path):
     modules = imported("--version", cwd=tmp_path)
-    assert not heavy(modules, (*NEVER, "argparse", "sodos_plugin.readers", "sodos_plugin.host"))
+    names = (*NEVER, "argparse", "traceback", "typing", "sodos_plugin.readers", "sodos_plugin.host")
+    assert not heavy(modules, (*names, *COMMAND_MODULES))
 
 
-def test_help_imports_no_host_reader_or_plugin(tmp_path):
+def test_help_imports_no_host_reader_plugin_or_command(tmp_path):
     modules = imported("--help", cwd=tmp_path)
     names = (*NEVER, "json", "sodos_plugin.readers", "sodos_plugin.host", "pluggy")
-    assert not heavy(modules, names)
+    assert not heavy(modules, (*names, *COMMAND_MODULES))
+
+
+def test_a_command_imports_its_own_module_only(tmp_path):
+    modules = imported("standings", "--help", cwd=tmp_path)
+    assert heavy(modules, COMMAND_MODULES) == ["sodos_plugin.cli.standings"]
 
 
 def test_plugins_and_h9_standings_import_no_archive_or_process_machinery(tmp_path):
@@ -57,6 +74,7 @@ def test_plugins_and_h9_standings_import_no_archive_or_process_machinery(tmp_pat
         modules = imported(*args, cwd=tmp_path)
         assert "sodos_plugin.readers.sgf" in modules  # the plugins were registered
         assert not heavy(modules, [n for n in NEVER if n != "numpy"]), args
+        assert not heavy(modules, (*RATINGS, "tempfile", "traceback")), args
 
 
 #: What the SGF and OpenGotha XML readers import to read: their plugin modules (the
