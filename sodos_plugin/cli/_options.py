@@ -93,7 +93,8 @@ GLOBAL_OPTIONS: list[GlobalOption] = [
             "dest": "overrides",
             "action": "append",
             "metavar": "KEY=VALUE",
-            "help": "override a config entry (see docs/config.md); repeatable",
+            "help": "override a config entry, the value read as TOML: -o mcmahon.bar=3d, "
+            '-o \'criteria=["MMS","SOS"]\' (the keys: sodos docs config); repeatable',
         },
     ),
     GlobalOption(
@@ -140,7 +141,7 @@ GLOBAL_OPTIONS: list[GlobalOption] = [
             "dest": "compat",
             "choices": ["none", "opengotha"],
             "help": "opengotha: print OpenGotha 3.51's numbers, its defects included "
-            '(config: compat = "opengotha"; docs/rules.md §7)',
+            '(config: compat = "opengotha"; sodos docs rules 7)',
         },
     ),
 ]
@@ -229,8 +230,19 @@ def plugin_control(
 
 
 def selecting(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--system", choices=["swiss", "mcmahon"])
-    p.add_argument("--criteria", help="comma-separated criteria, e.g. MMS,SOS,SODOS")
+    p.add_argument(
+        "--system",
+        choices=["swiss", "mcmahon"],
+        help="swiss (ranked on wins, NBW) or mcmahon (on the McMahon score, MMS); "
+        "default: the config's, else the file's own, else mcmahon",
+    )
+    p.add_argument(
+        "--criteria",
+        metavar="LIST",
+        help="comma-separated criteria, any case, e.g. MMS,SOS,SODOS (default: the config's, "
+        "else the file's own, else the system's preset; sodos plugins --all --kind criterion "
+        "lists them)",
+    )
 
 
 def reading(p: argparse.ArgumentParser) -> None:
@@ -243,7 +255,12 @@ def reading(p: argparse.ArgumentParser) -> None:
     )
     selecting(p)
     roster_option(p)
-    p.add_argument("--round", type=int, help="standings after this round (default: last)")
+    p.add_argument(
+        "--round",
+        type=int,
+        metavar="N",
+        help="standings after round N (default: the last round with a result)",
+    )
     p.add_argument(
         "--skip-bad",
         action="store_true",
@@ -253,7 +270,8 @@ def reading(p: argparse.ArgumentParser) -> None:
         "--jobs",
         type=int,
         default=None,
-        help="ingest processes for 10 000+ SGF files (default: cores)",
+        metavar="N",
+        help="ingest processes for 10 000+ SGF files (default: the cores)",
     )
 
 

@@ -22,12 +22,19 @@ EXAMPLES = ("sodos plugins", "sodos plugins --all --kind criterion", "sodos plug
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     common(p)
-    p.add_argument("--format", type=str.lower, choices=["table", "json"], default="table")
+    p.add_argument(
+        "--format",
+        type=str.lower,
+        choices=["table", "json"],
+        default="table",
+        help="table: for people (default); json: every plugin with all it provides",
+    )
     p.add_argument("--all", action="store_true", help="list the built-in plugins too")
     p.add_argument(
         "--kind",
         metavar="KIND",
-        help=f"only one kind of item: {', '.join(k.name for k in KINDS)}",
+        help=f"only one kind of item: {', '.join(k.name for k in KINDS)} "
+        "(any case; the start of a name is enough: --kind rating)",
     )
 
 

@@ -29,14 +29,18 @@ EXAMPLES = (
 )
 
 
-def rating_options(p: argparse.ArgumentParser, flag: str = "--system") -> None:
+def rating_options(
+    p: argparse.ArgumentParser,
+    flag: str = "--system",
+    what: str = "rating system: egf (default), glicko2, ogs, whr ...",
+) -> None:
     """``--system``/``--rating``, ``--initial``, ``--param`` (shared with explain, standings)."""
     p.add_argument(
         flag,
         dest="rating_system",
         default="egf" if flag == "--system" else None,
         metavar="SYSTEM",
-        help="rating system: egf, glicko2, ogs, whr ... (see sodos plugins)",
+        help=f"{what} (sodos plugins --all --kind rating lists them; sodos docs ratings)",
     )
     p.add_argument(
         "--initial",
@@ -50,7 +54,8 @@ def rating_options(p: argparse.ArgumentParser, flag: str = "--system") -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a parameter of the rating system (also [rating.<system>] in config)",
+        help="a parameter of the rating system, e.g. --param period=month (config: "
+        "[rating.<system>]; sodos docs ratings lists them); repeatable",
     )
 
 
@@ -70,17 +75,43 @@ def history_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="continue when some input files are rejected (still listed)",
     )
-    p.add_argument("--jobs", type=int, default=None, help="ingest processes (default: cores)")
-    p.add_argument("--no-cache", action="store_true", help="do not use the ingest cache")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="ingest processes for 10 000+ SGF files (default: the cores)",
+    )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the SGF ingest cache (config: cache.enabled)",
+    )
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     common(p)
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="PATH",
+        help="the game history: SGF records (files, folders, archives), EGD h9, OpenGotha "
+        "XML and JSON tournaments, any mix, rated in date order",
+    )
     rating_options(p)
     history_options(p)
-    p.add_argument("--format", default="table", help="table, csv, json or html")
-    p.add_argument("--output", type=Path, help="write to this file")
+    p.add_argument(
+        "--format",
+        default="table",
+        help="table (default), csv, json or html; any case",
+    )
+    p.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write to FILE (replaced only once complete) instead of standard output",
+    )
 
 
 def make_rating_host(args: argparse.Namespace):
@@ -193,7 +224,11 @@ def write_changes(run, standings, stream) -> None:
 
 def history_options_for_explain(p: argparse.ArgumentParser) -> None:
     """explain's ``reading`` already has --skip-bad and --jobs; only --no-cache is new."""
-    p.add_argument("--no-cache", action="store_true", help="do not use the ingest cache")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the SGF ingest cache (config: cache.enabled)",
+    )
 
 
 def check_changes_format(fmt: str) -> None:

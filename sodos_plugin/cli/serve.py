@@ -63,7 +63,8 @@ def _stop(signum, frame):  # SIGTERM: stop as Ctrl-C does, so the workers are en
 def run(args: argparse.Namespace) -> int:
     if waitress is None:
         raise UsageError(
-            "sodos serve needs waitress: pip install 'sodos-plugin[serve]' "
+            "sodos serve needs waitress (what the serve extra adds): pip install waitress, "
+            "or from the project's folder pip install '.[serve]' "
             "(or mount sodos_plugin.serve.wsgi:app in your own WSGI server)"
         )
     if args.host is not None:
