@@ -95,8 +95,8 @@ def build_parser(argv: Sequence[str] = ()):
     parser = Parser(
         prog="sodos",
         description="Go tournament standings, tiebreaks and ratings.",
-        epilog="sodos COMMAND --help shows a command's options and examples; "
-        "sodos docs lists the documentation pages.",
+        epilog="sodos COMMAND --help: a command's options and examples; "
+        "sodos docs: the documentation pages (config, rules, criteria, plugins, hosts ...).",
     )
     parser.add_argument("--version", "-V", action=VersionAction, version_text=version_text)
     global_options(parser, top=True)

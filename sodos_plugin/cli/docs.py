@@ -65,9 +65,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def folder() -> Path:
-    """The folder of the pages: the installed data package, else the repository's."""
-    package = Path(__file__).resolve().parent.parent
+def folder(package: Path | None = None) -> Path:
+    """The folder of the pages: the installed data package ``sodos_plugin/docs``, else
+    the repository's ``docs/`` beside the package (an editable install)."""
+    package = Path(__file__).resolve().parent.parent if package is None else package
     for candidate in (package / "docs", package.parent / "docs"):
         if all((candidate / f"{name}.md").is_file() for name in PAGES):
             return candidate
