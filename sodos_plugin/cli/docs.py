@@ -111,12 +111,14 @@ def section(text: str, wanted: str, page: str) -> str:
             lambda title: set(words) <= set(re.findall(r"[\w§.-]+", title.lower())),
             lambda title: all(word in title.lower() for word in words),
         ]
-    for test in tests:
-        for position, (start, level, title) in enumerate(headings):
-            if test(title):
-                rest = headings[position + 1 :]
-                end = next((i for i, lv, _ in rest if lv <= level), len(lines))
-                return "".join(lines[start:end]).rstrip("\n") + "\n"
+    for test in tests:  # of the headings that match, the shortest: the closest match
+        found = [(len(h[2]), n) for n, h in enumerate(headings) if test(h[2])]
+        if found:
+            position = min(found)[1]
+            start, level, _ = headings[position]
+            rest = headings[position + 1 :]
+            end = next((i for i, lv, _ in rest if lv <= level), len(lines))
+            return "".join(lines[start:end]).rstrip("\n") + "\n"
     shown = "; ".join(title for _, level, title in headings if level == 2)
     raise UsageError(f"docs {page}: no section {wanted!r} (sections: {shown})")
 

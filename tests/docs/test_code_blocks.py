@@ -151,7 +151,10 @@ def how(block: Block) -> str:
     if block.language == "python" and block.module:
         return f"imported as the module {block.module}, as the tool that uses it does"
     if block.language == "python":
-        return "executed"
+        plugin = re.search(r"^@hookimpl$", block.body, re.M)
+        return "executed; registered as a plugin" if plugin else "executed"
+    if block.language == "toml" and "[project]" in block.body:
+        return "loaded as a pyproject.toml, sodos check accepts it (pip installs it elsewhere)"
     if block.language == "toml":
         return "loaded as config, sodos check accepts it"
     if block.language == "json":

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from as_written import environment, kind, prepare, run, serve
+from conftest import ROOT
 
 from sodos_plugin.cli import COMMANDS, build_parser, main
 from sodos_plugin.cli.docs import PAGES
@@ -102,3 +103,18 @@ def test_explain_never_ignores_a_rating_option(capsys, tmp_path):
         status = main(["explain", "Ann", str(tmp_path / "x.xml"), *option])
         assert status == 2
         assert "add --ratings" in capsys.readouterr().err, option
+
+
+def test_serve_without_waitress_names_an_install_that_works(capsys, monkeypatch):
+    """The package is not on PyPI: ``pip install 'sodos-plugin[serve]'`` fails there.
+    The message says what the serve extra adds (waitress) and the extra from the folder."""
+    import sodos_plugin.cli.serve as serve_command
+    from sodos_plugin.config.settings import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    assert extra["optional-dependencies"]["serve"] == ["waitress>=3"]
+    monkeypatch.setattr(serve_command, "waitress", None)
+    assert main(["serve", "--no-entry-points"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install waitress" in err and "pip install '.[serve]'" in err
+    assert "sodos-plugin[serve]" not in err and len(err.splitlines()) == 1
