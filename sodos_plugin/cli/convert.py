@@ -19,6 +19,7 @@ from sodos_plugin.readers import json_tournament
 EXAMPLES = (
     "sodos convert results.xml --to json --output results.json",
     "sodos convert games/ --to json",
+    "cat results.h9 | sodos convert - --to json",
 )
 
 

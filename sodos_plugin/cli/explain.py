@@ -32,6 +32,7 @@ RATINGS_ONLY = {
 EXAMPLES = (
     'sodos explain "Minieri Davide" results.xml',
     "sodos explain Minieri results.xml --round 3 --format json",
+    "sodos explain Minieri results.xml --criteria MMS,SOSM-1,CUSSM",
     'sodos explain --ratings "Minieri Davide" results.h9 --rating egf',
 )
 

@@ -17,7 +17,12 @@ from sodos_plugin.plugins.registry import KINDS
 from sodos_plugin.plugins.registry import kind as kind_of
 from sodos_plugin.plugins.report import plugin_rows
 
-EXAMPLES = ("sodos plugins", "sodos plugins --all --kind criterion", "sodos plugins --format json")
+EXAMPLES = (
+    "sodos plugins",
+    "sodos plugins --all --kind criterion",
+    "sodos plugins --all --kind rating",
+    "sodos plugins --format json",
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -26,6 +26,7 @@ EXAMPLES = (
     "sodos ratings games/ --system ogs",
     "sodos ratings results/*.h9 --system egf --format csv --output ratings.csv",
     "sodos ratings archive.zip --initial start.csv --format json",
+    "sodos ratings games/ --system glicko2 --param period=month",
 )
 
 

@@ -31,6 +31,8 @@ EXAMPLES = (
     "sodos standings games/ --criteria MMS,SOS,SODOS --round 4 --format json",
     "sodos standings results.h9 --output standings.html",
     "cat results.h9 | sodos standings -",
+    "sodos standings results.xml --rating egf",
+    "sodos standings games/ -o mcmahon.bar=2d --criteria MMS,SOSM,SOSM-1",
 )
 
 
