@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 from as_written import commands, environment, kind, prepare, run, serve, sodos_command
-from conftest import ROOT, install_temporarily
+from conftest import ROOT
 
 from sodos_plugin import Host
 from sodos_plugin.cli import COMMANDS, build_parser, chosen_command
@@ -256,13 +256,14 @@ def test_plugin_block_registers_cleanly(block):
 SHELL_BLOCKS = [b for b in of(SHELL) if elsewhere(b) is None]
 
 
-def pip_install(line: str, folder: Path) -> str | None:
+def pip_install(line: str, request) -> str | None:
     """A block's ``pip install``: never into the environment running the tests. The
-    example plugin is installed into a temporary folder (returned, for PYTHONPATH);
-    waitress is the test extra's, so it must already be there."""
+    example plugin is installed into a temporary folder (conftest's docs_example_dir,
+    once a session; returned, for PYTHONPATH); waitress is the test extra's, so it must
+    already be there."""
     target = line.split("#", 1)[0].split()[2:]
     if target == ["./docs/example_plugin"]:
-        return str(install_temporarily(ROOT / "docs" / "example_plugin", folder / ".plugins"))
+        return str(request.getfixturevalue("docs_example_dir"))
     if target == ["waitress"]:
         pytest.importorskip("waitress", reason="sodos serve needs waitress (the test extra)")
         return None
@@ -277,18 +278,19 @@ def check_output(block: Block, line: str, stdout: str, stderr: str, shown: str |
     )
 
 
-def run_block(block: Block, folder: Path) -> None:
+def run_block(block: Block, folder: Path, request) -> None:
     """Run every command of a shell block in ``folder``, as the doc writes it; fail
     naming the command that did not end as documented."""
     folder.mkdir(parents=True, exist_ok=True)
     prepare(block.body, folder)
     python_path = None
+    printed = ""
     for command in commands(block.body):
         what = kind(command.line)
         assert what != "other", f"{block.id}: {command.line!r} is not a sodos command"
         env = environment(folder, python_path)
         if what == "pip":
-            python_path = pip_install(command.line, folder) or python_path
+            python_path = pip_install(command.line, request) or python_path
             continue
         if what == "serve":
             pytest.importorskip("waitress", reason="sodos serve needs waitress (the test extra)")
@@ -302,24 +304,30 @@ def run_block(block: Block, folder: Path) -> None:
         )
         assert "Traceback" not in done.stderr, done.stderr
         check_output(block, command.line, done.stdout, done.stderr, command.shown)
+        printed += done.stdout
+    shown = shown_after(block)  # a text block right after: what the commands print
+    assert shown is None or printed == shown, f"{block.id}: shown\n{shown}\nprinted\n{printed}"
 
 
 @pytest.mark.parametrize("block", SHELL_BLOCKS, ids=ids(SHELL_BLOCKS))
-def test_shell_block_runs(block, tmp_path):
-    run_block(block, tmp_path)
+def test_shell_block_runs(block, tmp_path, request):
+    run_block(block, tmp_path, request)
 
 
-def test_a_broken_command_fails_its_block(tmp_path):
+def test_a_broken_command_fails_its_block(tmp_path, request):
     """The runner itself: a block whose command stops working, or whose output is not the
     one shown, fails."""
     readme = next(b for b in SHELL_BLOCKS if b.doc == "README.md")
     broken = dataclasses.replace(readme, body=readme.body.replace("MMS,SOS,SODOS", "MMS,SOZ"))
     with pytest.raises(AssertionError, match="MMS,SOZ"):
-        run_block(broken, tmp_path / "a")
-    console = next(b for b in SHELL_BLOCKS if b.doc == "docs/plugins.md")
-    wrong = dataclasses.replace(console, body=console.body.replace("| 1 | Cid |", "| 1 | Ann |"))
+        run_block(broken, tmp_path / "a", request)
+    console = next(b for b in SHELL_BLOCKS if b.language == "console" and b.status == 2)
+    wrong = dataclasses.replace(console, body=console.body.replace('"p9"', '"p8"'))
     with pytest.raises(AssertionError, match="shown"):
-        run_block(wrong, tmp_path / "b")
+        run_block(wrong, tmp_path / "b", request)
+    status = dataclasses.replace(console, marks=())  # exit status 2 documented as 0
+    with pytest.raises(AssertionError, match="documented 0"):
+        run_block(status, tmp_path / "c", request)
 
 
 def test_the_command_run_is_the_installed_one():
