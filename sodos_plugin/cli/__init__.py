@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "serve",
         "serve standings, explanations and ratings over HTTP (JSON; loopback by default)",
     ),
+    "docs": ("docs", "print a documentation page (config, rules, criteria, plugins, hosts ...)"),
 }
 
 
@@ -90,7 +91,12 @@ def build_parser(argv: Sequence[str] = ()):
     """The parser: every command listed, the options of the one ``argv`` runs."""
     from sodos_plugin.cli._options import Parser, VersionAction, global_options, with_examples
 
-    parser = Parser(prog="sodos", description="Go tournament standings, tiebreaks and ratings.")
+    parser = Parser(
+        prog="sodos",
+        description="Go tournament standings, tiebreaks and ratings.",
+        epilog="sodos COMMAND --help: a command's options and examples; "
+        "sodos docs: the documentation pages (config, rules, criteria, plugins, hosts ...).",
+    )
     parser.add_argument("--version", "-V", action=VersionAction, version_text=version_text)
     global_options(parser, top=True)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)

@@ -93,7 +93,8 @@ GLOBAL_OPTIONS: list[GlobalOption] = [
             "dest": "overrides",
             "action": "append",
             "metavar": "KEY=VALUE",
-            "help": "override a config entry (see docs/config.md); repeatable",
+            "help": "override a config entry, the value read as TOML: -o mcmahon.bar=3d, "
+            '-o \'criteria=["MMS","SOS"]\' (the keys: sodos docs config); repeatable',
         },
     ),
     GlobalOption(
@@ -140,7 +141,7 @@ GLOBAL_OPTIONS: list[GlobalOption] = [
             "dest": "compat",
             "choices": ["none", "opengotha"],
             "help": "opengotha: print OpenGotha 3.51's numbers, its defects included "
-            '(config: compat = "opengotha"; docs/rules.md §7)',
+            '(config: compat = "opengotha"; sodos docs rules 7)',
         },
     ),
 ]
@@ -229,8 +230,19 @@ def plugin_control(
 
 
 def selecting(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--system", choices=["swiss", "mcmahon"])
-    p.add_argument("--criteria", help="comma-separated criteria, e.g. MMS,SOS,SODOS")
+    p.add_argument(
+        "--system",
+        choices=["swiss", "mcmahon"],
+        help="swiss (ranked on wins, NBW) or mcmahon (on the McMahon score, MMS); "
+        "default: the config's, else the file's own, else mcmahon",
+    )
+    p.add_argument(
+        "--criteria",
+        metavar="LIST",
+        help="comma-separated criteria, any case, e.g. MMS,SOS,SODOS (default: the config's, "
+        "else the file's own, else the system's preset; sodos plugins --all --kind criterion "
+        "lists them)",
+    )
 
 
 def reading(p: argparse.ArgumentParser) -> None:
@@ -243,7 +255,12 @@ def reading(p: argparse.ArgumentParser) -> None:
     )
     selecting(p)
     roster_option(p)
-    p.add_argument("--round", type=int, help="standings after this round (default: last)")
+    p.add_argument(
+        "--round",
+        type=int,
+        metavar="N",
+        help="standings after round N (default: the last round with a result)",
+    )
     p.add_argument(
         "--skip-bad",
         action="store_true",
@@ -253,7 +270,8 @@ def reading(p: argparse.ArgumentParser) -> None:
         "--jobs",
         type=int,
         default=None,
-        help="ingest processes for 10 000+ SGF files (default: cores)",
+        metavar="N",
+        help="ingest processes for 10 000+ SGF files (default: the cores)",
     )
 
 
@@ -305,14 +323,18 @@ def takes_value(word: str) -> bool:
 # -- rating options (ratings, explain --ratings, standings --rating) ----------------------
 
 
-def rating_options(p: argparse.ArgumentParser, flag: str = "--system") -> None:
+def rating_options(
+    p: argparse.ArgumentParser,
+    flag: str = "--system",
+    what: str = "rating system: egf (default), glicko2, ogs, whr ...",
+) -> None:
     """``--system``/``--rating``, ``--initial``, ``--param`` (shared with explain, standings)."""
     p.add_argument(
         flag,
         dest="rating_system",
         default="egf" if flag == "--system" else None,
         metavar="SYSTEM",
-        help="rating system: egf, glicko2, ogs, whr ... (see sodos plugins)",
+        help=f"{what} (sodos plugins --all --kind rating lists them; sodos docs ratings)",
     )
     p.add_argument(
         "--initial",
@@ -326,7 +348,8 @@ def rating_options(p: argparse.ArgumentParser, flag: str = "--system") -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a parameter of the rating system (also [rating.<system>] in config)",
+        help="a parameter of the rating system, e.g. --param period=month (config: "
+        "[rating.<system>]; sodos docs ratings lists them); repeatable",
     )
 
 
@@ -346,10 +369,24 @@ def history_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="continue when some input files are rejected (still listed)",
     )
-    p.add_argument("--jobs", type=int, default=None, help="ingest processes (default: cores)")
-    p.add_argument("--no-cache", action="store_true", help="do not use the ingest cache")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="ingest processes for 10 000+ SGF files (default: the cores)",
+    )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the SGF ingest cache (config: cache.enabled)",
+    )
 
 
 def history_options_for_explain(p: argparse.ArgumentParser) -> None:
     """explain's ``reading`` already has --skip-bad and --jobs; only --no-cache is new."""
-    p.add_argument("--no-cache", action="store_true", help="do not use the ingest cache")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the SGF ingest cache (config: cache.enabled)",
+    )

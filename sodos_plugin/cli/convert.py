@@ -12,30 +12,55 @@ import argparse
 import sys
 from pathlib import Path
 
-from sodos_plugin.cli._common import EXIT_OK, common, make_host, output, report_files
+from sodos_plugin.cli._common import EXIT_OK, common, make_host, output, report_files, stdin_input
 from sodos_plugin.errors import SodosError
 from sodos_plugin.readers import json_tournament
 
 EXAMPLES = (
     "sodos convert results.xml --to json --output results.json",
     "sodos convert games/ --to json",
+    "cat results.h9 | sodos convert - --to json",
 )
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     common(p)
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    p.add_argument("--to", choices=["json"], required=True, help="output format")
-    p.add_argument("--output", type=Path, help="write to this file")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="PATH",
+        help="one tournament: an OpenGotha XML, EGD h9 or JSON file, or SGF records "
+        "(files, folders, archives); - reads it from stdin",
+    )
+    p.add_argument(
+        "--to",
+        choices=["json"],
+        required=True,
+        help="output format: json, the JSON tournament (sodos schema; sodos docs hosts json)",
+    )
+    p.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write to FILE (replaced only once complete) instead of standard output",
+    )
     p.add_argument(
         "--skip-bad",
         action="store_true",
         help="continue when some input files are rejected (still listed)",
     )
-    p.add_argument("--jobs", type=int, default=None, help="ingest processes for SGF folders")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="ingest processes for 10 000+ SGF files (default: the cores)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    stdin_input(args)  # `-`: one tournament from stdin, as sodos standings reads it
     host = make_host(args)
     read = host.read(args.paths, skip_bad=args.skip_bad, jobs=args.jobs)
     report_files(read, sys.stderr, args.skip_bad)

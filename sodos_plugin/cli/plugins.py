@@ -17,17 +17,29 @@ from sodos_plugin.plugins.registry import KINDS
 from sodos_plugin.plugins.registry import kind as kind_of
 from sodos_plugin.plugins.report import plugin_rows
 
-EXAMPLES = ("sodos plugins", "sodos plugins --all --kind criterion", "sodos plugins --format json")
+EXAMPLES = (
+    "sodos plugins",
+    "sodos plugins --all --kind criterion",
+    "sodos plugins --all --kind rating",
+    "sodos plugins --format json",
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     common(p)
-    p.add_argument("--format", type=str.lower, choices=["table", "json"], default="table")
+    p.add_argument(
+        "--format",
+        type=str.lower,
+        choices=["table", "json"],
+        default="table",
+        help="table: for people (default); json: every plugin with all it provides",
+    )
     p.add_argument("--all", action="store_true", help="list the built-in plugins too")
     p.add_argument(
         "--kind",
         metavar="KIND",
-        help=f"only one kind of item: {', '.join(k.name for k in KINDS)}",
+        help=f"only one kind of item: {', '.join(k.name for k in KINDS)} "
+        "(any case; the start of a name is enough: --kind rating)",
     )
 
 

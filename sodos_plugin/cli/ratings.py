@@ -27,16 +27,33 @@ EXAMPLES = (
     "sodos ratings games/ --system ogs",
     "sodos ratings results/*.h9 --system egf --format csv --output ratings.csv",
     "sodos ratings archive.zip --initial start.csv --format json",
+    "sodos ratings games/ --system glicko2 --param period=month",
 )
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     common(p)
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="PATH",
+        help="the game history: SGF records (files, folders, archives), EGD h9, OpenGotha "
+        "XML and JSON tournaments, any mix, rated in date order",
+    )
     rating_options(p)
     history_options(p)
-    p.add_argument("--format", default="table", help="table, csv, json or html")
-    p.add_argument("--output", type=Path, help="write to this file")
+    p.add_argument(
+        "--format",
+        default="table",
+        help="table (default), csv, json or html; any case",
+    )
+    p.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write to FILE (replaced only once complete) instead of standard output",
+    )
 
 
 def make_rating_host(args: argparse.Namespace):

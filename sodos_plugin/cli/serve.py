@@ -63,7 +63,8 @@ def _stop(signum, frame):  # SIGTERM: stop as Ctrl-C does, so the workers are en
 def run(args: argparse.Namespace) -> int:
     if waitress is None:
         raise UsageError(
-            "sodos serve needs waitress: pip install 'sodos-plugin[serve]' "
+            "sodos serve needs waitress (what the serve extra adds): pip install waitress, "
+            "or from the project's folder pip install '.[serve]' "
             "(or mount sodos_plugin.serve.wsgi:app in your own WSGI server)"
         )
     if args.host is not None:
@@ -90,16 +91,16 @@ def run(args: argparse.Namespace) -> int:
         where = f"{serve['host']}:{serve['port']}"
         raise UsageError(f"cannot listen on {where}: {error.strerror}") from None
     _json_errors(server)
-    signal.signal(signal.SIGTERM, _stop)
     host = serve["host"]
     shown = f"[{host}]" if ":" in host else host
-    sys.stderr.write(
-        f"sodos serve: listening on http://{shown}:{server.effective_port} "
-        f"({serve['concurrency']} workers, {serve['timeout']:g} s per request, "
-        f"{serve['max_request_bytes']} bytes per body)\n"
-    )
-    sys.stderr.flush()
-    try:
+    try:  # from the handler on: a SIGTERM right after the line below still stops cleanly
+        signal.signal(signal.SIGTERM, _stop)
+        sys.stderr.write(
+            f"sodos serve: listening on http://{shown}:{server.effective_port} "
+            f"({serve['concurrency']} workers, {serve['timeout']:g} s per request, "
+            f"{serve['max_request_bytes']} bytes per body)\n"
+        )
+        sys.stderr.flush()
         server.run()
     except KeyboardInterrupt:
         pass

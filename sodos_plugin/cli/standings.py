@@ -29,6 +29,8 @@ EXAMPLES = (
     "sodos standings games/ --criteria MMS,SOS,SODOS --round 4 --format json",
     "sodos standings results.h9 --output standings.html",
     "cat results.h9 | sodos standings -",
+    "sodos standings results.xml --rating egf",
+    "sodos standings games/ -o mcmahon.bar=2d --criteria MMS,SOSM,SOSM-1",
 )
 
 
@@ -37,11 +39,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     reading(p)
     p.add_argument(
         "--format",
-        help="table, csv, json, html, h9 ... any case (see sodos plugins); "
+        help="table, csv, json, html, h9 ... any case (sodos plugins --all --kind writer); "
         "default: from --output's extension, else table",
     )
-    p.add_argument("--output", type=Path, help="write to this file")
-    rating_options(p, flag="--rating")  # standings --rating egf: each player's change
+    p.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write to FILE (replaced only once complete) instead of standard output",
+    )
+    rating_options(  # standings --rating egf: each player's change
+        p, flag="--rating", what="also rate the tournament: each player's rating change"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -645,7 +645,7 @@ def archive_history(
     units, reports, settings_files = collect(list(paths), options.limits)
     reports = list(reports)
     reports += [
-        FileReport(str(p), "excluded", "tournament settings: not used for ratings")
+        FileReport(p.source, "excluded", "tournament settings: not used for ratings")
         for p in settings_files
     ]
     sources = [unit if isinstance(unit, str) else unit.source for unit in units]

@@ -1,4 +1,4 @@
-"""What each command imports: ``--version``, ``--help``, ``plugins`` and an h9 run import
+"""What each command imports: ``--version``, ``--help``, ``docs``, ``plugins`` and an h9 run import
 only what they use (start-up time), and the light reader modules still reach their
 implementation."""
 
@@ -67,6 +67,20 @@ def test_help_imports_no_host_reader_plugin_or_command(tmp_path):
 def test_a_command_imports_its_own_module_only(tmp_path):
     modules = imported("standings", "--help", cwd=tmp_path)
     assert heavy(modules, COMMAND_MODULES) == ["sodos_plugin.cli.standings"]
+
+
+def test_docs_imports_no_host_reader_or_plugin(tmp_path):
+    """``sodos docs`` is as light as ``--help``: it reads a page and prints it."""
+    for args in [("docs",), ("docs", "config"), ("docs", "rules", "7"), ("docs", "--help")]:
+        modules = imported(*args, cwd=tmp_path)
+        assert "sodos_plugin.cli.docs" in modules or args[-1] == "--help"
+        names = (*NEVER, "json", "sodos_plugin.readers", "sodos_plugin.host", "pluggy")
+        light = (
+            "sodos_plugin.plugins.manager",
+            "sodos_plugin.plugins.registry",
+            "sodos_plugin.config",
+        )
+        assert not heavy(modules, (*names, *light)), args
 
 
 def test_plugins_and_h9_standings_import_no_archive_or_process_machinery(tmp_path):
