@@ -50,6 +50,7 @@ from sodos_hookspecs.types import (
     Reader,
     ReadResult,
     RoundTable,
+    SavedState,
     Writer,
 )
 
@@ -84,6 +85,7 @@ __all__ = [
     "ReadResult",
     "Reader",
     "RoundTable",
+    "SavedState",
     "Writer",
     "hookimpl",
     "hookspec",
