@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping
 from sodos_hookspecs import GameHistory, HistoryGame, HistoryPlayer, InitialRating, RatingState
 
 
-def events_in_order(history: GameHistory) -> list[tuple[str, list[HistoryGame]]]:
-    """(event key, its games) by the event's first day, then key."""
+def events_in_order(history: GameHistory, with_days: bool = False):
+    """(event key, its games) by the event's first day, then key; with ``with_days``,
+    also each event's first day (key → ISO day: the day it is ordered by)."""
     games: dict[str, list[HistoryGame]] = {}
     first: dict[str, str] = {}
     for game in history.games:
@@ -24,7 +25,8 @@ def events_in_order(history: GameHistory) -> list[tuple[str, list[HistoryGame]]]
     for key, event in history.events.items():
         if key in first and event.date:
             first[key] = min(first[key], event.date)
-    return [(key, games[key]) for key in sorted(games, key=lambda k: (first[k], k))]
+    ordered = [(key, games[key]) for key in sorted(games, key=lambda k: (first[k], k))]
+    return (ordered, first) if with_days else ordered
 
 
 def event_name(history: GameHistory, key: str) -> str:
