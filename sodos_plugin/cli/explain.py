@@ -34,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", type=str.lower, choices=["table", "json"], default="table")
     # explain --ratings PLAYER PATH...: the player's rating steps (cli/ratings.py)
     p.add_argument("--ratings", action="store_true", help="explain the player's ratings")
-    rating_options(p, flag="--rating")
+    rating_options(p, command="explain")
     history_options_for_explain(p)
 
 

@@ -43,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "default: from --output's extension, else table",
     )
     p.add_argument("--output", type=Path, help="write to this file")
-    rating_options(p, flag="--rating")  # standings --rating egf: each player's change
+    rating_options(p, command="standings")  # standings --rating egf: each player's change
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +65,9 @@ def run(args: argparse.Namespace) -> int:
                 write_changes(changes, standings, stream)
         if changes is not None:
             standings.warnings.extend(w for w in changes.warnings if w not in standings.warnings)
+    if changes is not None and (args.format != "table" or args.output is not None):
+        for note in changes.notes:
+            say(f"note: {note}")
     if standings.round_note and (args.format != "table" or args.output is not None):
         say(
             f"note: standings after round {standings.round} of "
