@@ -149,6 +149,13 @@ def announce_system(run, stream=None) -> None:
         say(f"plugins: rating system {by}", stream or sys.stderr)
 
 
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or unusual stream
+        return False
+
+
 def say_after(run, on_terminal: bool) -> None:
     """The run's notes and warnings on stderr, unless the table on the terminal ends
     with them already."""
@@ -180,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
             f"state: saved where the run ends ({state.last_day}, {len(state.players)} players)"
             f" to {args.save_state}"
         )
-    say_after(result, fmt == "table" and args.output is None)
+    say_after(result, fmt == "table" and args.output is None and _is_terminal(sys.stdout))
     return EXIT_OK
 
 

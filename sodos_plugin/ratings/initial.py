@@ -36,7 +36,7 @@ MAX_INITIAL_ROWS = 1_000_000
 #: The limit of a starting rating, ±: every scale in use (GoR −900…3000, Glicko 100…6000,
 #: Elo) lies well inside, and every built-in system's formulas stay finite there.
 MAX_RATING = 10_000.0
-#: The limit of a starting deviation (and volatility): 0 up to this.
+#: The limit of a starting deviation (0 up to this) and volatility (above 0 up to this).
 MAX_DEVIATION = 10_000.0
 #: The systems whose scale is the files' ratings' (GoR): the default start uses them.
 FILE_SCALE_SYSTEMS = ("egf",)
@@ -58,6 +58,8 @@ def out_of_range(state: RatingState) -> str | None:
             return f"{what} {value!r} is not a number"
         if not math.isfinite(value):
             return f"{what} {value!r} is not a finite number"
+        if what == "volatility" and value <= 0:
+            return f"volatility {value:g} is not positive"
         if not low <= value <= high:
             return f"{what} {value:g} is outside the limit of starting ratings, {low:g}..{high:g}"
     return None
@@ -229,7 +231,7 @@ def _names(history: GameHistory) -> list[str]:
 def file_ratings(history: GameHistory) -> dict[str, InitialRating]:
     """The ratings the files carry themselves (OpenGotha XML ``rating``)."""
     return {
-        name: InitialRating(RatingState(float(p.rating)), f"{p.source} rating")
+        name: InitialRating(RatingState(float(p.rating)), f"{Path(p.source).name} rating")
         for name, p in history.players.items()
         if p.rating is not None
     }

@@ -34,12 +34,11 @@ import html
 import json
 import math
 from collections.abc import Callable, Sequence
-from datetime import date as Date
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from sodos_plugin.ratings.run import SUMMARY_REASONS, FinalRow, RatingRun, change
-from sodos_plugin.util.textsafe import display_width, fit, json_text, printable
+from sodos_plugin.util.textsafe import display_width, fit, fit_middle, json_text, printable
 from sodos_plugin.writers.table import NAME_WIDTH
 
 FORMATS = ("table", "csv", "json", "html")
@@ -160,9 +159,10 @@ def _step_rows(run: RatingRun, steps) -> list[list[str]]:
     return rows
 
 
-def _columns(header, rows, right, limits, cut) -> list[str]:
+def _columns(header, rows, right, limits, cut, middle=()) -> list[str]:
     """Lines of ``rows`` under ``header``, each column padded to its display width;
-    a column with a limit (index → columns) is cut there with ``…`` (noted in ``cut``)."""
+    a column with a limit (index → columns) is cut there with ``…`` (noted in ``cut``),
+    those of ``middle`` in their middle (a path keeps its end)."""
     width = _Memo(display_width)
     widths = [
         max([width(h), *(map(len, column) if i in right else map(width, set(column)))])
@@ -177,9 +177,11 @@ def _columns(header, rows, right, limits, cut) -> list[str]:
         if i in right:
             return lambda cell: cell.rjust(room)
 
+        cut_to = fit_middle if i in middle else fit
+
         def padded(cell: str) -> str:
             if width(cell) > room:
-                cell = fit(cell, room)
+                cell = cut_to(cell, room)
             return _pad(cell, room)
 
         return _Memo(padded)  # names, periods and dates repeat
@@ -211,7 +213,9 @@ def _final_table(run: RatingRun, rows: Sequence[FinalRow], cut: list[str]) -> li
     right = {i for i, c in enumerate(columns) if c[2]}
     limits = {i: c[3] for i, c in enumerate(columns) if c[3]}
     body = [list(cells) for cells in zip(*(c[1] for c in columns))] if rows else []
-    return _columns(header, body, right, limits, cut)
+    return _columns(
+        header, body, right, limits, cut, middle={i for i, h in enumerate(header) if h == "Start"}
+    )
 
 
 def _history_table(run: RatingRun, steps, cut: list[str]) -> list[str]:
@@ -373,25 +377,35 @@ WIDTH, HEIGHT = 760, 320
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 14, 30
 
 
-def _series(run: RatingRun, names: Sequence[str]) -> dict[str, list[tuple[int, float]]]:
-    """Each named player's rating over time: (day ordinal, rating), the first rating
-    then the rating after each period."""
-    wanted = set(names)
-    out: dict[str, list[tuple[int, float]]] = {}
-    ordinal = _Memo(lambda day: Date.fromisoformat(day).toordinal())
+class Series(NamedTuple):
+    """Players' ratings over the run's rating periods: ``lines`` name → (period number,
+    rating) — the first rating, then the rating after each of the player's periods —
+    and ``dates``: the date of each period number. Periods are numbered in the run's
+    order (a tournament, a game, a day: one number for all its players), so a day of
+    many games or a one-day event is as readable as years of them."""
+
+    lines: dict[str, list[tuple[float, float]]]
+    dates: list[str]
+
+
+def _series(run: RatingRun, names: Sequence[str] | None = None) -> Series:
+    wanted = None if names is None else set(names)
+    lines: dict[str, list[tuple[float, float]]] = {}
+    dates: list[str] = []
+    key = None
     for step in run.result.steps:
-        if step.player not in wanted:
+        here = (step.date, step.period)
+        if here != key:
+            key = here
+            dates.append(step.date)
+        if wanted is not None and step.player not in wanted:
             continue
-        line = out.get(step.player)
-        day = ordinal(step.date)
+        at = len(dates) - 1
+        line = lines.get(step.player)
         if line is None:
-            line = out[step.player] = [(day, step.before.rating)]
-        line.append((day, step.after.rating))
-    return out
-
-
-def _every_series(run: RatingRun) -> dict[str, list[tuple[int, float]]]:
-    return _series(run, list(run.final()))
+            line = lines[step.player] = [(at - 0.5, step.before.rating)]
+        line.append((at, step.after.rating))
+    return Series(lines, dates)
 
 
 def _thin(points: list[tuple[int, float]], most: int) -> list[tuple[int, float]]:
@@ -419,10 +433,11 @@ def _scale(low: float, high: float, start: float, end: float) -> Callable[[float
     return lambda value: start + (value - low) * (end - start) / (high - low)
 
 
-def chart_svg(run: RatingRun, series: dict[str, list[tuple[int, float]]]) -> str:
-    """The players' ratings over time: one line each, dates across, ratings up."""
+def chart_svg(run: RatingRun, series: Series) -> str:
+    """The players' ratings over time: one line each, rating periods across (their dates
+    below), ratings up."""
     places = decimals(run)
-    lines = {name: _thin(points, CHART_POINTS) for name, points in series.items() if points}
+    lines = {name: _thin(points, CHART_POINTS) for name, points in series.lines.items() if points}
     days = [d for points in lines.values() for d, _ in points]
     values = [v for points in lines.values() for _, v in points]
     if not days:
@@ -447,12 +462,14 @@ def chart_svg(run: RatingRun, series: dict[str, list[tuple[int, float]]]) -> str
             'stroke="#eee"/>'
             f'<text x="{LEFT - 4}" y="{ty + 4:.1f}" text-anchor="end">{tick:g}</text>'
         )
-    first, last = min(days), max(days)
-    for day in sorted({first, last, *(first + (last - first) * k // 4 for k in (1, 2, 3))}):
-        parts.append(
-            f'<text x="{x(day):.1f}" y="{HEIGHT - 10}" text-anchor="middle">'
-            f"{Date.fromordinal(day).isoformat()}</text>"
-        )
+    first, last = max(0, math.ceil(min(days))), int(max(days))
+    shown: set[str] = set()
+    for at in sorted({first, last, *(first + (last - first) * k // 4 for k in (1, 2, 3))}):
+        label = series.dates[at]
+        if label in shown:  # periods of one day: the date once
+            continue
+        shown.add(label)
+        parts.append(f'<text x="{x(at):.1f}" y="{HEIGHT - 10}" text-anchor="middle">{label}</text>')
     for k, (name, points) in enumerate(lines.items()):
         colour = COLOURS[k % len(COLOURS)]
         coords = " ".join(f"{x(d):.1f},{y(v):.1f}" for d, v in points)
@@ -466,7 +483,7 @@ def chart_svg(run: RatingRun, series: dict[str, list[tuple[int, float]]]) -> str
     return "\n".join(parts)
 
 
-def legend(series: dict[str, list[tuple[int, float]]]) -> str:
+def legend(series: dict[str, list[tuple[float, float]]]) -> str:
     items = [
         f'<li><span class="key" style="background:{COLOURS[k % len(COLOURS)]}"></span>'
         f"{escape(fit(name, NAME_WIDTH))}</li>"
@@ -512,18 +529,19 @@ def distribution_svg(run: RatingRun, rows: Sequence[FinalRow], bins: int = 20) -
             f'fill="#0072b2"><title>{a:.{places}f} to {b:.{places}f}: {n} player(s)</title>'
             "</rect>"
         )
-    for k in (0, count):
+    at = _scale(low, low + count * width, LEFT, WIDTH - RIGHT)
+    for tick in _ticks(low, low + count * width, 6) if high > low else [low]:
         parts.append(
-            f'<text x="{x(k):.1f}" y="{HEIGHT - 10}" text-anchor="middle">'
-            f"{low + k * width:.0f}</text>"
+            f'<text x="{at(tick):.1f}" y="{HEIGHT - 10}" text-anchor="middle">{tick:g}</text>'
         )
     parts.append("</svg>")
     return "\n".join(parts)
 
 
-def spark_svg(points: list[tuple[int, float]]) -> str:
-    """A table row's line of one player's history (no axes: its shape)."""
-    points = _thin(points, SPARK_POINTS)
+def spark_svg(points: list[tuple[float, float]]) -> str:
+    """A table row's line of one player's history (no axes: its shape), his periods
+    evenly spaced."""
+    points = _thin([(k, v) for k, (_, v) in enumerate(points)], SPARK_POINTS)
     if len(points) < 2:
         return ""
     days = [d for d, _ in points]
@@ -544,7 +562,8 @@ def write_html(
     places = decimals(run)
     rows = run.standings()
     shown_rows = [r for r in rows if r.name == player] if player is not None else rows
-    every = _every_series(run)
+    series = _series(run)
+    every = series.lines
     if player is not None:
         drawn = {player: every.get(player, [])}
     else:
@@ -567,7 +586,8 @@ def write_html(
             if player is not None
             else f"Ratings over time: the {len(drawn)} highest rated"
         )
-        out += [f"<h2>{e(what)}</h2>", chart_svg(run, drawn), legend(drawn)]
+        chart = chart_svg(run, Series(drawn, series.dates))
+        out += [f"<h2>{e(what)}</h2>", chart, legend(drawn)]
     if player is None and rows:
         out += ["<h2>The field's final ratings</h2>", distribution_svg(run, rows)]
     out.append("<h2>Final ratings</h2>")

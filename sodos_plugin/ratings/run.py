@@ -269,11 +269,17 @@ class RatingRun:
         return shown
 
     def last_day(self) -> str:
-        """The last day rated (of this run's games, else the saved state's)."""
-        days = [d for d in self.totals()[1].values() if d]
+        """The last day of the history's games (a game not rated too: it was played), or
+        of the saved state's, whichever is later."""
+        games = self.history.games
+        days = (
+            [max((g.date for g in games), default="")] if not isinstance(games, GameColumns) else []
+        )
+        if isinstance(games, GameColumns) and len(games):
+            days = [games[-1].date if games.order is not None else max(games.columns["date"])]
         if self.previous is not None:
             days.append(self.previous.last_day)
-        return max(days, default="")
+        return max([d for d in days if d], default="")
 
     def saved_state(self) -> SavedState:
         """Where this run ended, for a later run to go on from."""
@@ -284,6 +290,8 @@ class RatingRun:
                 + ": rate the whole history each time",
                 where="state",
             )
+        if not self.last_day():
+            raise ConfigError("no game in the history: no state to save", where="state")
         games, last = self.totals()
         return SavedState(
             system=self.system.name,

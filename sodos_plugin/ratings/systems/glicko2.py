@@ -481,7 +481,7 @@ class _Run:
         )
         rank_rd, vol0 = float(params["rank_deviation"]), float(params["volatility"])
         self.from_rank = lambda text: RatingState(
-            rank_to_rating_value(ogs_rank(text)), rank_rd, vol0
+            float(rank_to_rating_value(ogs_rank(text))), rank_rd, vol0
         )
         self.warnings: list[str] = []
         self.origin: dict[str, str] = {}
@@ -825,32 +825,46 @@ def make_rate(system: str):
     def rate(
         history: GameHistory, initial: Mapping[str, InitialRating], params: Mapping[str, Any]
     ) -> RatingResult:
-        run = _Run(system, history, initial, params)
-        state = params.get("state")
-        if state is not None:
-            run.resume(state)
-        if run.period == "game":
-            games = history.games
-            if len(games):
-                run.first_key, run.last_key = _game_key(games[0]), _game_key(games[-1])
-        if state is not None and run.period == "game":
-            run.check_after(state)
-        if run.period == "game" and not run.details:
-            run.rate_games_columns()
-        elif run.period == "game":
-            run.rate_games()
-        else:
-            run.rate_periods()
-        run.no_komi_warning()
-        return RatingResult(
-            steps=run.steps,
-            final=dict(run.last),
-            initial=run.origin,
-            warnings=run.warnings,
-            state=run.saved(state),
-        )
+        # at the limits of starting values (docs/rules.md §10.1) an expected score is 0 or
+        # 1 exactly and v infinite: the formulas still end finite (the host checks every
+        # number), and numpy's warnings of the steps between would only be noise
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            return _rate(system, history, initial, params)
 
     return rate
+
+
+def _rate(
+    system: str,
+    history: GameHistory,
+    initial: Mapping[str, InitialRating],
+    params: Mapping[str, Any],
+) -> RatingResult:
+    """One run (from a saved state when ``params["state"]`` holds one)."""
+    run = _Run(system, history, initial, params)
+    state = params.get("state")
+    if state is not None:
+        run.resume(state)
+    if run.period == "game":
+        games = history.games
+        if len(games):
+            run.first_key, run.last_key = _game_key(games[0]), _game_key(games[-1])
+    if state is not None and run.period == "game":
+        run.check_after(state)
+    if run.period == "game" and not run.details:
+        run.rate_games_columns()
+    elif run.period == "game":
+        run.rate_games()
+    else:
+        run.rate_periods()
+    run.no_komi_warning()
+    return RatingResult(
+        steps=run.steps,
+        final=dict(run.last),
+        initial=run.origin,
+        warnings=run.warnings,
+        state=run.saved(state),
+    )
 
 
 #: The first RD of a rank: goratings seeds a rank as ``Glicko2Entry(rank_to_rating(...))``,
@@ -859,7 +873,7 @@ RANK_DEVIATION = 350.0
 
 
 def _rank_state(text: str) -> RatingState:
-    return RatingState(rank_to_rating_value(ogs_rank(text)), RANK_DEVIATION, 0.06)
+    return RatingState(float(rank_to_rating_value(ogs_rank(text))), RANK_DEVIATION, 0.06)
 
 
 @hookimpl
