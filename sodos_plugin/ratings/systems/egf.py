@@ -18,9 +18,13 @@ Both: a handicap of h ≥ 1 stones adds 100(h − 0.5) to the receiver's (Black'
 inside Se only (β, or D and a); con and bonus use the unadjusted rating. A tournament is
 rated at once: every game from the ratings both players had before it, the changes
 summed, scaled by the class weight (A 1, B 0.75, C 0.5, D 0.25: the whole change), the
-result floored at −900 and stored to 3 decimals. Only 19×19 games are rated. First
-ratings: a grade gives 2100 + 100·n (1d = 2100, 1k = 2000, 20k = 100), professionals
-1p = 2700, 2p = 2730 … 9p = 2940.
+result floored (−900 with the 2021 formula, 100 before it: the floor came with the 2021
+system, docs/rules.md §10.4) and stored to 3 decimals. Only 19×19 games are rated. First
+ratings: a grade gives 2100 + 100·n (1d = 2100, 1k = 2000, 20k = 100), bounded below by
+the floor, professionals 1p = 2700, 2p = 2730 … 9p = 2940.
+
+A saved state (``params["state"]``) holds every player's rating and the last tournament
+rated (its first day and key); a run from it rates tournaments after that one only.
 """
 
 from __future__ import annotations

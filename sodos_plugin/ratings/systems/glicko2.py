@@ -16,10 +16,18 @@ Per period, on the Glicko-2 scale (μ = (r − 1500)/173.7178, φ = RD/173.7178)
     σ′ by the Illinois iteration on f(x) (ε = 1e-6), φ* = √(φ² + σ′²)
     φ′ = 1/√(1/φ*² + 1/v),  μ′ = μ + φ′² Σ g(φⱼ)(sⱼ − E)
 
-Handicap (``handicap = "ranks"``): h stones move Black h ranks up on OGS's rank scale
-— in Black's update White is seen h ranks lower, in White's update Black h ranks
-higher (OGS v5). First ratings: the unrated 1500/350/0.06; a rank gives OGS's
-``525·exp(rank/23.15)`` with RD 250 (OGS's seeding from a chosen rank).
+Handicap: Black's head start d in ranks moves Black d ranks up on OGS's rank scale —
+in Black's update White is seen d ranks lower, in White's update Black d ranks higher
+(goratings' ``get_handicap_adjustment``). ``handicap = "effective"`` (the ``ogs``
+default) computes d as goratings does today from the stones, the komi, the board size
+and the rules (``get_handicap_rank_difference``); ``"ranks"`` (the ``glicko2`` default,
+OGS before March 2024) counts h stones as h ranks; ``"ignore"`` rates handicap games as
+even. First ratings: the unrated 1500/350/0.06; a rank gives OGS's
+``525·exp(rank/23.15)`` with RD 350 (goratings seeds a rank with its default RD).
+
+A saved state holds every player's state, the last period rated (where it sorts) and,
+for calendar periods, each player's last period (the deviation grows over the periods
+a player sits out, across runs as within one).
 """
 
 from __future__ import annotations

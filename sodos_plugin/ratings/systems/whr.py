@@ -5,12 +5,16 @@ half a win and half a loss); a Wiener-process prior between a player's consecuti
 days, variance |Δt|·w2 (w2 in Elo² per day); on each player's first day
 ``prior_games`` virtual wins and as many losses against γ = 1 (Elo 0). The maximum a
 posteriori is found by Newton steps per player on the tridiagonal Hessian (with −0.001
-on its diagonal), players in turn, ``iterations`` times; each day's uncertainty is the
-diagonal of −H⁻¹. Handicap: ``elo_per_stone``·h Elo added to Black.
+on its diagonal), players in turn, until a pass moves no day's rating by more than
+``tolerance`` Elo (at most ``iterations`` passes; ``tolerance = 0``: exactly
+``iterations``, GoShrine's fixed count); each day's uncertainty is the diagonal of −H⁻¹.
+Handicap: ``elo_per_stone``·h Elo added to Black.
 
 WHR rates the whole history at once: a day's rating can move when later games are
 added, and no change is a sum of per-game parts. Starting ratings are not used (the
-prior plays their part).
+prior plays their part). So a saved state is the history itself: every game rated so
+far; a run from it fits those games and the new ones together — what one run over all
+of them gives — and shows the new games' days.
 """
 
 from __future__ import annotations
