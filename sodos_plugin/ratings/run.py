@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from sodos_hookspecs import (
@@ -362,28 +363,70 @@ def change(before: float, after: float) -> float:
 
 
 def _not_finite(state: Any) -> bool:
+    """Whether a state is not a :class:`RatingState` of finite numbers (deviation and
+    volatility may be ``None``)."""
     if not isinstance(state, RatingState):
         return True
-    rating, deviation, volatility = state
-    for value in (rating, deviation, volatility):
-        if value is None and rating is not value:
+    for k, value in enumerate(state):
+        if value is None and k:
             continue
-        try:
-            if not math.isfinite(value):
-                return True
-        except TypeError:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return True
+        if not math.isfinite(value):
             return True
     return False
+
+
+#: The numbers of a step, read at C speed by the check (``attrgetter`` of each).
+_NUMBERS = tuple(
+    attrgetter(f"{when}.{what}")
+    for when in ("before", "after")
+    for what in ("rating", "deviation", "volatility")
+)
+
+
+def _steps_finite(steps: Sequence[RatingStep]) -> bool:
+    """Whether every number of ``steps`` is certainly finite: the sum of each kind of
+    number is (a NaN or an infinity makes the sum so; one that overflows, or a value that
+    is not a number, sends the caller to the step-by-step check)."""
+    try:
+        return all(math.isfinite(sum(filter(None, map(get, steps)))) for get in _NUMBERS)
+    except (TypeError, AttributeError):
+        return False
+
+
+def states_finite(states: Sequence[Any]) -> bool:
+    """Whether ``states`` are certainly :class:`RatingState` s of finite numbers, at C
+    speed (a server's million players): their types, and the sums of each kind of
+    number (a NaN or an infinity makes its sum so). ``False`` sends the caller to the
+    state-by-state check, which names the first one that is not."""
+    if not states:
+        return True
+    if set(map(type, states)) != {RatingState}:
+        return False
+    columns = list(zip(*states))
+    ratings = columns[0]
+    if not set(map(type, ratings)) <= {float, int}:
+        return False
+    for column in columns:
+        known = list(filter(None, column))  # deviations and volatilities may be None
+        if not set(map(type, known)) <= {float, int} or not math.isfinite(sum(known)):
+            return False
+    return True
 
 
 def check_numbers(provider: str, hook: str, result: RatingResult) -> None:
     """A rating, deviation or volatility that is not a finite number (or not a number)
     is the system's fault: a :class:`PluginError` naming it and the player."""
-    for name, state in result.final.items():
-        if _not_finite(state):
-            raise PluginError(provider, hook, f"final rating of {name!r} is {state!r}")
+    if not states_finite(list(result.final.values())):
+        for name, state in result.final.items():
+            if _not_finite(state):
+                raise PluginError(provider, hook, f"final rating of {name!r} is {state!r}")
     steps = result.steps
-    if isinstance(steps, StepColumns) and steps.finite():
+    if isinstance(steps, StepColumns):
+        if steps.finite():
+            return
+    elif _steps_finite(steps):
         return
     for step in steps:
         for when in (step.before, step.after):
