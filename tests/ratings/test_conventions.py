@@ -60,6 +60,7 @@ def test_a_rank_seeds_with_deviation_350(system):
     history = GameHistory((HistoryGame("2024-01-01", "t", "a", "b", 1.0),), players=players)
     first = HOST.ratings(history, system=system).result.steps[0].before
     assert first.deviation == 350.0  # goratings' Glicko2Entry default
+    assert HOST.rating_system(system)[0].rank_to_rating("3d") == first
     assert first.rating == pytest.approx(525 * math.exp(32 / 23.15))  # 3d is 32 (30k 0)
 
 

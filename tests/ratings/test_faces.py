@@ -13,9 +13,11 @@ from html.parser import HTMLParser
 
 import pytest
 from conftest import ROOT, shared_path
+from sodos_hookspecs import RatingResult, RatingState, RatingStep, RatingSystem, hookimpl
 
 from sodos_plugin import Host
 from sodos_plugin.cli import main
+from sodos_plugin.ratings.report import explanation_dict, render_explanation
 from sodos_plugin.serve import jobs
 
 SYSTEMS = ("egf", "glicko2", "ogs", "whr")
@@ -178,3 +180,38 @@ def test_post_ratings(system):
     other = "whr" if system != "whr" else "egf"
     status, answer = jobs.run(host, ("ratings", {"rating": system, "system": other}, body))
     assert status == 400 and b"one choice" in answer
+
+
+def _numpy_elo(history, initial, params):
+    """A plugin's system computing with numpy: its numbers are numpy floats."""
+    import numpy as np
+
+    ratings, steps = {}, []
+    for game in history.games:
+        b, w = (ratings.setdefault(n, np.float64(1500.0)) for n in (game.black, game.white))
+        delta = np.float64(20.0) * (game.result - 1 / (1 + 10 ** ((w - b) / 400)))
+        for name, before, change in ((game.black, b, delta), (game.white, w, -delta)):
+            ratings[name] = before + change
+            steps.append(
+                RatingStep(
+                    name, game.source, game.date, RatingState(before),
+                    RatingState(before + change), 1, ((f"game {game.source}", change),),
+                )
+            )  # fmt: skip
+    return RatingResult(steps=steps, final={n: RatingState(r) for n, r in ratings.items()})
+
+
+def test_explain_takes_a_plugins_numpy_numbers():
+    module = type("plugin", (), {})()
+
+    @hookimpl
+    def sodos_rating_systems():
+        return [RatingSystem("np-elo", "Elo in numpy", _numpy_elo)]
+
+    module.sodos_rating_systems = sodos_rating_systems
+    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host.register(module, "np-plugin")
+    run = host.ratings(host.history([H9]), system="np-elo", details=True)
+    text = render_explanation(run, "Minieri Davide")
+    assert "= the change" in text
+    assert json.dumps(explanation_dict(run, "Minieri Davide"), allow_nan=False)
