@@ -469,7 +469,10 @@ def chart_svg(run: RatingRun, series: Series) -> str:
         if label in shown:  # periods of one day: the date once
             continue
         shown.add(label)
-        parts.append(f'<text x="{x(at):.1f}" y="{HEIGHT - 10}" text-anchor="middle">{label}</text>')
+        anchor = "start" if at == first else "end" if at == last else "middle"
+        parts.append(
+            f'<text x="{x(at):.1f}" y="{HEIGHT - 10}" text-anchor="{anchor}">{label}</text>'
+        )
     for k, (name, points) in enumerate(lines.items()):
         colour = COLOURS[k % len(COLOURS)]
         coords = " ".join(f"{x(d):.1f},{y(v):.1f}" for d, v in points)
