@@ -215,3 +215,9 @@ def test_explain_takes_a_plugins_numpy_numbers():
     text = render_explanation(run, "Minieri Davide")
     assert "= the change" in text
     assert json.dumps(explanation_dict(run, "Minieri Davide"), allow_nan=False)
+
+
+def test_the_old_spelling_of_the_rating_system_is_still_accepted(capsys):
+    new = sodos(capsys, "ratings", str(H9), "--rating", "ogs", "--format", "json")[0]
+    old = sodos(capsys, "ratings", str(H9), "--system", "ogs", "--format", "json")[0]
+    assert strict(old)["system"] == "ogs" and old == new
