@@ -50,6 +50,7 @@ from sodos_hookspecs.types import (
     Reader,
     ReadResult,
     RoundTable,
+    SavedState,
     Writer,
 )
 
@@ -84,6 +85,7 @@ __all__ = [
     "ReadResult",
     "Reader",
     "RoundTable",
+    "SavedState",
     "Writer",
     "hookimpl",
     "hookspec",
@@ -167,16 +169,23 @@ def sodos_rating_systems() -> list[RatingSystem]:
           system seeds the others (from their rank, else its default) and says how in
           :attr:`RatingResult.initial`;
         * ``params`` — every declared parameter, defaults filled in and values checked
-          against each default's type and ``choices`` by the host; the values come from
-          the config table ``[rating.<name>]``, then ``--param KEY=VALUE``, then the
-          host's ``Host.ratings(..., **params)``.
+          against each default's type (or ``kind``) and ``choices`` by the host; the
+          values come from the config table ``[rating.<name>]``, then ``--param
+          KEY=VALUE``, then the host's ``Host.ratings(..., **params)``; and the host's
+          keys ``details`` and ``state`` (``None``, or for a system that
+          ``saves_state``, the :class:`~sodos_hookspecs.types.SavedState` to go on from).
 
         ``rate`` returns a :class:`~sodos_hookspecs.types.RatingResult`: each
         player's step per rating period (before, after, the additive parts of the
         change and the per-game details ``explain --ratings`` shows) and the final
         ratings. It must not depend on the order of games within one date and event.
         ``steps`` is any sequence of :class:`~sodos_hookspecs.types.RatingStep`
-        (built-in systems return columns that build each step when it is read).
+        (built-in systems return columns that build each step when it is read). Every
+        rating, deviation and volatility must be a finite number: the host reports any
+        other as the plugin's fault. A system that ``saves_state`` also returns
+        ``RatingResult.state``, what it needs to go on (JSON-ready), and keeps the
+        promise: rating games A, then games B (after A's last period) from A's saved
+        state, gives what rating A + B in one run gives.
 
     Name collisions follow the criteria's rule (names are case-insensitive): a
     third-party system with a built-in's name *replaces* it; two third-party plugins

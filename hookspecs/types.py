@@ -187,12 +187,18 @@ class Parameter:
         only when ``choices`` is empty and the default is a float).
     :param help: one line for ``sodos plugins`` and the docs.
     :param choices: the allowed values of a ``str`` parameter (empty: any string).
+    :param kind: the parameter's type (``float``, ``int``, ``bool``, ``str``) when
+        ``default`` is ``None``: a value the system chooses from the other parameters
+        unless it is set (EGF GoR's ``floor``: −900 with the 2021 formula, 100 before
+        it). ``help`` says how it chooses; ``rate`` receives ``None`` when nothing set it,
+        and reports what it chose in :attr:`RatingResult.parameters`.
     """
 
     name: str
     default: Any
     help: str
     choices: tuple[str, ...] = ()
+    kind: type | None = None
 
 
 class HistoryGame(NamedTuple):
@@ -505,16 +511,54 @@ class RatingResult:
     """What a rating system gives back: every player's steps and final ratings.
 
     :param steps: in date order, each player's update per period.
-    :param final: name → the rating after the whole history.
+    :param final: name → the rating after the whole history. A run that went on from
+        a :class:`SavedState` may leave out the state's players it did not rate: the host
+        keeps their saved state.
     :param initial: name → where each player's first rating came from (``"default"``,
-        ``"rank 3d"``, ``"ratings.csv:4"``, ``"results.xml rating"``).
+        ``"rank 3d"``, ``"ratings.csv:4"``, ``"results.xml rating"``); the players of a
+        saved state keep the start the state names.
     :param warnings: anything that changed a result (a game not rated, a clamp, a floor).
+    :param parameters: the values the system chose for parameters left to it (a
+        :class:`Parameter` whose default is ``None``), shown with the run's parameters.
+    :param state: for a system that :attr:`~RatingSystem.saves_state`, everything else it
+        needs to go on from where this run ended, as JSON-ready data (``str``, ``int``,
+        finite ``float``, ``bool``, ``None``, lists and mappings with ``str`` keys): each
+        player's last rating period, a game list (WHR). ``None``: nothing to save.
     """
 
     steps: Sequence[RatingStep]
     final: Mapping[str, RatingState]
     initial: Mapping[str, str] = field(default_factory=dict)
     warnings: Sequence[str] = ()
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    state: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SavedState:
+    """Where an earlier run ended, for a later run to go on from: what the host saves
+    (``sodos ratings --save-state``) and gives back to the system as ``params["state"]``.
+
+    :param system: the system's name.
+    :param last_day: the last day the earlier runs rated (ISO); a run from the state
+        rates only games of later days.
+    :param players: every player's state at the end (rating, deviation, volatility).
+    :param starts: where each player's first rating came from.
+    :param games: games rated per player so far; :param last_games: the day of each
+        player's last rated game (both kept by the host, for its reports).
+    :param system_state: the system's own :attr:`RatingResult.state`.
+    :param parameters: the parameters of the runs that made it (the host refuses a run
+        with other values: it would not give what one run over everything gives).
+    """
+
+    system: str
+    last_day: str
+    players: Mapping[str, RatingState]
+    starts: Mapping[str, str] = field(default_factory=dict)
+    games: Mapping[str, int] = field(default_factory=dict)
+    last_games: Mapping[str, str] = field(default_factory=dict)
+    system_state: Mapping[str, Any] = field(default_factory=dict)
+    parameters: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -531,7 +575,8 @@ class RatingSystem:
         validated by the host) and the host's key ``details`` (``True`` when per-game
         details will be shown, as for ``explain``: with ``False`` a system may leave
         :attr:`RatingStep.parts` and ``details`` empty, which saves time and memory on
-        a server's archive).
+        a server's archive) and the host's key ``state``: ``None``, or for a system
+        that :attr:`saves_state`, the :class:`SavedState` the run goes on from.
     :param parameters: the parameters ``rate`` accepts, with defaults and help.
     :param rank_to_rating: ``rank_to_rating(rank_text) -> RatingState`` (``"3d"`` →
         2300 for GoR); ``None`` when the system has no rank mapping. Raises
@@ -539,6 +584,11 @@ class RatingSystem:
     :param label: ``label(state) -> str``: how the system shows a rating as a rank
         (OGS ``"6.3k"``); ``None`` to show the number only.
     :param source: where its rules are written (``docs/rules.md §10``, public sources).
+    :param saves_state: whether a run can be saved and a later one go on from it: ``rate``
+        then accepts ``params["state"]`` (a :class:`SavedState`: its players' states are
+        where they start, before ``initial``) and returns :attr:`RatingResult.state`. The
+        promise such a system keeps: rating games A, then games B (of days after A's) from
+        A's saved state, gives the ratings and steps that rating A + B in one run gives.
     """
 
     name: str
@@ -548,3 +598,4 @@ class RatingSystem:
     rank_to_rating: Callable[[str], RatingState] | None = None
     label: Callable[[RatingState], str] | None = None
     source: str = ""
+    saves_state: bool = False

@@ -24,7 +24,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from sodos_hookspecs import Breakdown, Criterion, FileReport, GameHistory, ReadResult
+from sodos_hookspecs import (
+    Breakdown,
+    Criterion,
+    FileReport,
+    GameHistory,
+    HistoryGame,
+    ReadResult,
+    SavedState,
+)
 
 from sodos_plugin.config.layers import settings_for, user_layers
 from sodos_plugin.config.settings import Settings
@@ -48,7 +56,9 @@ if TYPE_CHECKING:
 # the ratings machinery, loaded when a history or a rating is first asked for
 # (sodos_plugin.util.lazy): a run that ranks or lists plugins never imports it
 histories = LazyModule("sodos_plugin.ratings.history", globals(), "histories")
+initials = LazyModule("sodos_plugin.ratings.initial", globals(), "initials")
 runs = LazyModule("sodos_plugin.ratings.run", globals(), "runs")
+states = LazyModule("sodos_plugin.ratings.state", globals(), "states")
 
 
 class Host:
@@ -294,6 +304,7 @@ class Host:
         system: str = "egf",
         initial: Any = None,
         details: bool = False,
+        state: Any = None,
         **params: Any,
     ) -> RatingRun:
         """Rate a history with a rating system; returns a
@@ -303,13 +314,28 @@ class Host:
         :param history: a ``GameHistory`` (from :meth:`history`), or paths to read.
         :param initial: starting ratings: a mapping name → ``InitialRating``, a CSV
             path (``name, rating[, deviation]``), ``"files"`` (the ratings the files
-            carry, e.g. OpenGotha XML), or ``None`` (ranks by the system's mapping).
+            carry, e.g. OpenGotha XML), ``"ranks"`` (ranks by the system's mapping), or
+            ``None``: the default start (the files' ratings for ``egf`` where the files
+            carry them, else ranks; said in the run's ``notes``, docs/rules.md §10.1).
         :param details: build per-game details (``explain --ratings``).
+        :param state: a :class:`~sodos_hookspecs.SavedState` (or the path of a saved
+            state file) to go on from: the history's games must all come after its last
+            day, with the same system and parameters (docs/ratings.md).
         :param params: the system's parameters (over ``[rating.<system>]``).
         """
         if not isinstance(history, GameHistory):
             history = self.history(history)
-        chosen, provider = self.rating_system(system)
+        provided = self.resolve("rating_systems", [system])[0]
+        chosen, provider = provided.item, provided.plugin
+        info = self.registry.plugins[provider]
+        notes = []
+        if initial is None:
+            initial, note = initials.default_start(chosen.name, history)
+            notes += [note] if note else []
+        if isinstance(state, (str, Path)):
+            state = states.read_state(state)
+        section = self.settings.plugin_sections.get(sgf.PLUGIN, {})
+        aliases = sgf.aliases(section) if section.get("aliases") else {}
         result = runs.rate(
             chosen,
             provider,
@@ -319,9 +345,28 @@ class Host:
             initial=initial,
             details=details,
             plugin_warnings=[str(f) for f in self.registry.failures],
+            aliases=aliases,
+            state=state,
+            provided=self.describe(provided),
+            provider_text="" if info.builtin else info.where(),
+            notes=notes,
         )
         self.enforce_strict(result.warnings)
         return result
+
+    def rate_game(
+        self, state: SavedState | None, game: HistoryGame, *, system: str = "egf", **params: Any
+    ) -> SavedState:
+        """New states from current states and one game: ``state`` (``None`` at the
+        start, or what the last call returned) and the game, rated as a run over that
+        one game from ``state`` (its date after the state's last day). A server rates
+        each game as it ends; the result's ``players`` are every player's states. Games
+        of one day go on only in the history's order (date, event, round...: event keys
+        that sort as the games were played). For GoR a game is a tournament of its own
+        here: rate a tournament's games together with :meth:`ratings` (``state=``)."""
+        history = self.history(games=[game])
+        run = self.ratings(history, system=system, state=state, **params)
+        return run.saved_state()
 
     # -- writing ----------------------------------------------------------------------
 

@@ -111,6 +111,9 @@ SAMPLES: dict[str, Maker] = {
     "tournaments/": _folder(
         **{"youth.h9": _shared(*YOUTH), "juvisy.xml": _shared(*JUVISY[:-1], JUVISY[-1] + ".xml")}
     ),
+    # two days of a server, the second after the first (a saved state goes on from one)
+    "yesterday.h9": _shared(*JUVISY[:-1], JUVISY[-1] + ".h9"),
+    "today.h9": _shared(*YOUTH),
     "ratings.csv": _text(RATINGS_CSV),
     "start.csv": _text(RATINGS_CSV),
     "sodos.toml": _text(CONFIG),

@@ -323,24 +323,29 @@ def takes_value(word: str) -> bool:
 # -- rating options (ratings, explain --ratings, standings --rating) ----------------------
 
 
-def rating_options(
-    p: argparse.ArgumentParser,
-    flag: str = "--system",
-    what: str = "rating system: egf (default), glicko2, ogs, whr ...",
-) -> None:
-    """``--system``/``--rating``, ``--initial``, ``--param`` (shared with explain, standings)."""
+def rating_options(p: argparse.ArgumentParser, *, command: str = "ratings") -> None:
+    """``--rating``, ``--initial``, ``--param``, ``--state``: the same in ``ratings``,
+    ``explain --ratings`` and ``standings`` (``ratings`` also takes ``--system``, the old
+    spelling; in the others ``--system`` is the pairing system)."""
+    what = {
+        "ratings": "the rating system: egf (default), glicko2, ogs, whr ...",
+        "explain": "with --ratings: the rating system (default egf)",
+        "standings": "also rate the tournament: each player's rating change with SYSTEM",
+    }[command]
     p.add_argument(
-        flag,
+        "--rating",
         dest="rating_system",
-        default="egf" if flag == "--system" else None,
+        default=None,
         metavar="SYSTEM",
         help=f"{what} (sodos plugins --all --kind rating lists them; sodos docs ratings)",
     )
+    if command == "ratings":
+        p.add_argument("--system", dest="rating_system", help=argparse.SUPPRESS)
     p.add_argument(
         "--initial",
         metavar="FILE",
-        help="starting ratings: a CSV (name, rating[, deviation]), or 'files' for the ratings "
-        "the files carry (OpenGotha XML); default: from ranks by the system's mapping",
+        help="starting ratings: a CSV (name, rating[, deviation]), 'files' (the ratings the "
+        "files carry) or 'ranks'; default: the files' ratings for egf, else ranks",
     )
     p.add_argument(
         "--param",
@@ -350,6 +355,12 @@ def rating_options(
         metavar="KEY=VALUE",
         help="a parameter of the rating system, e.g. --param period=month (config: "
         "[rating.<system>]; sodos docs ratings lists them); repeatable",
+    )
+    p.add_argument(
+        "--state",
+        type=Path,
+        metavar="FILE",
+        help="go on from the state a run saved (ratings --save-state FILE)",
     )
 
 

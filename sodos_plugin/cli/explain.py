@@ -31,6 +31,7 @@ RATINGS_ONLY = {
     "--initial": "initial",
     "--param": "params",
     "--no-cache": "no_cache",
+    "--state": "state",
 }
 
 EXAMPLES = (
@@ -59,7 +60,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="explain the player's ratings instead: every game's part of each change "
         "(with --rating, --initial, --param)",
     )
-    rating_options(p, flag="--rating", what="with --ratings: the rating system (default egf)")
+    rating_options(p, command="explain")
     history_options_for_explain(p)
 
 

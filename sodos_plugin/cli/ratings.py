@@ -1,5 +1,11 @@
 """``sodos ratings PATH...``: rate a game history (an SGF archive, h9/XML files) with a
-rating system; before, after and the change per tournament or period."""
+rating system: the final ratings, and on request every period, one player's history,
+the saved state to go on from.
+
+One spelling per choice across ``ratings``, ``explain --ratings`` and ``standings``:
+``--rating SYSTEM`` (``ratings --system`` is still accepted: its old spelling),
+``--initial``, ``--param``, ``--state`` (:func:`rating_options`).
+"""
 
 from __future__ import annotations
 
@@ -9,26 +15,38 @@ import json
 import sys
 from pathlib import Path
 
-from sodos_plugin.cli._common import EXIT_OK, UsageError, common, make_host, output, report_files
+from sodos_plugin import __version__
+from sodos_plugin.cli._common import (
+    EXIT_OK,
+    UsageError,
+    common,
+    make_host,
+    output,
+    report_files,
+)
 from sodos_plugin.cli._options import history_options, parse_params, rating_options
+from sodos_plugin.cli._streams import atomic_file, say
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import SodosError
 from sodos_plugin.ratings.report import (
     FORMATS,
+    computed_by,
     decimals,
     explanation_dict,
     render_explanation,
     write,
 )
+from sodos_plugin.ratings.state import write_state
 from sodos_plugin.util.progress import Progress
-from sodos_plugin.util.textsafe import printable
+from sodos_plugin.util.textsafe import json_text, printable
 
 EXAMPLES = (
-    "sodos ratings games/ --system ogs",
-    "sodos ratings results/*.h9 --system egf --format csv --output ratings.csv",
-    "sodos ratings archive.zip --initial start.csv --format json",
-    "sodos ratings games/ --system glicko2 --param period=month",
+    "sodos ratings games/ --rating ogs",
+    "sodos ratings results/*.h9 --rating egf --format csv --output ratings.csv",
+    "sodos ratings archive/ --rating ogs --player Nowak --history",
+    "sodos ratings yesterday.h9 --rating ogs --save-state state.json",
 )
+DEFAULT_SYSTEM = "egf"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -54,6 +72,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write to FILE (replaced only once complete) instead of standard output",
     )
+    p.add_argument("--history", action="store_true", help="every rating period too")
+    p.add_argument("--player", metavar="NAME", help="one player's history")
+    p.add_argument(
+        "--save-state", type=Path, metavar="FILE", help="save where the run ends, to go on from"
+    )
 
 
 def make_rating_host(args: argparse.Namespace):
@@ -62,19 +85,51 @@ def make_rating_host(args: argparse.Namespace):
     return make_host(args)
 
 
+def system_of(args: argparse.Namespace) -> str:
+    return args.rating_system or DEFAULT_SYSTEM
+
+
 def rate(host, args: argparse.Namespace, details: bool = False):
-    """Read the history, report its files, rate it (shared with explain and standings)."""
+    """Read the history, report its files, rate it (shared with explain)."""
     history = host.history(args.paths, jobs=args.jobs, progress=Progress)
     report_files(history, sys.stderr, args.skip_bad)
     if len(history.games) >= 100_000 and sys.stderr.isatty():
-        sys.stderr.write(f"sodos: rating {len(history.games)} games with {args.rating_system}\n")
-    return host.ratings(
+        sys.stderr.write(f"sodos: rating {len(history.games)} games with {system_of(args)}\n")
+    run = host.ratings(
         history,
-        system=args.rating_system,
+        system=system_of(args),
         initial=args.initial,
         details=details,
+        state=getattr(args, "state", None),
         **parse_params(args.params),
     )
+    announce_system(run)
+    return run
+
+
+def announce_system(run, stream=None) -> None:
+    """A rating system from a third-party plugin, named on stderr (as criteria are)."""
+    by = computed_by(run)
+    if by:
+        say(f"plugins: rating system {by}", stream or sys.stderr)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or unusual stream
+        return False
+
+
+def say_after(run, on_terminal: bool) -> None:
+    """The run's notes and warnings on stderr, unless the table on the terminal ends
+    with them already."""
+    if on_terminal:
+        return
+    for note in run.notes:
+        say(f"note: {note}")
+    for warning in run.warnings:
+        say(f"warning: {warning}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,13 +137,22 @@ def run(args: argparse.Namespace) -> int:
     if fmt not in FORMATS:
         raise UsageError(f"--format: expected one of {', '.join(FORMATS)}, got {args.format!r}")
     host = make_rating_host(args)
-    host.rating_system(args.rating_system)  # fail fast on an unknown system
+    system, _ = host.rating_system(system_of(args))  # fail fast on an unknown system
+    if args.save_state is not None and not system.saves_state:
+        raise UsageError(f"--save-state: {system.name} cannot save its state")
     result = rate(host, args)
+    player = find_player(result, args.player) if args.player is not None else None
     with output(args.output) as stream:
-        write(result, fmt, stream)
-    if fmt != "table" or args.output is not None:
-        for warning in result.warnings:
-            sys.stderr.write(f"warning: {warning}\n")
+        write(result, fmt, stream, history=args.history, player=player)
+    if args.save_state is not None:
+        state = result.saved_state()
+        with atomic_file(args.save_state) as handle:
+            write_state(state, handle, provider=result.provider, version=__version__)
+        say(
+            f"state: saved where the run ends ({state.last_day}, {len(state.players)} players)"
+            f" to {args.save_state}"
+        )
+    say_after(result, fmt == "table" and args.output is None and _is_terminal(sys.stdout))
     return EXIT_OK
 
 
@@ -97,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
 
 def find_player(run, wanted: str) -> str:
     """A player of the run by identity, else by a unique part of the name."""
-    names = list(run.result.final)
+    names = list(run.final())
     key = identity_key(wanted)
     exact = [n for n in names if identity_key(n) == key]
     if exact:
@@ -113,31 +177,39 @@ def find_player(run, wanted: str) -> str:
 
 def explain_ratings(args: argparse.Namespace) -> int:
     """``sodos explain --ratings PLAYER PATH...``: every step of one player's ratings."""
-    args.rating_system = args.rating_system or "egf"
     host = make_rating_host(args)
-    host.rating_system(args.rating_system)
+    host.rating_system(system_of(args))
     result = rate(host, args, details=True)
     player = find_player(result, args.player)
     if args.format == "json":
-        json.dump(explanation_dict(result, player), sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        text = json.dumps(
+            explanation_dict(result, player), ensure_ascii=False, indent=1, allow_nan=False
+        )
+        sys.stdout.write(json_text(text) + "\n")
     else:
         sys.stdout.write(render_explanation(result, player))
     for warning in result.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        say(f"warning: {warning}")
+    if args.format == "json":
+        for note in result.notes:
+            say(f"note: {note}")
     return EXIT_OK
 
 
 def tournament_changes(host, args: argparse.Namespace, standings):
-    """The rating run of the standings' own tournament: the files' ratings (OpenGotha XML)
-    as the starting point where they exist, else ranks (``--initial`` overrides)."""
+    """The rating run of the standings' own tournament, from the start ``ratings`` uses
+    (docs/rules.md §10.1: the files' ratings for egf where they carry them, else ranks;
+    ``--initial`` overrides; the run's note says which)."""
     history = host.history(args.paths, jobs=getattr(args, "jobs", None))
-    initial = args.initial
-    if initial is None and any(p.rating is not None for p in history.players.values()):
-        initial = "files"
-    return host.ratings(
-        history, system=args.rating_system, initial=initial, **parse_params(args.params)
+    run = host.ratings(
+        history,
+        system=args.rating_system,
+        initial=args.initial,
+        state=getattr(args, "state", None),
+        **parse_params(args.params),
     )
+    announce_system(run)
+    return run
 
 
 def write_changes(run, standings, stream) -> None:
@@ -148,7 +220,9 @@ def write_changes(run, standings, stream) -> None:
         before, after, games = total.get(step.player, (step.before.rating, 0.0, 0))
         total[step.player] = (before, step.after.rating, games + step.games)
     by_key = {identity_key(n): v for n, v in total.items()}
-    stream.write(f"\nRating change ({run.system.name}, {run.system.source})\n")
+    by = computed_by(run)
+    source = f"{run.system.name}, {by}" if by else f"{run.system.name}, {run.system.source}"
+    stream.write(f"\nRating change ({printable(source)})\n")
     players = standings.tournament.players
     for rank, index in enumerate(standings.order):
         name = players[index].name
@@ -162,6 +236,8 @@ def write_changes(run, standings, stream) -> None:
             f"{place:>4}  {printable(name)}  {before:.{places}f} → {after:.{places}f}  "
             f"{after - before:+.{places}f}  ({games} game(s))\n"
         )
+    for note in run.notes:
+        stream.write(f"note: {printable(note)}\n")
 
 
 def check_changes_format(fmt: str) -> None:
@@ -175,5 +251,5 @@ def json_with_changes(host, standings, run, stream) -> None:
     host.write(standings, "json", buffer)
     data = json.loads(buffer.getvalue())
     data["ratings"] = run.as_dict()
-    json.dump(data, stream, ensure_ascii=False, indent=1)
-    stream.write("\n")
+    text = json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False)
+    stream.write(json_text(text) + "\n")

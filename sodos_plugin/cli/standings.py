@@ -48,9 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write to FILE (replaced only once complete) instead of standard output",
     )
-    rating_options(  # standings --rating egf: each player's change
-        p, flag="--rating", what="also rate the tournament: each player's rating change"
-    )
+    rating_options(p, command="standings")  # standings --rating egf: each change
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
                 rated.write_changes(changes, standings, stream)
         if changes is not None:
             standings.warnings.extend(w for w in changes.warnings if w not in standings.warnings)
+    if changes is not None and (args.format != "table" or args.output is not None):
+        for note in changes.notes:
+            say(f"note: {note}")
     if standings.round_note and (args.format != "table" or args.output is not None):
         say(
             f"note: standings after round {standings.round} of "

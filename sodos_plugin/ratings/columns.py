@@ -71,6 +71,7 @@ class GameArrays:
     result: Any  # float64, Black's score
     handicap: Any  # int64
     size: Any  # int64
+    komi: Any  # float64, NaN where the record gives none
     source: Sequence[str]  # per game, in game order (as given: not copied)
     date_column: Sequence[str]
     event_column: Sequence[str]
@@ -201,6 +202,9 @@ def _from_tuples(games) -> GameArrays:
         result=np.fromiter((g.result for g in games), dtype=float, count=n),
         handicap=np.fromiter((g.handicap for g in games), dtype=np.int64, count=n),
         size=np.fromiter((g.size for g in games), dtype=np.int64, count=n),
+        komi=np.fromiter(
+            (np.nan if g.komi is None else g.komi for g in games), dtype=float, count=n
+        ),
         source=Lazy(n, lambda k: games[k].source),
         date_column=Lazy(n, lambda k: games[k].date),
         event_column=Lazy(n, lambda k: games[k].event),
@@ -268,10 +272,21 @@ def _from_columns(games: GameColumns, by_appearance: bool = True) -> GameArrays:
         result=_numbers(c["result"], float, order),
         handicap=_numbers(c["handicap"], np.int64, order),
         size=_numbers(c["size"], np.int64, order),
+        komi=_komi(c["komi"], order),
         source=_in_order(c["source"], rows),
         date_column=_in_order(c["date"], rows),
         event_column=_in_order(c["event"], rows),
     )
+
+
+def _komi(column, order):
+    """The komi column as floats, ``NaN`` for a game without komi (``None``)."""
+    if isinstance(column, Coded):
+        values = [np.nan if v is None else v for v in column.values]
+        column = Coded(column.codes, values)
+    elif not (hasattr(column, "__array__") or hasattr(column, "buffer_info")):
+        column = [np.nan if v is None else v for v in column]
+    return _numbers(column, float, order)
 
 
 def _values(column) -> list:
@@ -417,3 +432,28 @@ class StepColumns(Sequence):
                 (),
                 _NONE,
             )
+
+    def totals(self) -> tuple[dict[str, int], dict[str, str]]:
+        """Each player's games over the steps and the date of their last step, on the
+        arrays (no step built)."""
+        n = len(self)
+        if not n:
+            return {}, {}
+        games = np.bincount(self.player, weights=self.games, minlength=len(self.names))
+        last = np.full(len(self.names), -1, dtype=np.int64)
+        np.maximum.at(last, self.player, np.arange(n, dtype=np.int64))
+        played = np.flatnonzero(last >= 0).tolist()
+        names, dates = self.names, self.dates
+        counts, ends = games.tolist(), last.tolist()
+        return (
+            {names[p]: int(counts[p]) for p in played},
+            {names[p]: dates[ends[p]] for p in played},
+        )
+
+    def finite(self) -> bool:
+        """Whether every number of every step is finite (absent columns aside)."""
+        return all(
+            bool(np.isfinite(column).all())
+            for column in (*self.before, *self.after)
+            if column is not None
+        )

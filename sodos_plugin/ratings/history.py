@@ -49,6 +49,7 @@ from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.engine.model import BLACK_SCORE, Tournament
 from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.errors import ConfigError, InputError
+from sodos_plugin.ratings.periods import _order, game_order
 from sodos_plugin.readers import sgf as sgf_reader
 
 
@@ -59,15 +60,6 @@ class _Keys(dict):
     def __missing__(self, name: str) -> str:
         key = self[name] = identity_key(name)
         return key
-
-
-def game_order(game: HistoryGame, key=identity_key) -> tuple:
-    """Where a game sorts in a history (the module documentation's order)."""
-    return _order(*game[:6], game.round, game.source, key)
-
-
-def _order(date, event, black, white, result, handicap, round, source, key) -> tuple:
-    return (date, event, round or 0, key(black), key(white), result, handicap, source)
 
 
 def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameColumns, dict]:

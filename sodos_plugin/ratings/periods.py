@@ -1,4 +1,5 @@
-"""What the built-in rating systems share: the order of events, and first ratings.
+"""What the built-in rating systems share: the order of games and events, and first
+ratings.
 
 Contract: :func:`events_in_order` gives each event's games in the history's order of
 events (first day, then key: docs/rules.md §10.1); :func:`seed` gives a player's first
@@ -12,9 +13,12 @@ from collections.abc import Callable, Mapping
 
 from sodos_hookspecs import GameHistory, HistoryGame, HistoryPlayer, InitialRating, RatingState
 
+from sodos_plugin.engine.identity import identity_key
 
-def events_in_order(history: GameHistory) -> list[tuple[str, list[HistoryGame]]]:
-    """(event key, its games) by the event's first day, then key."""
+
+def events_in_order(history: GameHistory, with_days: bool = False):
+    """(event key, its games) by the event's first day, then key; with ``with_days``,
+    also each event's first day (key → ISO day: the day it is ordered by)."""
     games: dict[str, list[HistoryGame]] = {}
     first: dict[str, str] = {}
     for game in history.games:
@@ -24,7 +28,8 @@ def events_in_order(history: GameHistory) -> list[tuple[str, list[HistoryGame]]]
     for key, event in history.events.items():
         if key in first and event.date:
             first[key] = min(first[key], event.date)
-    return [(key, games[key]) for key in sorted(games, key=lambda k: (first[k], k))]
+    ordered = [(key, games[key]) for key in sorted(games, key=lambda k: (first[k], k))]
+    return (ordered, first) if with_days else ordered
 
 
 def event_name(history: GameHistory, key: str) -> str:
@@ -58,3 +63,13 @@ def seed(
             )
             return default, "default (rank not understood)"
     return default, "default (no rank)"
+
+
+def game_order(game: HistoryGame, key=identity_key) -> tuple:
+    """Where a game sorts in a history (docs/rules.md §10.1): by date, event, round,
+    names, result, handicap, then source."""
+    return _order(*game[:6], game.round, game.source, key)
+
+
+def _order(date, event, black, white, result, handicap, round, source, key) -> tuple:
+    return (date, event, round or 0, key(black), key(white), result, handicap, source)

@@ -1,10 +1,30 @@
-"""Ratings as text: the table, CSV and HTML of a :class:`~.rating_run.RatingRun`, and the
-step-by-step explanation of one player (``sodos explain --ratings``).
+"""Ratings as text: the table, CSV, JSON and HTML of a
+:class:`~sodos_plugin.ratings.run.RatingRun`, and the step-by-step explanation of one
+player (``sodos explain --ratings``).
+
+What each form shows (the operator's answers, docs/ratings.md):
+
+* by default the **final ratings**: place, name, rating, deviation, rank label, games,
+  last game and where the player's first rating came from, highest first; then the
+  files by status and reason (ingested, duplicate, excluded, rejected), the run's notes
+  and its warnings. A column no player has (a deviation, a label) is left out of the
+  table; the CSV has every column;
+* ``history``: every rating period (date, period, player, games, before, after,
+  change) as well; ``player``: one player's periods only;
+* JSON: the whole run (:meth:`~sodos_plugin.ratings.run.RatingRun.as_dict`; with a
+  player, his entries only);
+* HTML: one self-contained page: each shown player's rating over time and the field's
+  distribution drawn as inline SVG (no script, nothing fetched), the final-ratings
+  table with a line of each player's history, the files' summary.
+
+A system from a third-party plugin is named in every form (as criteria are): the
+table's and the page's first lines, the CSV's rating heading, JSON ``provided_by``.
 
 Numbers are shown with the decimals the system's source prints (GoR 3, the others 2;
-volatility 6). In an explanation the printed parts of a change add up exactly to the
-printed change: what the rounding of the shown parts leaves is its own line
-("rounding of the shown parts"), never hidden.
+volatility 6). Names are cut at :data:`NAME_WIDTH` columns in the table (a note says
+so; the CSV and JSON keep them whole). In an explanation the printed parts of a change
+add up exactly to the printed change: what the rounding of the shown parts leaves is
+its own line ("rounding of the shown parts"), never hidden.
 """
 
 from __future__ import annotations
@@ -12,16 +32,24 @@ from __future__ import annotations
 import csv
 import html
 import json
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
-from sodos_plugin.ratings.run import RatingRun, change
-from sodos_plugin.util.textsafe import display_width, fit, printable
+from sodos_plugin.ratings.run import SUMMARY_REASONS, FinalRow, RatingRun, change
+from sodos_plugin.util.textsafe import display_width, fit, fit_middle, json_text, printable
+from sodos_plugin.writers.table import NAME_WIDTH
 
 FORMATS = ("table", "csv", "json", "html")
 #: decimals a system's source prints (the EGD prints GoR to 3 decimals)
 DECIMALS = {"egf": 3}
+#: the widest period label of the history table (an SGF path is long)
+PERIOD_WIDTH = 48
+#: the players drawn over time on the HTML page when no player is chosen
+CHART_PLAYERS = 10
+#: points of a line: the chart's, a table row's
+CHART_POINTS, SPARK_POINTS = 400, 24
 
 
 def decimals(run: RatingRun) -> int:
@@ -44,37 +72,50 @@ def _pad(text: str, width: int, right: bool = False) -> str:
     return gap + text if right else text + gap
 
 
-def write(run: RatingRun, fmt: str, stream: TextIO) -> None:
+def computed_by(run: RatingRun) -> str:
+    """``"elo from sodos-foo 1.2 (replaces the built-in)"`` for a third-party system,
+    else ``""``."""
+    if not run.provider_text:
+        return ""
+    text = f"{run.system.name} from {run.provider_text}"
+    if run.provided.get("replaces"):
+        text += " (replaces the built-in)"
+    return text
+
+
+def write(
+    run: RatingRun,
+    fmt: str,
+    stream: TextIO,
+    *,
+    history: bool = False,
+    player: str | None = None,
+) -> None:
+    """``run`` in the format ``fmt``; ``history``: every period too; ``player``: that
+    player only (a name of the run)."""
     fmt = fmt.lower()
     if fmt == "json":
-        json.dump(run.as_dict(), stream, ensure_ascii=False, indent=1)
-        stream.write("\n")
+        write_json(run, stream, player=player)
     elif fmt == "csv":
-        write_csv(run, stream)
+        write_csv(run, stream, history=history or player is not None, player=player)
     elif fmt == "html":
-        write_html(run, stream)
+        write_html(run, stream, history=history, player=player)
     else:
-        write_table(run, stream)
+        write_table(run, stream, history=history, player=player)
 
 
-def _table_rows(run: RatingRun) -> list[list[str]]:
-    places = decimals(run)
-    shown = _Memo(printable)  # an archive repeats its periods and players
-    rows = []
-    for step in run.result.steps:
-        change = step.after.rating - step.before.rating
-        rows.append(
-            [
-                step.date,
-                shown(step.period),
-                shown(step.player),
-                str(step.games),
-                _shown_state(step.before, places),
-                _shown_state(step.after, places),
-                f"{change:+.{places}f}",
-            ]
-        )
-    return rows
+def run_dict(run: RatingRun, player: str | None = None) -> dict[str, Any]:
+    """The JSON document: the run, or with ``player`` his entries only."""
+    data = run.as_dict()
+    if player is not None:
+        data["players"] = [p for p in data["players"] if p["name"] == player]
+        data["periods"] = [p for p in data["periods"] if p["player"] == player]
+    return data
+
+
+def write_json(run: RatingRun, stream: TextIO, player: str | None = None) -> None:
+    text = json.dumps(run_dict(run, player), ensure_ascii=False, indent=1, allow_nan=False)
+    stream.write(json_text(text) + "\n")
 
 
 class _Memo(dict):
@@ -91,78 +132,212 @@ class _Memo(dict):
     __call__ = dict.__getitem__
 
 
-def write_table(run: RatingRun, stream: TextIO) -> None:
-    history = run.history
-    players = len(run.result.final)
-    stream.write(
-        f"{run.system.name}: {run.system.description}\n"
-        f"{len(history.games)} games, {run.events()} events, "
-        f"{players} players\n\n"
-    )
-    header = ["Date", "Period", "Player", "Games", "Before", "After", "Change"]
-    rows = _table_rows(run)
-    right = {3, 4, 5, 6}  # numbers (digits, signs, ±): one column a character
+def _steps(run: RatingRun, player: str | None):
+    return run.steps_of(player) if player is not None else run.result.steps
+
+
+# -- the table ------------------------------------------------------------------------
+
+
+def _step_rows(run: RatingRun, steps) -> list[list[str]]:
+    places = decimals(run)
+    shown = _Memo(printable)  # an archive repeats its periods and players
+    rows = []
+    for step in steps:
+        delta = step.after.rating - step.before.rating
+        rows.append(
+            [
+                step.date,
+                shown(step.period),
+                shown(step.player),
+                str(step.games),
+                _shown_state(step.before, places),
+                _shown_state(step.after, places),
+                f"{delta:+.{places}f}",
+            ]
+        )
+    return rows
+
+
+def _columns(header, rows, right, limits, cut, middle=()) -> list[str]:
+    """Lines of ``rows`` under ``header``, each column padded to its display width;
+    a column with a limit (index → columns) is cut there with ``…`` (noted in ``cut``),
+    those of ``middle`` in their middle (a path keeps its end)."""
     width = _Memo(display_width)
     widths = [
         max([width(h), *(map(len, column) if i in right else map(width, set(column)))])
-        for i, (h, column) in enumerate(zip(header, zip(*rows) if rows else [()] * 7))
+        for i, (h, column) in enumerate(zip(header, zip(*rows) if rows else [()] * len(header)))
     ]
-    widths[1] = min(widths[1], 48)
-    stream.write(
-        "  ".join(_pad(h, w, i in right) for i, (h, w) in enumerate(zip(header, widths))).rstrip()
-        + "\n"
-    )
+    for i, limit in limits.items():
+        if widths[i] > limit:
+            widths[i] = limit
+            cut.append(header[i].lower() + "s")
 
     def padder(i: int, room: int) -> Callable[[str], str]:
         if i in right:
             return lambda cell: cell.rjust(room)
 
+        cut_to = fit_middle if i in middle else fit
+
         def padded(cell: str) -> str:
-            if i == 1 and width(cell) > room:
-                cell = fit(cell, room)
+            if width(cell) > room:
+                cell = cut_to(cell, room)
             return _pad(cell, room)
 
         return _Memo(padded)  # names, periods and dates repeat
 
     pads = [padder(i, w) for i, w in enumerate(widths)]
+    head = "  ".join(_pad(h, w, i in right) for i, (h, w) in enumerate(zip(header, widths)))
+    lines = [head.rstrip()]
     for row in rows:
-        stream.write("  ".join([pad(cell) for pad, cell in zip(pads, row)]).rstrip() + "\n")
-    stream.write("\nFinal ratings\n")
+        lines.append("  ".join([pad(cell) for pad, cell in zip(pads, row)]).rstrip())
+    return lines
+
+
+def _final_table(run: RatingRun, rows: Sequence[FinalRow], cut: list[str]) -> list[str]:
     places = decimals(run)
-    final = sorted(run.result.final.items(), key=lambda kv: -kv[1].rating)
-    name_width = max([display_width(printable(n)) for n, _ in final] + [6])
-    for place, (name, state) in enumerate(final, 1):
-        label = run.label(state)
-        extra = f"  {label}" if label else ""
-        origin = run.result.initial.get(name, "")
-        stream.write(
-            f"{place:>4}  {_pad(printable(name), name_width)}  {_shown_state(state, places)}"
-            f"{extra}  (start: {printable(origin)})\n"
+    shown = _Memo(printable)
+    columns = [
+        ("Place", [str(r.place) for r in rows], True, None),
+        ("Name", [shown(r.name) for r in rows], False, NAME_WIDTH),
+        ("Rating", [_num(r.state.rating, places) for r in rows], True, None),
+        ("Deviation", [_num(r.state.deviation, places) for r in rows], True, None),
+        ("Rank", [shown(r.label or "") for r in rows], False, None),
+        ("Games", [str(r.games) for r in rows], True, None),
+        ("Last game", [r.last_game for r in rows], False, None),
+        ("Start", [shown(r.start) for r in rows], False, NAME_WIDTH),
+    ]
+    # a column no player has says nothing (GoR has no deviation, no label)
+    columns = [c for c in columns if c[0] in ("Place", "Name", "Rating") or any(c[1])]
+    header = [c[0] for c in columns]
+    right = {i for i, c in enumerate(columns) if c[2]}
+    limits = {i: c[3] for i, c in enumerate(columns) if c[3]}
+    body = [list(cells) for cells in zip(*(c[1] for c in columns))] if rows else []
+    return _columns(
+        header, body, right, limits, cut, middle={i for i, h in enumerate(header) if h == "Start"}
+    )
+
+
+def _history_table(run: RatingRun, steps, cut: list[str]) -> list[str]:
+    header = ["Date", "Period", "Player", "Games", "Before", "After", "Change"]
+    return _columns(
+        header, _step_rows(run, steps), {3, 4, 5, 6}, {1: PERIOD_WIDTH, 2: NAME_WIDTH}, cut
+    )
+
+
+def summary_lines(run: RatingRun) -> list[str]:
+    """The files by status, each status's reasons by count (the first
+    :data:`~sodos_plugin.ratings.run.SUMMARY_REASONS`, then how many others)."""
+    summary = run.file_summary()
+    if not summary:
+        return []
+    total = sum(count for _, count, _ in summary)
+    parts = ", ".join(f"{count} {status}" for status, count, _ in summary)
+    lines = [f"Files and records: {total} — {parts}"]
+    for status, _, reasons in summary:
+        if status == "ingested":
+            continue
+        for reason, count in reasons[:SUMMARY_REASONS]:
+            lines.append(f"  {status} {count}: {printable(reason) or '(no reason given)'}")
+        rest = reasons[SUMMARY_REASONS:]
+        if rest:
+            others = sum(n for _, n in rest)
+            lines.append(f"  {status} {others}: {len(rest)} other reasons (JSON lists them)")
+    return lines
+
+
+def heading(run: RatingRun, players: int) -> list[str]:
+    """The first lines: the system, who computed it, what was rated."""
+    lines = [f"{run.system.name}: {printable(run.system.description)}"]
+    by = computed_by(run)
+    if by:
+        lines.append(f"computed by {printable(by)}")
+    counts = f"{len(run.history.games)} games, {run.events()} events, {players} players"
+    if run.previous is not None:
+        counts += f"; gone on from the saved state of {run.previous.last_day}"
+    lines.append(counts)
+    return lines
+
+
+def write_table(
+    run: RatingRun, stream: TextIO, *, history: bool = False, player: str | None = None
+) -> None:
+    rows = run.standings()
+    lines = heading(run, len(rows))
+    cut: list[str] = []
+    if player is not None:
+        rows = [r for r in rows if r.name == player]
+        lines += ["", f"Rating periods of {printable(player)}"]
+        lines += _history_table(run, run.steps_of(player), cut)
+        lines += ["", *_final_table(run, rows, cut)]
+    else:
+        if history:
+            lines += ["", "Rating periods", *_history_table(run, run.result.steps, cut)]
+            lines += ["", "Final ratings"]
+        lines += ["", *_final_table(run, rows, cut)]
+    if cut:
+        kinds = " and ".join(dict.fromkeys(cut))
+        lines.append(
+            f"note: {kinds} longer than their column are cut with … (names at {NAME_WIDTH} "
+            f"columns, periods at {PERIOD_WIDTH}); --format csv or json keeps them whole"
         )
-    for warning in run.warnings:
-        stream.write(f"warning: {printable(warning)}\n")
+    summary = summary_lines(run)
+    if summary:
+        lines += ["", *summary]
+    lines += [f"note: {printable(note)}" for note in run.notes]
+    lines += [f"warning: {printable(warning)}" for warning in run.warnings]
+    stream.write("\n".join(lines) + "\n")
 
 
-def write_csv(run: RatingRun, stream: TextIO) -> None:
+# -- CSV ----------------------------------------------------------------------------
+
+
+def write_csv(
+    run: RatingRun, stream: TextIO, *, history: bool = False, player: str | None = None
+) -> None:
+    """Final ratings (``place,name,rating,...``), or with ``history`` every period
+    (``date,period,player,...``). A third-party system's name and provider are in the
+    rating's heading: ``rating (elo from sodos-foo 1.2)``."""
     safe = _Memo(_safe)  # an archive repeats its periods and players
     out = csv.writer(stream, lineterminator="\n")
+    by = computed_by(run)
+    if not history:
+        rating = f"rating ({by})" if by else "rating"
+        out.writerow(
+            [
+                "place", "name", rating, "deviation", "volatility", "label", "games",
+                "last_game", "start",
+            ]
+        )  # fmt: skip
+        for r in run.standings():
+            out.writerow(
+                [
+                    r.place, safe(r.name), repr(r.state.rating), _repr(r.state.deviation),
+                    _repr(r.state.volatility), safe(r.label or ""), r.games, r.last_game,
+                    safe(r.start),
+                ]
+            )  # fmt: skip
+        return
+    after = f"after ({by})" if by else "after"
     out.writerow(
         [
-            "date", "period", "player", "games", "before", "after", "change",
+            "date", "period", "player", "games", "before", after, "change",
             "before_deviation", "after_deviation", "after_volatility",
         ]
     )  # fmt: skip
-    for s in run.result.steps:
+    for s in _steps(run, player):
         out.writerow(
             [
                 s.date, safe(s.period), safe(s.player), s.games,
                 repr(s.before.rating), repr(s.after.rating),
                 repr(change(s.before.rating, s.after.rating)),
-                "" if s.before.deviation is None else repr(s.before.deviation),
-                "" if s.after.deviation is None else repr(s.after.deviation),
-                "" if s.after.volatility is None else repr(s.after.volatility),
+                _repr(s.before.deviation), _repr(s.after.deviation), _repr(s.after.volatility),
             ]
         )  # fmt: skip
+
+
+def _repr(value: float | None) -> str:
+    return "" if value is None else repr(value)
 
 
 def _safe(text: str) -> str:
@@ -171,34 +346,308 @@ def _safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
-def write_html(run: RatingRun, stream: TextIO) -> None:
-    e = html.escape
+# -- HTML -----------------------------------------------------------------------------
+
+
+def escape(text: str) -> str:
+    """Text for the page: controls escaped visibly, then HTML-escaped (quotes too)."""
+    return html.escape(printable(text))
+
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #111; }
+h1 { font-size: 1.4em; margin-bottom: 0.2em; } h2 { font-size: 1.15em; margin-top: 1.4em; }
+p.sub { margin-top: 0; color: #444; }
+table { border-collapse: collapse; font-size: 0.92em; }
+th, td { border: 1px solid #bbb; padding: 0.2em 0.45em; white-space: nowrap; }
+th { background: #eee; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+svg.chart { background: #fcfcfc; border: 1px solid #ddd; max-width: 100%; height: auto; }
+svg.chart text { font-size: 11px; fill: #333; } svg.spark { vertical-align: middle; }
+ul.legend { list-style: none; padding: 0; columns: 2; } ul.legend li { margin: 0.1em 0; }
+span.key { display: inline-block; width: 1.4em; height: 0.35em; margin-right: 0.4em;
+  vertical-align: middle; }
+ul.warnings { color: #8a4b00; } ul.notes { color: #234; }
+"""
+#: line colours (a colour-blind-safe palette, Okabe & Ito, and greys)
+COLOURS = (
+    "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000",
+    "#999999", "#882255",
+)  # fmt: skip
+WIDTH, HEIGHT = 760, 320
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 14, 30
+
+
+class Series(NamedTuple):
+    """Players' ratings over the run's rating periods: ``lines`` name → (period number,
+    rating) — the first rating, then the rating after each of the player's periods —
+    and ``dates``: the date of each period number. Periods are numbered in the run's
+    order (a tournament, a game, a day: one number for all its players), so a day of
+    many games or a one-day event is as readable as years of them."""
+
+    lines: dict[str, list[tuple[float, float]]]
+    dates: list[str]
+
+
+def _series(run: RatingRun, names: Sequence[str] | None = None) -> Series:
+    wanted = None if names is None else set(names)
+    lines: dict[str, list[tuple[float, float]]] = {}
+    dates: list[str] = []
+    key = None
+    for step in run.result.steps:
+        here = (step.date, step.period)
+        if here != key:
+            key = here
+            dates.append(step.date)
+        if wanted is not None and step.player not in wanted:
+            continue
+        at = len(dates) - 1
+        line = lines.get(step.player)
+        if line is None:
+            line = lines[step.player] = [(at - 0.5, step.before.rating)]
+        line.append((at, step.after.rating))
+    return Series(lines, dates)
+
+
+def _thin(points: list[tuple[int, float]], most: int) -> list[tuple[int, float]]:
+    """At most ``most`` points, evenly spaced over the line, its ends kept."""
+    if len(points) <= most:
+        return points
+    step = (len(points) - 1) / (most - 1)
+    return [points[round(k * step)] for k in range(most)]
+
+
+def _ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round values between ``low`` and ``high`` for an axis."""
+    if high <= low:
+        return [low]
+    raw = (high - low) / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = min((m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw), default=raw)
+    first = math.ceil(low / step) * step
+    return [first + k * step for k in range(int((high - first) / step) + 1)]
+
+
+def _scale(low: float, high: float, start: float, end: float) -> Callable[[float], float]:
+    if high <= low:
+        return lambda value: (start + end) / 2
+    return lambda value: start + (value - low) * (end - start) / (high - low)
+
+
+def chart_svg(run: RatingRun, series: Series) -> str:
+    """The players' ratings over time: one line each, rating periods across (their dates
+    below), ratings up."""
     places = decimals(run)
-    stream.write(
-        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
-        f"<title>{e(run.system.name)} ratings</title></head><body>\n"
-        f"<h1>{e(run.system.name)}: {e(run.system.description)}</h1>\n"
-        "<table>\n<tr><th>Date</th><th>Period</th><th>Player</th><th>Games</th>"
-        "<th>Before</th><th>After</th><th>Change</th></tr>\n"
-    )
-    for row in _table_rows(run):
-        stream.write("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>\n")
-    stream.write("</table>\n<h2>Final ratings</h2>\n<table>\n")
-    for name, state in sorted(run.result.final.items(), key=lambda kv: -kv[1].rating):
-        stream.write(
-            f"<tr><td>{e(printable(name))}</td><td>{e(_shown_state(state, places))}</td></tr>\n"
+    lines = {name: _thin(points, CHART_POINTS) for name, points in series.lines.items() if points}
+    days = [d for points in lines.values() for d, _ in points]
+    values = [v for points in lines.values() for _, v in points]
+    if not days:
+        return ""
+    low, high = min(values), max(values)
+    pad = (high - low) * 0.05 or 1.0
+    low, high = low - pad, high + pad
+    x = _scale(min(days), max(days), LEFT, WIDTH - RIGHT)
+    y = _scale(low, high, HEIGHT - BOTTOM, TOP)
+    parts = [
+        f'<svg class="chart" id="over-time" xmlns="http://www.w3.org/2000/svg" '
+        f'width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        'aria-label="ratings over time">',
+        f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" '
+        f'y2="{HEIGHT - BOTTOM}" stroke="#888"/>',
+        f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}" stroke="#888"/>',
+    ]
+    for tick in _ticks(low, high):
+        ty = y(tick)
+        parts.append(
+            f'<line x1="{LEFT}" y1="{ty:.1f}" x2="{WIDTH - RIGHT}" y2="{ty:.1f}" '
+            'stroke="#eee"/>'
+            f'<text x="{LEFT - 4}" y="{ty + 4:.1f}" text-anchor="end">{tick:g}</text>'
         )
-    stream.write("</table>\n")
-    for warning in run.warnings:
-        stream.write(f"<p>warning: {e(printable(warning))}</p>\n")
-    stream.write("</body></html>\n")
+    first, last = max(0, math.ceil(min(days))), int(max(days))
+    shown: set[str] = set()
+    for at in sorted({first, last, *(first + (last - first) * k // 4 for k in (1, 2, 3))}):
+        label = series.dates[at]
+        if label in shown:  # periods of one day: the date once
+            continue
+        shown.add(label)
+        anchor = "start" if at == first else "end" if at == last else "middle"
+        parts.append(
+            f'<text x="{x(at):.1f}" y="{HEIGHT - 10}" text-anchor="{anchor}">{label}</text>'
+        )
+    for k, (name, points) in enumerate(lines.items()):
+        colour = COLOURS[k % len(COLOURS)]
+        coords = " ".join(f"{x(d):.1f},{y(v):.1f}" for d, v in points)
+        end = points[-1][1]
+        parts.append(
+            f'<polyline class="player" data-player="{escape(name)}" fill="none" '
+            f'stroke="{colour}" stroke-width="1.6" points="{coords}">'
+            f"<title>{escape(name)}: {end:.{places}f}</title></polyline>"
+        )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def legend(series: dict[str, list[tuple[float, float]]]) -> str:
+    items = [
+        f'<li><span class="key" style="background:{COLOURS[k % len(COLOURS)]}"></span>'
+        f"{escape(fit(name, NAME_WIDTH))}</li>"
+        for k, name in enumerate(series)
+    ]
+    return '<ul class="legend">' + "".join(items) + "</ul>"
+
+
+def distribution_svg(run: RatingRun, rows: Sequence[FinalRow], bins: int = 20) -> str:
+    """The field's final ratings as a histogram (equal-width bins)."""
+    values = [r.state.rating for r in rows]
+    if not values:
+        return ""
+    places = decimals(run)
+    low, high = min(values), max(values)
+    count = bins if high > low else 1
+    width = (high - low) / count if high > low else 1.0
+    tally = [0] * count
+    for value in values:
+        tally[min(count - 1, int((value - low) / width)) if high > low else 0] += 1
+    tallest = max(tally)
+    x = _scale(0, count, LEFT, WIDTH - RIGHT)
+    y = _scale(0, tallest, HEIGHT - BOTTOM, TOP)
+    parts = [
+        f'<svg class="chart" id="distribution" xmlns="http://www.w3.org/2000/svg" '
+        f'width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        'aria-label="distribution of the final ratings">',
+        f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" '
+        f'y2="{HEIGHT - BOTTOM}" stroke="#888"/>',
+    ]
+    for tick in _ticks(0, tallest, 4):
+        if tick != int(tick):
+            continue
+        parts.append(
+            f'<text x="{LEFT - 4}" y="{y(tick) + 4:.1f}" text-anchor="end">{int(tick)}</text>'
+        )
+    for k, n in enumerate(tally):
+        a, b = low + k * width, low + (k + 1) * width
+        top = y(n)
+        parts.append(
+            f'<rect class="bin" data-count="{n}" x="{x(k) + 1:.1f}" y="{top:.1f}" '
+            f'width="{max(1.0, x(k + 1) - x(k) - 2):.1f}" height="{HEIGHT - BOTTOM - top:.1f}" '
+            f'fill="#0072b2"><title>{a:.{places}f} to {b:.{places}f}: {n} player(s)</title>'
+            "</rect>"
+        )
+    at = _scale(low, low + count * width, LEFT, WIDTH - RIGHT)
+    for tick in _ticks(low, low + count * width, 6) if high > low else [low]:
+        parts.append(
+            f'<text x="{at(tick):.1f}" y="{HEIGHT - 10}" text-anchor="middle">{tick:g}</text>'
+        )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def spark_svg(points: list[tuple[float, float]]) -> str:
+    """A table row's line of one player's history (no axes: its shape), his periods
+    evenly spaced."""
+    points = _thin([(k, v) for k, (_, v) in enumerate(points)], SPARK_POINTS)
+    if len(points) < 2:
+        return ""
+    days = [d for d, _ in points]
+    values = [v for _, v in points]
+    x = _scale(min(days), max(days), 1, 99)
+    y = _scale(min(values), max(values), 19, 1)
+    coords = " ".join(f"{x(d):.1f},{y(v):.1f}" for d, v in points)
+    return (
+        '<svg class="spark" xmlns="http://www.w3.org/2000/svg" width="100" height="20" '
+        f'viewBox="0 0 100 20"><polyline fill="none" stroke="#0072b2" points="{coords}"/></svg>'
+    )
+
+
+def write_html(
+    run: RatingRun, stream: TextIO, *, history: bool = False, player: str | None = None
+) -> None:
+    e = escape
+    places = decimals(run)
+    rows = run.standings()
+    shown_rows = [r for r in rows if r.name == player] if player is not None else rows
+    series = _series(run)
+    every = series.lines
+    if player is not None:
+        drawn = {player: every.get(player, [])}
+    else:
+        drawn = {r.name: every[r.name] for r in rows if r.name in every}
+        drawn = dict(list(drawn.items())[:CHART_PLAYERS])
+    title = f"{run.system.name} ratings" + (f": {player}" if player is not None else "")
+    out = [
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(title)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{e(run.system.name)}: {e(run.system.description)}</h1>",
+    ]
+    sub = heading(run, len(rows))[1:]
+    out += [f'<p class="sub">{e(line)}</p>' for line in sub]
+    params = ", ".join(f"{k} = {v}" for k, v in run.shown_parameters().items())
+    out.append(f'<p class="sub">{e(run.system.source)}; parameters: {e(params)}</p>')
+    if drawn and any(drawn.values()):
+        what = (
+            f"Rating of {player} over time"
+            if player is not None
+            else f"Ratings over time: the {len(drawn)} highest rated"
+        )
+        chart = chart_svg(run, Series(drawn, series.dates))
+        out += [f"<h2>{e(what)}</h2>", chart, legend(drawn)]
+    if player is None and rows:
+        out += ["<h2>The field's final ratings</h2>", distribution_svg(run, rows)]
+    out.append("<h2>Final ratings</h2>")
+    out.append(
+        '<table id="final"><thead><tr><th>Place</th><th>Name</th><th>Rating</th>'
+        "<th>Deviation</th><th>Rank</th><th>Games</th><th>Last game</th><th>Start</th>"
+        "<th>History</th></tr></thead><tbody>"
+    )
+    for r in shown_rows:
+        out.append(
+            f'<tr><td class="num">{r.place}</td><td class="name">{e(r.name)}</td>'
+            f'<td class="num">{_num(r.state.rating, places)}</td>'
+            f'<td class="num">{_num(r.state.deviation, places)}</td>'
+            f'<td>{e(r.label or "")}</td><td class="num">{r.games}</td>'
+            f"<td>{r.last_game}</td><td>{e(r.start)}</td>"
+            f"<td>{spark_svg(every.get(r.name, []))}</td></tr>"
+        )
+    out.append("</tbody></table>")
+    if history or player is not None:
+        steps = _steps(run, player)
+        out.append("<h2>Rating periods</h2>")
+        out.append(
+            '<table id="periods"><thead><tr><th>Date</th><th>Period</th><th>Player</th>'
+            "<th>Games</th><th>Before</th><th>After</th><th>Change</th></tr></thead><tbody>"
+        )
+        for cells in _step_rows(run, steps):
+            tds = "".join(
+                f'<td class="num">{e(c)}</td>' if i >= 3 else f"<td>{e(c)}</td>"
+                for i, c in enumerate(cells)
+            )
+            out.append(f"<tr>{tds}</tr>")
+        out.append("</tbody></table>")
+    summary = summary_lines(run)
+    if summary:
+        out.append("<h2>Files and records</h2><ul>")
+        out += [f"<li>{e(line.strip())}</li>" for line in summary]
+        out.append("</ul>")
+    if run.notes:
+        out.append('<ul class="notes">' + "".join(f"<li>note: {e(n)}</li>" for n in run.notes))
+        out.append("</ul>")
+    if run.warnings:
+        out.append(
+            '<ul class="warnings">'
+            + "".join(f"<li>warning: {e(w)}</li>" for w in run.warnings)
+            + "</ul>"
+        )
+    out.append("</body></html>")
+    stream.write("\n".join(out) + "\n")
 
 
 # -- explain --------------------------------------------------------------------------
 
 
 def _q(value: float, places: int) -> Decimal:
-    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+    """The printed value: the shortest repr of the float (numpy's too), rounded."""
+    exact = Decimal(repr(float(value)))
+    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
 
 
 def explain_steps(run: RatingRun, player: str) -> list[dict[str, Any]]:
@@ -243,6 +692,7 @@ _DETAIL_NAMES = {
     "bonus": "bonus",
     "weight": "class weight",
     "g": "g(φ opp.)",
+    "head_start": "head start (ranks)",
     "change": "change",
 }
 
@@ -250,12 +700,15 @@ _DETAIL_NAMES = {
 def render_explanation(run: RatingRun, player: str) -> str:
     places = decimals(run)
     lines = [f"{printable(player)} — {run.system.name} ({run.system.source})"]
-    origin = run.result.initial.get(player, "")
+    by = computed_by(run)
+    if by:
+        lines.append(f"computed by {printable(by)}")
+    origin = run.starts().get(player, "")
     if origin:
         lines.append(f"start: {printable(origin)}")
     steps = explain_steps(run, player)
     if not steps:
-        lines.append("no rated games")
+        lines.append("no rated games in this run")
     for item in steps:
         step = item["step"]
         lines.append("")
@@ -276,7 +729,8 @@ def render_explanation(run: RatingRun, player: str) -> str:
             for key, label in _DETAIL_NAMES.items():
                 if key in d and d[key] is not None:
                     v = d[key]
-                    shown = f"{v:.6f}" if key in ("expected", "g", "a") else f"{v:.{places}f}"
+                    small = ("expected", "g", "a", "head_start")
+                    shown = f"{v:.6f}" if key in small else f"{v:.{places}f}"
                     if key in ("result",):
                         shown = f"{v:g}"
                     values.append(f"{label} {shown}")
@@ -298,6 +752,7 @@ def render_explanation(run: RatingRun, player: str) -> str:
             lines.append(
                 f"  change {item['change']:+.{places}f} (not a sum of parts for {run.system.name})"
             )
+    lines += [f"note: {printable(note)}" for note in run.notes]
     return "\n".join(lines) + "\n"
 
 
@@ -318,9 +773,16 @@ def explanation_dict(run: RatingRun, player: str) -> dict[str, Any]:
                 "summary": item["summary"],
             }
         )
+    final = run.final().get(player)
     return {
         "player": player,
         "system": run.system.name,
+        "provider": run.provider,
+        "provided_by": dict(run.provided),
+        "source": run.system.source,
+        "start": run.starts().get(player, ""),
+        "final": None if final is None else final._asdict(),
         "steps": out,
         "warnings": list(run.warnings),
+        "notes": list(run.notes),
     }

@@ -1,32 +1,50 @@
 """One rating run: a system applied to a game history, and what every face shows of it.
 
 Contract: :func:`rate` runs a system over a history (its parameters resolved, the
-starting ratings matched, the plugin's fault rule applied). :func:`resolve_parameters`
-gives a system's parameters from its defaults, the config's ``[rating.<name>]`` table
-and the host's own values, each checked against the default's type and ``choices`` (an
-unknown key or a wrong type is a :class:`~sodos_plugin.errors.ConfigError` naming it).
-:class:`RatingRun` holds the result; :meth:`RatingRun.as_dict` is exactly what
-``sodos ratings --format json`` prints (and what ``POST /ratings`` answers);
-:meth:`RatingRun.rows` is one row per player and period for the table, CSV and HTML
-forms.
+aliases applied, the starting ratings matched, a saved state checked and gone on from,
+the plugin's fault rule applied, its numbers checked: a rating, deviation or volatility
+that is not finite is the plugin's fault, a :class:`~sodos_plugin.errors.PluginError`
+naming it). :func:`resolve_parameters` gives a system's parameters from its defaults,
+the config's ``[rating.<name>]`` table and the host's own values, each checked against
+the default's type and ``choices`` (an unknown key or a wrong type is a
+:class:`~sodos_plugin.errors.ConfigError` naming it). :class:`RatingRun` holds the
+result; :meth:`RatingRun.as_dict` is exactly what ``sodos ratings --format json`` prints
+(and what ``POST /ratings`` answers); :meth:`RatingRun.standings` is the final-ratings
+table (place, name, rating, deviation, rank label, games, last game) every face shows;
+:meth:`RatingRun.saved_state` is where the run ended, to go on from.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from operator import attrgetter
+from typing import Any, NamedTuple
 
-from sodos_hookspecs import GameColumns, GameHistory, RatingResult, RatingStep, RatingSystem
+from sodos_hookspecs import (
+    GameColumns,
+    GameHistory,
+    RatingResult,
+    RatingState,
+    RatingStep,
+    RatingSystem,
+    SavedState,
+)
 
-from sodos_plugin.errors import ConfigError
+from sodos_plugin.errors import ConfigError, PluginError
 from sodos_plugin.plugins.call import call, check
+from sodos_plugin.ratings.columns import StepColumns
 from sodos_plugin.ratings.initial import given_ratings
+from sodos_plugin.ratings.names import alias_map, history_names, renamed, spelling_map
+from sodos_plugin.ratings.state import check_continuation
 
 #: Keys the host adds to ``params`` for every system (see the hookspec).
-HOST_KEYS = ("details",)
+HOST_KEYS = ("details", "state")
+#: A value of each type, for a parameter declared by ``kind`` with a ``None`` default.
+_EXEMPLAR = {bool: False, int: 0, float: 0.0, str: ""}
 
 
 def _convert(name: str, default: Any, value: Any, choices: tuple[str, ...], where: str) -> Any:
@@ -79,7 +97,10 @@ def resolve_parameters(
                     f"{system.name} has no parameter {key!r} (known: {known})",
                     where=f"{where}.{key}",
                 )
-            params[key] = _convert(key, p.default, value, tuple(p.choices), f"{where}.{key}")
+            exemplar = p.default
+            if exemplar is None and p.kind is not None:
+                exemplar = _EXEMPLAR.get(p.kind)
+            params[key] = _convert(key, exemplar, value, tuple(p.choices), f"{where}.{key}")
     return params
 
 
@@ -92,9 +113,45 @@ def _state(state) -> dict[str, Any]:
     return out
 
 
+class FinalRow(NamedTuple):
+    """One line of the final-ratings table."""
+
+    place: int
+    name: str
+    state: RatingState
+    label: str | None
+    games: int
+    last_game: str
+    start: str
+
+
+def totals(steps: Sequence[RatingStep]) -> tuple[dict[str, int], dict[str, str]]:
+    """Each player's games over ``steps`` and the date of their last step."""
+    if isinstance(steps, StepColumns):
+        return steps.totals()
+    games: dict[str, int] = {}
+    last: dict[str, str] = {}
+    for step in steps:
+        games[step.player] = games.get(step.player, 0) + step.games
+        last[step.player] = step.date
+    return games, last
+
+
+#: How many reasons of one status the summary lists before "N other reasons".
+SUMMARY_REASONS = 20
+
+
 @dataclass
 class RatingRun:
-    """A system's result over a history, with where everything came from."""
+    """A system's result over a history, with where everything came from.
+
+    :param provided: the system's provider as machine output carries it (plugin,
+        built-in, distribution, version, what it replaces); ``provider_text``: who
+        computed it when not a built-in (``sodos-foo 1.2``), else ``""``.
+    :param previous: the saved state the run went on from, or ``None``.
+    :param notes: what the run chose and says on stderr (the start it used), not
+        warnings: nothing went wrong.
+    """
 
     system: RatingSystem
     provider: str
@@ -102,6 +159,11 @@ class RatingRun:
     history: GameHistory
     result: RatingResult
     warnings: list[str] = field(default_factory=list)
+    provided: dict[str, Any] = field(default_factory=dict)
+    provider_text: str = ""
+    previous: SavedState | None = None
+    notes: list[str] = field(default_factory=list)
+    _totals: tuple[dict[str, int], dict[str, str]] | None = field(default=None, repr=False)
 
     def events(self) -> int:
         """How many events the rated games are of (from the event column when the
@@ -122,39 +184,141 @@ class RatingRun:
         except Exception:  # a label is decoration: never fail a run over it
             return None
 
-    def rows(self) -> list[dict[str, Any]]:
-        """One row per player and period, in date order."""
-        rows = []
-        for step in self.result.steps:
-            rows.append(
-                {
-                    "player": step.player,
-                    "period": step.period,
-                    "date": step.date,
-                    "games": step.games,
-                    "before": step.before,
-                    "after": step.after,
-                    "change": change(step.before.rating, step.after.rating),
+    # -- every player at the end ------------------------------------------------------
+
+    def final(self) -> dict[str, RatingState]:
+        """Every player's rating at the end: those of a saved state the run did not
+        rate keep their saved state."""
+        if self.previous is None:
+            return dict(self.result.final)
+        return {**self.previous.players, **self.result.final}
+
+    def starts(self) -> dict[str, str]:
+        """Where each player's first rating came from."""
+        if self.previous is None:
+            return dict(self.result.initial)
+        return {**self.previous.starts, **self.result.initial}
+
+    def totals(self) -> tuple[dict[str, int], dict[str, str]]:
+        """(games, last game day) per player, a saved state's counted in."""
+        if self._totals is None:
+            games, last = totals(self.result.steps)
+            if self.previous is not None:
+                before = self.previous
+                games = {
+                    n: before.games.get(n, 0) + games.get(n, 0) for n in {*before.games, *games}
                 }
+                last = {**before.last_games, **last}
+            self._totals = (games, last)
+        return self._totals
+
+    def standings(self) -> list[FinalRow]:
+        """The final-ratings table: highest rating first (then name), players of one
+        rating sharing a place."""
+        final = self.final()
+        starts = self.starts()
+        games, last = self.totals()
+        ordered = sorted(final.items(), key=lambda kv: (-kv[1].rating, kv[0]))
+        rows = []
+        place, previous = 0, None
+        for index, (name, state) in enumerate(ordered, 1):
+            if state.rating != previous:
+                place, previous = index, state.rating
+            rows.append(
+                FinalRow(
+                    place,
+                    name,
+                    state,
+                    self.label(state),
+                    games.get(name, 0),
+                    last.get(name, ""),
+                    starts.get(name, ""),
+                )
             )
         return rows
 
+    def file_summary(self) -> list[tuple[str, int, list[tuple[str, int]]]]:
+        """The history's files by status (ingested, duplicate, excluded, rejected...),
+        each with its count and its reasons by count (most first)."""
+        by_status: dict[str, Counter] = {}
+        for report in self.history.files:
+            by_status.setdefault(report.status, Counter())[report.reason] += 1
+        order = {"ingested": 0, "duplicate": 1, "excluded": 2, "rejected": 3}
+        out = []
+        for status in sorted(by_status, key=lambda s: (order.get(s, 9), s)):
+            reasons = by_status[status]
+            listed = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+            out.append((status, sum(reasons.values()), listed))
+        return out
+
+    def summary_dict(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "status": status,
+                "count": count,
+                "reasons": [{"reason": reason, "count": n} for reason, n in reasons if reason or n],
+            }
+            for status, count, reasons in self.file_summary()
+        ]
+
+    def shown_parameters(self) -> dict[str, Any]:
+        """The parameters as used: the host's, and the values the system chose."""
+        shown = {k: v for k, v in self.parameters.items() if k not in HOST_KEYS}
+        for key, value in self.result.parameters.items():
+            if key in shown and shown[key] is None:
+                shown[key] = value
+        return shown
+
+    def last_day(self) -> str:
+        """The last day of the history's games (a game not rated too: it was played), or
+        of the saved state's, whichever is later."""
+        games = self.history.games
+        days = (
+            [max((g.date for g in games), default="")] if not isinstance(games, GameColumns) else []
+        )
+        if isinstance(games, GameColumns) and len(games):
+            days = [games[-1].date if games.order is not None else max(games.columns["date"])]
+        if self.previous is not None:
+            days.append(self.previous.last_day)
+        return max([d for d in days if d], default="")
+
+    def saved_state(self) -> SavedState:
+        """Where this run ended, for a later run to go on from."""
+        if not self.system.saves_state or self.result.state is None:
+            raise ConfigError(
+                f"{self.system.name} cannot save its state"
+                + (f" (from {self.provider_text})" if self.provider_text else "")
+                + ": rate the whole history each time",
+                where="state",
+            )
+        if not self.last_day():
+            raise ConfigError("no game in the history: no state to save", where="state")
+        games, last = self.totals()
+        return SavedState(
+            system=self.system.name,
+            last_day=self.last_day(),
+            players=self.final(),
+            starts=self.starts(),
+            games=games,
+            last_games=last,
+            system_state=dict(self.result.state),
+            parameters={k: v for k, v in self.parameters.items() if k not in HOST_KEYS},
+        )
+
     def as_dict(self) -> dict[str, Any]:
         """The run as plain JSON-ready data (``sodos ratings --format json``)."""
-        games_of: dict[str, int] = {}
-        for step in self.result.steps:
-            games_of[step.player] = games_of.get(step.player, 0) + step.games
         players = []
-        for name, state in sorted(self.result.final.items(), key=lambda kv: -kv[1].rating):
+        for row in self.standings():
             entry = {
-                "name": name,
-                "initial": self.result.initial.get(name, ""),
-                "games": games_of.get(name, 0),
-                "final": _state(state),
+                "name": row.name,
+                "initial": row.start,
+                "games": row.games,
+                "final": _state(row.state),
+                "place": row.place,
+                "last_game": row.last_game,
             }
-            text = self.label(state)
-            if text is not None:
-                entry["final"]["label"] = text
+            if row.label is not None:
+                entry["final"]["label"] = row.label
             players.append(entry)
         periods = [
             {
@@ -168,20 +332,26 @@ class RatingRun:
             }
             for s in self.result.steps
         ]
-        return {
+        out = {
             "system": self.system.name,
             "provider": self.provider,
+            "provided_by": dict(self.provided),
             "source": self.system.source,
-            "parameters": {k: v for k, v in self.parameters.items() if k not in HOST_KEYS},
+            "parameters": self.shown_parameters(),
             "games": len(self.history.games),
             "events": self.events(),
             "files": [
                 {"path": f.path, "status": f.status, "reason": f.reason} for f in self.history.files
             ],
+            "summary": self.summary_dict(),
             "warnings": list(self.warnings),
+            "notes": list(self.notes),
             "players": players,
             "periods": periods,
+            "last_day": self.last_day(),
+            "continued_from": None if self.previous is None else self.previous.last_day,
         }
+        return out
 
 
 def change(before: float, after: float) -> float:
@@ -190,6 +360,80 @@ def change(before: float, after: float) -> float:
     if isinstance(before, int) and isinstance(after, int):
         return after - before
     return float(Decimal(repr(float(after))) - Decimal(repr(float(before))))
+
+
+def _not_finite(state: Any) -> bool:
+    """Whether a state is not a :class:`RatingState` of finite numbers (deviation and
+    volatility may be ``None``)."""
+    if not isinstance(state, RatingState):
+        return True
+    for k, value in enumerate(state):
+        if value is None and k:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return True
+        if not math.isfinite(value):
+            return True
+    return False
+
+
+#: The numbers of a step, read at C speed by the check (``attrgetter`` of each).
+_NUMBERS = tuple(
+    attrgetter(f"{when}.{what}")
+    for when in ("before", "after")
+    for what in ("rating", "deviation", "volatility")
+)
+
+
+def _steps_finite(steps: Sequence[RatingStep]) -> bool:
+    """Whether every number of ``steps`` is certainly finite: the sum of each kind of
+    number is (a NaN or an infinity makes the sum so; one that overflows, or a value that
+    is not a number, sends the caller to the step-by-step check)."""
+    try:
+        return all(math.isfinite(sum(filter(None, map(get, steps)))) for get in _NUMBERS)
+    except (TypeError, AttributeError):
+        return False
+
+
+def states_finite(states: Sequence[Any]) -> bool:
+    """Whether ``states`` are certainly :class:`RatingState` s of finite numbers, at C
+    speed (a server's million players): their types, and the sums of each kind of
+    number (a NaN or an infinity makes its sum so). ``False`` sends the caller to the
+    state-by-state check, which names the first one that is not."""
+    if not states:
+        return True
+    if set(map(type, states)) != {RatingState}:
+        return False
+    columns = list(zip(*states))
+    ratings = columns[0]
+    if not set(map(type, ratings)) <= {float, int}:
+        return False
+    for column in columns:
+        known = list(filter(None, column))  # deviations and volatilities may be None
+        if not set(map(type, known)) <= {float, int} or not math.isfinite(sum(known)):
+            return False
+    return True
+
+
+def check_numbers(provider: str, hook: str, result: RatingResult) -> None:
+    """A rating, deviation or volatility that is not a finite number (or not a number)
+    is the system's fault: a :class:`PluginError` naming it and the player."""
+    if not states_finite(list(result.final.values())):
+        for name, state in result.final.items():
+            if _not_finite(state):
+                raise PluginError(provider, hook, f"final rating of {name!r} is {state!r}")
+    steps = result.steps
+    if isinstance(steps, StepColumns):
+        if steps.finite():
+            return
+    elif _steps_finite(steps):
+        return
+    for step in steps:
+        for when in (step.before, step.after):
+            if _not_finite(when):
+                raise PluginError(
+                    provider, hook, f"{step.player!r} in {step.period!r}: rating {when!r}"
+                )
 
 
 def rate(
@@ -202,6 +446,11 @@ def rate(
     initial: Any,
     details: bool,
     plugin_warnings: Sequence[str] = (),
+    aliases: Mapping[str, str] | None = None,
+    state: SavedState | None = None,
+    provided: Mapping[str, Any] | None = None,
+    provider_text: str = "",
+    notes: Sequence[str] = (),
 ) -> RatingRun:
     """One run of ``system`` (provided by the plugin ``provider``) over ``history``.
 
@@ -210,14 +459,54 @@ def rate(
         takes them.
     :param details: build per-game details (``explain --ratings``).
     :param plugin_warnings: the plugin faults of this run, said with its warnings.
+    :param aliases: ``"old name" = "player name"``: names joined before rating.
+    :param state: a saved state to go on from (the system must save states).
+    :param provided: the provider as machine output carries it; ``provider_text`` who it
+        is for people (``""`` for a built-in).
+    :param notes: what the caller chose for the run (the default start), said with it.
     """
     values = resolve_parameters(system, section, params)
     warnings = list(history.warnings)
+    if aliases:
+        rename = alias_map(aliases, history_names(history))
+        history = renamed(history, rename, 'the aliases ([plugin."builtin.sgf"] aliases)')
+    if state is not None:
+        if not system.saves_state:
+            by = f" (from {provider_text})" if provider_text else ""
+            raise ConfigError(
+                f"{system.name}{by} cannot go on from a saved state: rate the whole history",
+                where="state",
+            )
+        check_continuation(state, system.name, values, history)
+        rename = spelling_map(history_names(history), state.players)
+        history = renamed(history, rename, "the saved state's spelling")
     given, unmatched = given_ratings(initial, history)
     warnings += unmatched
+    if state is not None:
+        known = [n for n in given if n in state.players]
+        if known:
+            shown = ", ".join(repr(n) for n in known[:5]) + (" ..." if len(known) > 5 else "")
+            warnings.append(
+                f"initial ratings: {len(known)} name(s) already in the saved state, which "
+                f"is where they go on from: {shown}"
+            )
+            given = {n: g for n, g in given.items() if n not in state.players}
     hook = f"rate ({system.name})"
-    result = call(provider, hook, system.rate, history, given, {**values, "details": details})
+    options = {**values, "details": details, "state": state}
+    result = call(provider, hook, system.rate, history, given, options)
     check(provider, hook, result, RatingResult)
+    check_numbers(provider, hook, result)
     warnings += list(result.warnings)
     warnings += plugin_warnings
-    return RatingRun(system, provider, values, history, result, list(dict.fromkeys(warnings)))
+    return RatingRun(
+        system,
+        provider,
+        values,
+        history,
+        result,
+        list(dict.fromkeys(warnings)),
+        provided=dict(provided or {}),
+        provider_text=provider_text,
+        previous=state,
+        notes=list(notes),
+    )

@@ -35,7 +35,8 @@ _RANKING = {"round": "round", "criteria": "list", "system": "text"}
 QUERY: dict[str, dict[str, str]] = {
     "standings": _RANKING,
     "explain": {**_RANKING, "player": "text", "id": "text"},
-    "ratings": {"system": "text", "initial": "initial"},
+    # ``rating`` names the system as ``--rating`` does; ``system`` is its old spelling
+    "ratings": {"rating": "text", "system": "text", "initial": "initial"},
 }
 STATUS = {
     200: "200 OK",

@@ -127,11 +127,11 @@ def ratings(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
             warnings += notes
     with _Stage("query"):
         history = host.history(tournaments=tournaments)
-        initial = options.get("initial")
+        named = [options[k] for k in ("rating", "system") if k in options]
+        if len(set(named)) > 1:
+            raise InputError("rating and system name one choice: give one", where="rating")
         result = host.ratings(
-            history,
-            system=options.get("system", "egf"),
-            initial=None if initial in (None, "ranks") else initial,
+            history, system=named[0] if named else "egf", initial=options.get("initial")
         )
     result.warnings[:0] = warnings
     stream = io.StringIO()

@@ -13,6 +13,7 @@ import re
 import pytest
 from builders import seed_games, tournament
 from conftest import ROOT, TESTS
+from sodos_hookspecs import HistoryGame
 
 from sodos_plugin import Host, Tournament
 from sodos_plugin.engine import explain
@@ -128,6 +129,9 @@ def test_each_documented_call_runs(tmp_path):
         "host.registry": lambda: host.registry.lookup("criteria", "SOS"),
         "host.history": lambda: host.history(tournaments=[dated]),
         "host.ratings": lambda: host.ratings(host.history(tournaments=[dated])).as_dict(),
+        "host.rate_game": lambda: host.rate_game(
+            None, HistoryGame("2026-03-01", "g1", "Ann", "Bob", 1.0), system="ogs"
+        ).players["Ann"],
         "sodos_plugin.engine.explain.explain_player":
             lambda: explain.explain_player(standings, "A"),
         "sodos_plugin.engine.explain.as_dict": lambda: explain.as_dict(explained)["player"],

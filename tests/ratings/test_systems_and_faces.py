@@ -239,7 +239,7 @@ def test_cli_json_is_the_host_api_as_dict(tmp_path):
 def test_cli_ratings_over_h9_files_in_date_order():
     folder = shared_path("conformance", "go")
     files = sorted(str(p) for p in folder.glob("*h9*"))
-    done = run_cli("ratings", *files, "--format", "csv", "--no-entry-points")
+    done = run_cli("ratings", *files, "--format", "csv", "--history", "--no-entry-points")
     assert done.returncode == 0, done.stderr
     rows = done.stdout.splitlines()[1:]
     dates = [row.split(",")[0] for row in rows]
@@ -250,7 +250,9 @@ def test_csv_and_json_print_the_same_change_the_difference_of_the_printed_rating
     # 2088.462 -> 2100.365 is +11.903, not the binary subtraction's 11.902999999999793
     folder = shared_path("conformance", "go")
     files = [str(folder / "opengotha_Tournoi_de_Juvisy.h9")]
-    csv_done = run_cli("ratings", *files, "--format", "csv", "--no-cache", "--no-entry-points")
+    csv_done = run_cli(
+        "ratings", *files, "--format", "csv", "--history", "--no-cache", "--no-entry-points"
+    )
     json_done = run_cli("ratings", *files, "--format", "json", "--no-cache", "--no-entry-points")
     assert csv_done.returncode == json_done.returncode == 0, csv_done.stderr + json_done.stderr
     rows = list(csv.DictReader(io.StringIO(csv_done.stdout)))

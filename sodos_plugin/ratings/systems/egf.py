@@ -18,9 +18,13 @@ Both: a handicap of h ≥ 1 stones adds 100(h − 0.5) to the receiver's (Black'
 inside Se only (β, or D and a); con and bonus use the unadjusted rating. A tournament is
 rated at once: every game from the ratings both players had before it, the changes
 summed, scaled by the class weight (A 1, B 0.75, C 0.5, D 0.25: the whole change), the
-result floored at −900 and stored to 3 decimals. Only 19×19 games are rated. First
-ratings: a grade gives 2100 + 100·n (1d = 2100, 1k = 2000, 20k = 100), professionals
-1p = 2700, 2p = 2730 … 9p = 2940.
+result floored (−900 with the 2021 formula, 100 before it: the floor came with the 2021
+system, docs/rules.md §10.4) and stored to 3 decimals. Only 19×19 games are rated. First
+ratings: a grade gives 2100 + 100·n (1d = 2100, 1k = 2000, 20k = 100), bounded below by
+the floor, professionals 1p = 2700, 2p = 2730 … 9p = 2940.
+
+A saved state (``params["state"]``) holds every player's rating and the last tournament
+rated (its first day and key); a run from it rates tournaments after that one only.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from itertools import repeat
 from typing import Any, NamedTuple
 
@@ -43,6 +48,7 @@ from sodos_hookspecs import (
 )
 
 from sodos_plugin.engine.ranks import parse_rank
+from sodos_plugin.errors import InputError
 from sodos_plugin.ratings.columns import (
     Lazy,
     StepColumns,
@@ -52,6 +58,7 @@ from sodos_plugin.ratings.columns import (
     levels,
 )
 from sodos_plugin.ratings.periods import event_name, events_in_order, seed
+from sodos_plugin.ratings.state import too_early
 from sodos_plugin.util.lazy import LazyModule
 
 np = LazyModule("numpy", globals(), "np")  # imported when a rating is computed, not when registered
@@ -75,7 +82,13 @@ CON_TABLE = (
 
 PARAMETERS = (
     Parameter("formula", "2021", "GoR formula: 2021 (in force) or pre2021", FORMULAS),
-    Parameter("floor", -900.0, "a tournament's result below this is reset to it (EGD: -900)"),
+    Parameter(
+        "floor",
+        None,
+        "a result below this is reset to it (default: -900 with the 2021 formula, "
+        "100 with pre2021)",
+        kind=float,
+    ),
     Parameter("decimals", 3, "decimals of the stored rating after each tournament (EGD: 3)"),
     Parameter("epsilon", 0.016, "pre2021 only: the ε of Se (0.016; 0.014 in older documents)"),
     Parameter(
@@ -83,6 +96,10 @@ PARAMETERS = (
     ),
     Parameter("default_rating", 100.0, "first rating of a player without rank (100 = 20k)"),
 )
+
+#: The floor each formula came with (docs/rules.md §10.3-10.4): the EGD's announcement of
+#: the 2021 system moved it from 20 kyu to 30 kyu.
+FLOORS = {"2021": -900.0, "pre2021": 100.0}
 
 _PRO = re.compile(r"^\s*(\d)\s*[pP]\s*$")
 
@@ -174,6 +191,18 @@ def rank_to_rating(text: str) -> RatingState:
     return RatingState(2100.0 + 100.0 * parse_rank(text))
 
 
+def grade_start(floor: float):
+    """The first rating of a grade, bounded below by the floor: before 2021 a player
+    entering below 20 kyu entered at 20 kyu (100); since 2021 the scale and the floor
+    both reach 30 kyu (−900)."""
+
+    def start(text: str) -> RatingState:
+        state = rank_to_rating(text)
+        return state if state.rating >= floor else RatingState(floor)
+
+    return start
+
+
 # -- one tournament -------------------------------------------------------------------------
 
 
@@ -219,7 +248,57 @@ def game_contribution(
     return details
 
 
+def floor_of(params: Mapping[str, Any]) -> float:
+    """The floor: the parameter when set, else the formula's own (:data:`FLOORS`)."""
+    given = params.get("floor")
+    return FLOORS[params["formula"]] if given is None else float(given)
+
+
 def rate(
+    history: GameHistory, initial: Mapping[str, InitialRating], params: Mapping[str, Any]
+) -> RatingResult:
+    """GoR over the history's tournaments in order; from a saved state, its players start
+    where it ended and the tournaments must all come after its last one."""
+    floor = floor_of(params)
+    params = {**params, "floor": floor}
+    state = params.get("state")
+    if state is not None:
+        initial = {**initial, **_state_starts(state)}
+    result = _rate(history, initial, params)
+    if state is not None:
+        _check_after(state, result.state)
+    last = result.state.get("last_event") if result.state else None
+    if last is None and state is not None:  # no tournament rated: the state's stays
+        last = state.system_state.get("last_event")
+    return replace(result, parameters={"floor": floor}, state={"last_event": last})
+
+
+def _state_starts(state) -> dict[str, InitialRating]:
+    """A saved state's players as starting ratings (their origin kept)."""
+    starts = state.starts
+    return {
+        name: InitialRating(RatingState(s.rating), starts.get(name, ""))
+        for name, s in state.players.items()
+    }
+
+
+def _check_after(state, found) -> None:
+    """The first tournament rated must come after the state's last one (first day,
+    then key: the order of docs/rules.md §10.1)."""
+    saved = state.system_state.get("last_event")
+    first = (found or {}).get("first_event")
+    if not saved or not first:
+        return
+    if not (isinstance(saved, list) and len(saved) == 2 and all(isinstance(x, str) for x in saved)):
+        raise InputError("system_state.last_event: expected [first day, event key]", where="state")
+    if tuple(first) <= tuple(saved):
+        raise InputError(
+            too_early(f"{saved[1]!r} ({saved[0]})", f"{first[1]!r} ({first[0]})", "tournament"),
+            where="state",
+        )
+
+
+def _rate(
     history: GameHistory, initial: Mapping[str, InitialRating], params: Mapping[str, Any]
 ) -> RatingResult:
     formula = params["formula"]
@@ -232,12 +311,14 @@ def rate(
             return done
     epsilon = float(params["epsilon"])
     default = RatingState(float(params["default_rating"]))
+    from_rank = grade_start(floor)
     warnings: list[str] = []
     current: dict[str, float] = {}
     origin: dict[str, str] = {}
     steps: list[RatingStep] = []
     skipped_sizes = 0
-    for key, games in events_in_order(history):
+    ordered, days = events_in_order(history, with_days=True)
+    for key, games in ordered:
         event = history.events.get(key)
         klass = (event.tournament_class if event is not None else "").upper()
         weight = CLASS_WEIGHTS.get(klass, 1.0) if params["use_class"] else 1.0
@@ -260,7 +341,7 @@ def rate(
                     continue
                 if name not in current:
                     state, origin[name] = seed(
-                        name, initial, history.players, rank_to_rating, default, warnings, NAME
+                        name, initial, history.players, from_rank, default, warnings, NAME
                     )
                     current[name] = state.rating
                 before[name] = current[name]
@@ -319,7 +400,11 @@ def rate(
     if skipped_sizes:
         warnings.append(f"{NAME}: {skipped_sizes} game(s) not on 19x19 not rated (GoR rates 19x19)")
     final = {name: RatingState(r) for name, r in current.items()}
-    return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings)
+    ends = {}
+    if ordered:
+        (first, _), (last, _) = ordered[0], ordered[-1]
+        ends = {"first_event": [days[first], first], "last_event": [days[last], last]}
+    return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings, state=ends)
 
 
 #: What a game with a rating at the ceiling says (the per-game path's ValueError).
@@ -403,7 +488,7 @@ def _rate_arrays(
     decimals = params["decimals"]
     arrays = game_arrays(history.games, by_appearance=False)  # seeds are ordered below
     n, events = len(arrays), arrays.events
-    event_rank, ordered = _event_order(history, arrays)
+    event_rank, ordered, day_of = _event_order(history, arrays)
     # the rated games (19x19), grouped by event in that order, the history's order within
     # (``rated`` None: every game, already in that order, the usual history)
     rated: Any = None
@@ -509,7 +594,15 @@ def _rate_arrays(
         games_of,
     )
     final = dict(zip(seed_names, _states(rating[seeds].tolist())))
-    return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings)
+    played = [e for e in ordered if day_of(e) is not None]
+    ends = {}
+    if played:
+        first, last = played[0], played[-1]
+        ends = {
+            "first_event": [day_of(first), events[first]],
+            "last_event": [day_of(last), events[last]],
+        }
+    return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings, state=ends)
 
 
 def _first_ratings(
@@ -540,9 +633,10 @@ def _first_ratings(
         return rating, dict(zip(seed_names, map(source.__getitem__, seeds)))
     origin: dict[str, str] = {}
     default = RatingState(float(params["default_rating"]))
+    from_rank = grade_start(float(params["floor"]))
     for p, name in zip(seeds, seed_names):
         state, origin[name] = seed(
-            name, initial, history.players, rank_to_rating, default, warnings, NAME
+            name, initial, history.players, from_rank, default, warnings, NAME
         )
         rating[p] = state.rating
     return rating, origin
@@ -554,10 +648,11 @@ def _states(ratings: list[float]) -> Iterator[RatingState]:
     return map(tuple.__new__, repeat(RatingState), zip(ratings, repeat(None), repeat(None)))
 
 
-def _event_order(history: GameHistory, arrays) -> tuple[Any, list[int]]:
+def _event_order(history: GameHistory, arrays) -> tuple[Any, list[int], Any]:
     """Events (codes into ``arrays.events``) by first day — of their games, or their own
     date when earlier — then key; events no game has last, as coded. Returns each
-    event's rank and the events in that order."""
+    event's rank, the events in that order, and ``day_of(e)``: the first day event ``e``
+    is ordered by (``None`` for an event no game has)."""
     events, dates = arrays.events, arrays.dates
     # ISO dates sort as days: a date's rank among the distinct dates stands for it
     by_day = sorted(range(len(dates)), key=dates.__getitem__)
@@ -577,12 +672,14 @@ def _event_order(history: GameHistory, arrays) -> tuple[Any, list[int]]:
             continue
         if event.date < dates[by_day[first[e]]]:
             earlier[e] = event.date
+    day_list = [dates[d] for d in by_day]  # rank -> day
     if earlier:  # rank those dates among the others
         days = sorted({*dates, *earlier.values()})
         rank = {day: k for k, day in enumerate(days)}
         first = np.array([rank[dates[d]] for d in by_day] + [len(days)])[first]
         first[list(earlier)] = [rank[day] for day in earlier.values()]
         none = len(days)
+        day_list = days
     played = np.flatnonzero(first < none)
     by_key = np.empty(len(events), dtype=np.int64)
     by_key[sorted(range(len(events)), key=events.__getitem__)] = np.arange(len(events))
@@ -590,7 +687,12 @@ def _event_order(history: GameHistory, arrays) -> tuple[Any, list[int]]:
     ordered += np.flatnonzero(first == none).tolist()
     event_rank = np.empty(len(events), dtype=np.int64)
     event_rank[ordered] = np.arange(len(events))
-    return event_rank, ordered
+
+    def day_of(e: int) -> str | None:
+        k = int(first[e])
+        return day_list[k] if k < none else None
+
+    return event_rank, ordered, day_of
 
 
 class _Pairs(NamedTuple):
@@ -696,10 +798,11 @@ def sodos_rating_systems() -> Sequence[RatingSystem]:
         RatingSystem(
             name=NAME,
             description="EGF GoR (2021 formula; pre2021 selectable): per tournament, "
-            "handicap, class and the -900 floor",
+            "handicap, class and the floor",
             rate=rate,
             parameters=PARAMETERS,
             rank_to_rating=rank_to_rating,
             source=SOURCE,
+            saves_state=True,
         )
     ]

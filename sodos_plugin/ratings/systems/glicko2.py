@@ -16,10 +16,18 @@ Per period, on the Glicko-2 scale (μ = (r − 1500)/173.7178, φ = RD/173.7178)
     σ′ by the Illinois iteration on f(x) (ε = 1e-6), φ* = √(φ² + σ′²)
     φ′ = 1/√(1/φ*² + 1/v),  μ′ = μ + φ′² Σ g(φⱼ)(sⱼ − E)
 
-Handicap (``handicap = "ranks"``): h stones move Black h ranks up on OGS's rank scale
-— in Black's update White is seen h ranks lower, in White's update Black h ranks
-higher (OGS v5). First ratings: the unrated 1500/350/0.06; a rank gives OGS's
-``525·exp(rank/23.15)`` with RD 250 (OGS's seeding from a chosen rank).
+Handicap: Black's head start d in ranks moves Black d ranks up on OGS's rank scale —
+in Black's update White is seen d ranks lower, in White's update Black d ranks higher
+(goratings' ``get_handicap_adjustment``). ``handicap = "effective"`` (the ``ogs``
+default) computes d as goratings does today from the stones, the komi, the board size
+and the rules (``get_handicap_rank_difference``); ``"ranks"`` (the ``glicko2`` default,
+OGS before March 2024) counts h stones as h ranks; ``"ignore"`` rates handicap games as
+even. First ratings: the unrated 1500/350/0.06; a rank gives OGS's
+``525·exp(rank/23.15)`` with RD 350 (goratings seeds a rank with its default RD).
+
+A saved state holds every player's state, the last period rated (where it sorts) and,
+for calendar periods, each player's last period (the deviation grows over the periods
+a player sits out, across runs as within one).
 """
 
 from __future__ import annotations
@@ -42,8 +50,10 @@ from sodos_hookspecs import (
 )
 
 from sodos_plugin.engine.ranks import parse_rank
+from sodos_plugin.errors import InputError
 from sodos_plugin.ratings.columns import Lazy, StepColumns, game_arrays, levels
-from sodos_plugin.ratings.periods import event_name, events_in_order, seed
+from sodos_plugin.ratings.periods import event_name, events_in_order, game_order, seed
+from sodos_plugin.ratings.state import too_early
 from sodos_plugin.util.lazy import LazyModule
 
 np = LazyModule("numpy", globals(), "np")  # imported when a rating is computed, not when registered
@@ -65,6 +75,11 @@ MIN_RANK_RATING, MAX_RANK_RATING = 100.0, 6000.0
 PROVISIONAL_RD = 160.0
 
 
+HANDICAPS = ("effective", "ranks", "ignore")
+#: Rules as goratings names them (``analysis/util/OGSGameData.py`` cleans OGS's to these).
+RULES = ("japanese", "korean", "chinese", "aga", "ing", "nz")
+
+
 def _parameters(
     period: str,
     min_rd: float,
@@ -73,6 +88,7 @@ def _parameters(
     max_rating: float,
     min_vol: float,
     max_vol: float,
+    handicap: str,
 ) -> tuple[Parameter, ...]:
     return (
         Parameter("tau", 0.5, "system constant τ (constrains volatility over time)"),
@@ -81,7 +97,7 @@ def _parameters(
         Parameter("rating", 1500.0, "first rating of an unrated player"),
         Parameter("deviation", 350.0, "first RD of an unrated player"),
         Parameter("volatility", 0.06, "first volatility"),
-        Parameter("rank_deviation", 250.0, "first RD of a player seeded from a rank"),
+        Parameter("rank_deviation", 350.0, "first RD of a player seeded from a rank (goratings)"),
         Parameter("min_rd", min_rd, "RD is clamped to at least this (0: no lower clamp)"),
         Parameter("max_rd", max_rd, "RD is clamped to at most this (0: no upper clamp)"),
         Parameter("min_rating", min_rating, "rating clamped to at least this (0: none)"),
@@ -90,15 +106,23 @@ def _parameters(
         Parameter("max_volatility", max_vol, "volatility clamped to at most this (0: none)"),
         Parameter(
             "handicap",
-            "ranks",
-            "ranks: h stones move Black h ranks up (OGS v5); ignore: rated as even",
-            ("ranks", "ignore"),
+            handicap,
+            "effective: Black's head start in ranks from stones, komi, board size and "
+            "rules (goratings); ranks: h stones are h ranks; ignore: rated as even",
+            HANDICAPS,
+        ),
+        Parameter(
+            "rules",
+            "japanese",
+            "the rules an effective handicap counts komi by (a history has none): "
+            + ", ".join(RULES),
+            RULES,
         ),
     )
 
 
-GLICKMAN_PARAMETERS = _parameters("event", 0.0, 350.0, 0.0, 0.0, 0.0, 0.0)
-OGS_PARAMETERS = _parameters("game", 30.0, 500.0, 100.0, 6000.0, 0.01, 0.15)
+GLICKMAN_PARAMETERS = _parameters("event", 0.0, 350.0, 0.0, 0.0, 0.0, 0.0, "ranks")
+OGS_PARAMETERS = _parameters("game", 30.0, 500.0, 100.0, 6000.0, 0.01, 0.15, "effective")
 
 
 # -- the formulas ---------------------------------------------------------------------
@@ -305,6 +329,59 @@ def handicap_shift(rating: float, ranks: float) -> float:
     return rank_to_rating_value(rating_to_rank(rating) + ranks) - rating
 
 
+#: Komi goratings takes as perfect under territory rules, and a stone's territorial
+#: value (twice a half move): ``get_handicap_rank_difference``.
+PERFECT_KOMI_TERRITORY = 6.0
+STONE_VALUE_TERRITORY = 2 * PERFECT_KOMI_TERRITORY
+#: A small board's head start scaled to 19x19 ranks (RatingsV6.md: 3 for 13x13, 6 for 9x9).
+BOARD_MULTIPLIER = {9: 6.0, 13: 3.0}
+
+
+def effective_handicap(handicap, size, komi, rules: str):
+    """Black's head start in ranks (element-wise), as goratings' current
+    ``get_handicap_rank_difference(handicap, size, komi, rules)`` computes it: the extra
+    moves (h − 1 for h ≥ 2) at a stone's value, against the komi (plus the handicap
+    bonus Chinese and AGA rules give White) measured from perfect komi, over a stone's
+    territorial value; on 9x9 times 6 and 13x13 times 3."""
+    handicap = np.asarray(handicap, dtype=float)
+    extra = np.where(handicap > 1, handicap - 1, 0.0)
+    territory = rules in ("japanese", "korean")
+    area_bonus = 0.0 if territory else 1.0
+    if rules == "chinese":
+        scoring_bonus = handicap
+    elif rules == "aga":
+        scoring_bonus = extra
+    else:
+        scoring_bonus = 0.0
+    full_komi = np.asarray(komi, dtype=float) + scoring_bonus
+    perfect = PERFECT_KOMI_TERRITORY + area_bonus
+    stone = STONE_VALUE_TERRITORY + area_bonus
+    head_start = perfect - full_komi + stone * extra
+    size = np.asarray(size)
+    multiplier = np.where(
+        size == 9, BOARD_MULTIPLIER[9], np.where(size == 13, BOARD_MULTIPLIER[13], 1.0)
+    )
+    return head_start * multiplier / STONE_VALUE_TERRITORY
+
+
+def head_starts(mode: str, rules: str, handicap, size, komi):
+    """(Black's head start in ranks per game, how many games had no komi): ``ranks``
+    counts the stones, ``effective`` computes it (a game without komi — ``NaN`` — counts
+    its stones instead: the rule needs the komi), ``ignore`` is 0."""
+    handicap = np.asarray(handicap, dtype=float)
+    if mode == "ignore":
+        return np.zeros(len(handicap)), 0
+    if mode == "ranks":
+        return handicap, 0
+    komi = np.asarray(komi, dtype=float)
+    unknown = np.isnan(komi)
+    missing = int(unknown.sum())
+    if missing == len(komi):
+        return handicap, missing
+    found = effective_handicap(handicap, size, np.where(unknown, 0.0, komi), rules)
+    return np.where(unknown, handicap, found), missing
+
+
 # -- rating a history -----------------------------------------------------------------------
 
 
@@ -343,22 +420,47 @@ def _period_index(day: str, period: str) -> int:
     return d.year * 12 + d.month - 1
 
 
-def _periods(history: GameHistory, period: str) -> list[tuple[str, str, list[HistoryGame]]]:
-    """(label, first date, games) of each period except ``"game"``."""
+def _periods(history: GameHistory, period: str) -> list[tuple[str, str, list[HistoryGame], Any]]:
+    """(label, first date, games, where it sorts) of each period except ``"game"``; where
+    an event sorts is ``[first day, key]``, a calendar period its index."""
     if period == "event":
+        ordered, days = events_in_order(history, with_days=True)
         return [
-            (event_name(history, key), games[0].date, games)
-            for key, games in events_in_order(history)
+            (event_name(history, key), games[0].date, games, [days[key], key])
+            for key, games in ordered
         ]
     buckets: dict[int, list[HistoryGame]] = {}
     for game in history.games:
         buckets.setdefault(_period_index(game.date, period), []).append(game)
     out = []
-    for _, games in sorted(buckets.items()):
+    for index, games in sorted(buckets.items()):
         first = games[0].date
         text = {"day": f"day {first}", "week": f"week of {first}", "month": f"month {first[:7]}"}
-        out.append((text[period], first, games))
+        out.append((text[period], first, games, index))
     return out
+
+
+def _shown(key: Any, period: str) -> str:
+    """Where a period sorts, for people: a game's date and event, a tournament's key and
+    day, a calendar period's label."""
+    if period == "game" and isinstance(key, list) and len(key) >= 2:
+        return f"{key[0]} {key[1]!r}"
+    if period == "event" and isinstance(key, list) and len(key) == 2:
+        return f"{key[1]!r} ({key[0]})"
+    if isinstance(key, int) and not isinstance(key, bool):
+        if period == "day":
+            return Date.fromordinal(key).isoformat()
+        if period == "week":
+            return f"week of {Date.fromordinal(key * 7 + 1).isoformat()}"
+        if period == "month":
+            return f"{key // 12:04d}-{key % 12 + 1:02d}"
+    return repr(key)
+
+
+def _game_key(game: HistoryGame) -> list:
+    """Where a game sorts in a history (:func:`~sodos_plugin.ratings.history.game_order`),
+    as JSON keeps it."""
+    return list(game_order(game))
 
 
 class _Run:
@@ -377,14 +479,16 @@ class _Run:
         self.tau, self.eps = float(params["tau"]), float(params["epsilon"])
         self.clamp = _Clamp(params)
         self.period = params["period"]
-        self.handicap = params["handicap"] == "ranks"
+        self.handicap = params["handicap"]
+        self.rules = params.get("rules", "japanese")
+        self.no_komi = 0  # games whose effective handicap fell back on their stones
         self.details = bool(params.get("details", True))
         self.default = RatingState(
             float(params["rating"]), float(params["deviation"]), float(params["volatility"])
         )
         rank_rd, vol0 = float(params["rank_deviation"]), float(params["volatility"])
         self.from_rank = lambda text: RatingState(
-            rank_to_rating_value(ogs_rank(text)), rank_rd, vol0
+            float(rank_to_rating_value(ogs_rank(text))), rank_rd, vol0
         )
         self.warnings: list[str] = []
         self.origin: dict[str, str] = {}
@@ -392,6 +496,56 @@ class _Run:
         #: every player's latest state (the start of the next period)
         self.last: dict[str, RatingState] = {}
         self.steps: list[RatingStep] = []
+        #: each player's last calendar period (day, week, month periods)
+        self.last_period: dict[str, int] = {}
+        #: where the first and the last period rated sort (the saved state's check)
+        self.first_key: Any = None
+        self.last_key: Any = None
+        self.resumed = None
+
+    def resume(self, state) -> None:
+        """Start from a saved state: its players' states, their last calendar periods."""
+        self.resumed = state
+        for name, saved in state.players.items():
+            known = RatingState(
+                saved.rating,
+                saved.deviation if saved.deviation is not None else self.default.deviation,
+                saved.volatility if saved.volatility is not None else self.default.volatility,
+            )
+            self.state[name] = self.last[name] = known
+        periods = state.system_state.get("periods", {})
+        if isinstance(periods, dict):
+            self.last_period.update(
+                (k, v) for k, v in periods.items() if isinstance(v, int) and k in state.players
+            )
+
+    def check_after(self, state) -> None:
+        """The first period rated must sort after the state's last one."""
+        saved = state.system_state.get("last")
+        if saved is None or self.first_key is None:
+            return
+        first = self.first_key
+        try:
+            later = tuple(first) > tuple(saved) if isinstance(first, list) else first > saved
+        except TypeError:
+            raise InputError(
+                f"system_state.last: {saved!r} is not where a {self.period} period sorts",
+                where="state",
+            ) from None
+        if not later:
+            what = {"game": "game", "event": "tournament"}.get(self.period, self.period)
+            shown = (_shown(saved, self.period), _shown(first, self.period))
+            raise InputError(too_early(*shown, what), where="state")
+
+    def saved(self, state) -> dict[str, Any]:
+        """What a later run needs besides the players' states."""
+        last = self.last_key
+        if last is None and state is not None:
+            last = state.system_state.get("last")
+        out: dict[str, Any] = {"period": self.period, "last": last}
+        if self.period in ("day", "week", "month"):
+            out["periods"] = dict(self.last_period)
+        return out
 
     def current(self, player: str) -> RatingState:
         known = self.state.get(player)
@@ -413,18 +567,38 @@ class _Run:
             self.state[player] = known
         return known
 
-    def batch(self, labels, dates, players, before, opponents, scores, handicaps, colours, games):
+    def head_starts(self, games) -> Any:
+        """Black's head start in ranks per game (HistoryGame s), the games without komi
+        counted."""
+        if self.handicap == "ignore" or not games:
+            return np.zeros(len(games))
+        komi = [np.nan if g.komi is None else g.komi for g in games]
+        found, missing = head_starts(
+            self.handicap, self.rules, [g.handicap for g in games], [g.size for g in games], komi
+        )
+        self.no_komi += missing
+        return found
+
+    def no_komi_warning(self) -> None:
+        if self.no_komi and self.handicap == "effective":
+            self.warnings.append(
+                f"{self.system}: {self.no_komi} game(s) without komi: their handicap "
+                "counted as stones (an effective handicap needs the komi)"
+            )
+
+    def batch(self, labels, dates, players, before, opponents, scores, shifts, colours, games):
         """Rate one batch: ``players`` (names, each once), their states ``before``
         (r, RD, σ arrays), and per game row its player position (``opponents`` holds the
-        opponent's r and RD as this player sees it before the handicap). Appends one step
-        per player (``labels``/``dates`` per player) and returns the states after."""
+        opponent's r and RD as this player sees it before the handicap; ``shifts`` Black's
+        head start in ranks). Appends one step per player (``labels``/``dates`` per
+        player) and returns the states after."""
         row, o_r, o_rd = opponents
-        if self.handicap and handicaps.any():
-            # h stones move Black h ranks up: White's update sees Black higher, Black's
-            # update sees White lower (OGS v5)
-            ranks = np.where(colours == 0, -handicaps, handicaps).astype(float)
+        if shifts.any():
+            # Black's head start moves Black up: White's update sees Black higher, Black's
+            # update sees White lower (goratings' get_handicap_adjustment)
+            ranks = np.where(colours == 0, -shifts, shifts)
             moved = o_r + handicap_shift(o_r, ranks)
-            o_r = np.where(handicaps > 0, moved, o_r)
+            o_r = np.where(shifts != 0, moved, o_r)
         r, rd, vol = before
         new_mu, new_phi, new_vol, v, delta, phi_star, gj, e = update_rows(
             (r - 1500.0) / SCALE, rd / SCALE, vol, row, (o_r - 1500.0) / SCALE, o_rd / SCALE,
@@ -463,6 +637,7 @@ class _Run:
                         "handicap": game.handicap,
                         "round": game.round,
                         "source": game.source,
+                        "head_start": float(shifts[k]) if shifts[k] else None,
                         "opponent_rating": float(o_r[k]),
                         "opponent_deviation": float(o_rd[k]),
                         "result": float(scores[k]),
@@ -518,13 +693,13 @@ class _Run:
             other = np.concatenate([np.arange(n, 2 * n), np.arange(n)])
             result = np.array([g.result for g in chosen], dtype=float)
             scores = np.concatenate([result, 1.0 - result])
-            handicaps = np.array([g.handicap for g in chosen] * 2, dtype=np.int64)
+            shifts = np.tile(self.head_starts(chosen), 2)
             colours = np.repeat(np.array([0, 1], dtype=np.int64), n)
             labels = [g.source or g.event for g in chosen] * 2
             dates = [g.date for g in chosen] * 2
             self.batch(
                 labels, dates, names, (r, rd, vol), (row, r[other], rd[other]),
-                scores, handicaps, colours, chosen * 2,
+                scores, shifts, colours, chosen * 2,
             )  # fmt: skip
         # the steps of a wave were appended black first then white: back to game order
         start = len(self.steps) - 2 * len(games)
@@ -559,7 +734,15 @@ class _Run:
         R = np.array([x[0] for x in first], dtype=float)
         RD = np.array([x[1] for x in first], dtype=float)
         V = np.array([x[2] for x in first], dtype=float)
-        result, stones = arrays.result, arrays.handicap
+        result = arrays.result
+        start, missing = (
+            head_starts(self.handicap, self.rules, arrays.handicap, arrays.size, arrays.komi)
+            if self.handicap != "ignore"
+            else (None, 0)
+        )
+        self.no_komi += missing
+        if start is not None and not start.any():
+            start = None
         before = [np.empty(2 * n) for _ in range(3)]
         after = [np.empty(2 * n) for _ in range(3)]
         order = np.argsort(wave, kind="stable")
@@ -573,10 +756,11 @@ class _Run:
             opp = np.concatenate([white[idx], black[idx]])
             r, rd, vol = R[players], RD[players], V[players]
             o_r = R[opp]
-            h = np.concatenate([stones[idx], stones[idx]])
-            if self.handicap and h.any():
-                ranks = np.concatenate([-stones[idx], stones[idx]]).astype(float)
-                o_r = np.where(h > 0, o_r + handicap_shift(o_r, ranks), o_r)
+            if start is not None:
+                d = start[idx]
+                if d.any():
+                    ranks = np.concatenate([-d, d])
+                    o_r = np.where(ranks != 0, o_r + handicap_shift(o_r, ranks), o_r)
             scores = np.concatenate([result[idx], 1.0 - result[idx]])
             new_mu, new_phi, new_vol, *_ = update_rows(
                 (r - 1500.0) / SCALE, rd / SCALE, vol, np.arange(2 * m),
@@ -603,9 +787,14 @@ class _Run:
 
     def rate_periods(self) -> None:
         calendar = self.period in ("day", "week", "month")
-        last_period: dict[str, int] = {}
-        for label_text, day, games in _periods(self.history, self.period):
-            index = _period_index(day, self.period) if calendar else 0
+        last_period = self.last_period
+        periods = _periods(self.history, self.period)
+        if periods:
+            self.first_key, self.last_key = periods[0][3], periods[-1][3]
+        if self.resumed is not None:
+            self.check_after(self.resumed)
+        for label_text, day, games, sorts in periods:
+            index = sorts if calendar else 0
             position: dict[str, int] = {}
             for game in games:
                 for name in (game.black, game.white):
@@ -631,11 +820,11 @@ class _Run:
             opp = np.concatenate([pw, pb])
             result = np.array([g.result for g in games], dtype=float)
             scores = np.concatenate([result, 1.0 - result])
-            handicaps = np.array([g.handicap for g in games] * 2, dtype=np.int64)
+            shifts = np.tile(self.head_starts(games), 2)
             colours = np.repeat(np.array([0, 1], dtype=np.int64), len(games))
             self.batch(
                 [label_text] * len(names), [day] * len(names), names, (r, rd, vol),
-                (row, r[opp], rd[opp]), scores, handicaps, colours, list(games) * 2,
+                (row, r[opp], rd[opp]), scores, shifts, colours, list(games) * 2,
             )  # fmt: skip
 
 
@@ -643,22 +832,55 @@ def make_rate(system: str):
     def rate(
         history: GameHistory, initial: Mapping[str, InitialRating], params: Mapping[str, Any]
     ) -> RatingResult:
-        run = _Run(system, history, initial, params)
-        if run.period == "game" and not run.details:
-            run.rate_games_columns()
-        elif run.period == "game":
-            run.rate_games()
-        else:
-            run.rate_periods()
-        return RatingResult(
-            steps=run.steps, final=dict(run.last), initial=run.origin, warnings=run.warnings
-        )
+        # at the limits of starting values (docs/rules.md §10.1) an expected score is 0 or
+        # 1 exactly and v infinite: the formulas still end finite (the host checks every
+        # number), and numpy's warnings of the steps between would only be noise
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            return _rate(system, history, initial, params)
 
     return rate
 
 
+def _rate(
+    system: str,
+    history: GameHistory,
+    initial: Mapping[str, InitialRating],
+    params: Mapping[str, Any],
+) -> RatingResult:
+    """One run (from a saved state when ``params["state"]`` holds one)."""
+    run = _Run(system, history, initial, params)
+    state = params.get("state")
+    if state is not None:
+        run.resume(state)
+    if run.period == "game":
+        games = history.games
+        if len(games):
+            run.first_key, run.last_key = _game_key(games[0]), _game_key(games[-1])
+    if state is not None and run.period == "game":
+        run.check_after(state)
+    if run.period == "game" and not run.details:
+        run.rate_games_columns()
+    elif run.period == "game":
+        run.rate_games()
+    else:
+        run.rate_periods()
+    run.no_komi_warning()
+    return RatingResult(
+        steps=run.steps,
+        final=dict(run.last),
+        initial=run.origin,
+        warnings=run.warnings,
+        state=run.saved(state),
+    )
+
+
+#: The first RD of a rank: goratings seeds a rank as ``Glicko2Entry(rank_to_rating(...))``,
+#: whose deviation defaults to 350 (``goratings/math/glicko2.py``).
+RANK_DEVIATION = 350.0
+
+
 def _rank_state(text: str) -> RatingState:
-    return RatingState(rank_to_rating_value(ogs_rank(text)), 250.0, 0.06)
+    return RatingState(float(rank_to_rating_value(ogs_rank(text))), RANK_DEVIATION, 0.06)
 
 
 @hookimpl
@@ -672,6 +894,7 @@ def sodos_rating_systems() -> list[RatingSystem]:
             rank_to_rating=_rank_state,
             label=label,
             source=SOURCE,
+            saves_state=True,
         ),
         RatingSystem(
             name="ogs",
@@ -681,5 +904,6 @@ def sodos_rating_systems() -> list[RatingSystem]:
             rank_to_rating=_rank_state,
             label=label,
             source=SOURCE,
+            saves_state=True,
         ),
     ]

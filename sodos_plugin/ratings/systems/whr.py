@@ -5,12 +5,16 @@ half a win and half a loss); a Wiener-process prior between a player's consecuti
 days, variance |Δt|·w2 (w2 in Elo² per day); on each player's first day
 ``prior_games`` virtual wins and as many losses against γ = 1 (Elo 0). The maximum a
 posteriori is found by Newton steps per player on the tridiagonal Hessian (with −0.001
-on its diagonal), players in turn, ``iterations`` times; each day's uncertainty is the
-diagonal of −H⁻¹. Handicap: ``elo_per_stone``·h Elo added to Black.
+on its diagonal), players in turn, until a pass moves no day's rating by more than
+``tolerance`` Elo (at most ``iterations`` passes; ``tolerance = 0``: exactly
+``iterations``, GoShrine's fixed count); each day's uncertainty is the diagonal of −H⁻¹.
+Handicap: ``elo_per_stone``·h Elo added to Black.
 
 WHR rates the whole history at once: a day's rating can move when later games are
 added, and no change is a sum of per-game parts. Starting ratings are not used (the
-prior plays their part).
+prior plays their part). So a saved state is the history itself: every game rated so
+far; a run from it fits those games and the new ones together — what one run over all
+of them gives — and shows the new games' days.
 """
 
 from __future__ import annotations
@@ -31,6 +35,10 @@ from sodos_hookspecs import (
     hookimpl,
 )
 
+from sodos_plugin.errors import InputError
+from sodos_plugin.ratings.periods import game_order
+from sodos_plugin.ratings.state import too_early
+
 NAME = "whr"
 SOURCE = "docs/rules.md §10.7 (Coulom, Whole-History Rating; goshrine/whole_history_rating)"
 ELO = 400.0 / math.log(10.0)  # Elo points per natural unit of r
@@ -38,7 +46,12 @@ DAMPING = 0.001
 
 PARAMETERS = (
     Parameter("w2", 300.0, "prior variance of rating change, Elo² per day"),
-    Parameter("iterations", 50, "Newton passes over all players"),
+    Parameter("iterations", 1000, "at most this many Newton passes over all players"),
+    Parameter(
+        "tolerance",
+        0.0001,
+        "stop after a pass that moved no rating by more than this, Elo (0: always iterations)",
+    ),
     Parameter("prior_games", 1.0, "virtual wins and losses against Elo 0 on a first day"),
     Parameter("elo_per_stone", 0.0, "Elo added to Black per handicap stone"),
 )
@@ -144,14 +157,27 @@ def _variances(days: list[_Day], w2: float, prior: float) -> None:
     days[n - 1].variance = -1.0 / d[n - 1]
 
 
+class Fit(dict):
+    """name → [(day, Elo, variance in natural units²)] in day order, and how the
+    iteration ended: ``passes`` made, ``change`` the largest change of a rating in the
+    last pass (Elo)."""
+
+    passes: int = 0
+    change: float = 0.0
+
+
 def fit(
     games: Sequence[tuple[str, str, float, int, float]],
     w2: float = 300.0,
     prior_games: float = 1.0,
     iterations: int = 50,
-) -> dict[str, list[tuple[int, float, float]]]:
+    tolerance: float = 0.0,
+) -> Fit:
     """``games`` = (black, white, Black's score, day, Elo added to Black); returns
-    name → [(day, Elo, variance in natural units²)] in day order."""
+    name → [(day, Elo, variance in natural units²)] in day order.
+
+    Newton passes over all players, at most ``iterations``; with a ``tolerance`` > 0
+    (Elo), it stops after the first pass in which no day's rating moved by more."""
     w2_natural = (math.sqrt(w2) / ELO) ** 2
     players: dict[str, dict[int, _Day]] = {}
     for black, white, score, day, shift in sorted(games, key=lambda g: g[3]):
@@ -167,15 +193,25 @@ def fit(
     for days in ordered.values():
         for i, day in enumerate(days):
             day.first = i == 0
+    every = [day for days in ordered.values() for day in days]
+    passes, moved = 0, math.inf
     for _ in range(max(0, iterations)):
+        before = [day.r for day in every] if tolerance > 0 else None
         for days in ordered.values():
             _solve(days, w2_natural, prior_games)
+        passes += 1
+        if before is not None:
+            moved = max((abs(day.r - r) for day, r in zip(every, before)), default=0.0) * ELO
+            if moved <= tolerance:
+                break
     for days in ordered.values():
         _variances(days, w2_natural, prior_games)
-    return {
-        name: [(day.day, day.r * ELO, day.variance) for day in days]
+    out = Fit(
+        (name, [(day.day, day.r * ELO, day.variance) for day in days])
         for name, days in ordered.items()
-    }
+    )
+    out.passes, out.change = passes, moved if tolerance > 0 else math.nan
+    return out
 
 
 def rating_at(history: list[tuple[int, float, float]], day: int) -> float:
@@ -206,39 +242,92 @@ def game_probability(black_elo: float, white_elo: float, score: float, shift: fl
 def rate(
     history: GameHistory, initial: Mapping[str, InitialRating], params: Mapping[str, Any]
 ) -> RatingResult:
+    """The fit of the history's games (with a saved state: of its games and these); the
+    steps of the days of these games (a fit moves earlier days too: a run over the whole
+    history shows them)."""
     warnings: list[str] = []
     if initial:
         warnings.append(f"{NAME}: starting ratings are not used (WHR rates the whole history)")
     per_stone = float(params["elo_per_stone"])
-    games = []
-    labels: dict[tuple[str, int], str] = {}
-    counts: dict[tuple[str, int], int] = {}
+    state = params.get("state")
+    games, last = _saved_games(state) if state is not None else ([], None)
+    earlier = len(games)
     handicapped = 0
+    keys = []
     for game in history.games:
         day = Date.fromisoformat(game.date).toordinal()
         handicapped += bool(game.handicap)
         games.append((game.black, game.white, game.result, day, per_stone * game.handicap))
-        for player in (game.black, game.white):
-            labels.setdefault((player, day), game.date)
-            counts[(player, day)] = counts.get((player, day), 0) + 1
+        if state is not None and len(keys) < 1:
+            keys.append(list(game_order(game)))
+    if keys and last is not None and tuple(keys[0]) <= tuple(last):
+        raise InputError(
+            too_early(f"{last[0]} {last[1]!r}", f"{keys[0][0]} {keys[0][1]!r}", "game"),
+            where="state",
+        )
+    if len(history.games):
+        last = list(game_order(history.games[-1]))
     if handicapped and not per_stone:
         warnings.append(f"{NAME}: {handicapped} handicap game(s) rated as even (elo_per_stone = 0)")
-    fitted = fit(
-        games, float(params["w2"]), float(params["prior_games"]), int(params["iterations"])
-    )
+    iterations, tolerance = int(params["iterations"]), float(params["tolerance"])
+    fitted = fit(games, float(params["w2"]), float(params["prior_games"]), iterations, tolerance)
+    if tolerance > 0 and fitted.change > tolerance:
+        warnings.append(
+            f"{NAME}: not converged after {fitted.passes} passes (a rating still moved by "
+            f"{fitted.change:.2g} Elo, tolerance {tolerance:g}): raise iterations"
+        )
+    counts: dict[tuple[str, int], int] = {}
+    for black, white, _, day, _ in games[earlier:]:
+        for player in (black, white):
+            counts[(player, day)] = counts.get((player, day), 0) + 1
     steps = []
     final = {}
     for name, days in fitted.items():
         before = RatingState(0.0, None)
         for day, elo, variance in days:
             after = RatingState(elo, math.sqrt(variance) * ELO if variance > 0 else None)
-            when = labels[(name, day)]
-            steps.append(RatingStep(name, f"day {when}", when, before, after, counts[(name, day)]))
+            if (name, day) in counts:
+                when = Date.fromordinal(day).isoformat()
+                steps.append(
+                    RatingStep(name, f"day {when}", when, before, after, counts[(name, day)])
+                )
             before = after
         final[name] = before
     steps.sort(key=lambda s: (s.date, s.player))
     origin = {name: "prior (Elo 0)" for name in fitted}
-    return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings)
+    names: dict[str, int] = {}
+    saved = [
+        [day, names.setdefault(b, len(names)), names.setdefault(w, len(names)), score, shift]
+        for b, w, score, day, shift in games
+    ]
+    return RatingResult(
+        steps=steps,
+        final=final,
+        initial=origin,
+        warnings=warnings,
+        state={"names": list(names), "games": saved, "last": last},
+    )
+
+
+def _saved_games(state) -> tuple[list[tuple[str, str, float, int, float]], Any]:
+    """A saved state's games (WHR keeps the whole history: its fit is of every game)."""
+    own = state.system_state
+    names, rows, last = own.get("names"), own.get("games"), own.get("last")
+    if not isinstance(names, list) or not isinstance(rows, list):
+        raise InputError("system_state: expected names and games (WHR)", where="state")
+    games = []
+    try:
+        for day, b, w, score, shift in rows:
+            if not all(isinstance(x, int) for x in (day, b, w)):
+                raise TypeError
+            games.append((names[b], names[w], float(score), day, float(shift)))
+    except (TypeError, ValueError, IndexError):
+        raise InputError(
+            "system_state.games: expected [day, black, white, score, shift] rows", where="state"
+        ) from None
+    if last is not None and not isinstance(last, list):
+        raise InputError("system_state.last: expected where a game sorts", where="state")
+    return games, last
 
 
 @hookimpl
@@ -250,5 +339,6 @@ def sodos_rating_systems() -> list[RatingSystem]:
             rate=rate,
             parameters=PARAMETERS,
             source=SOURCE,
+            saves_state=True,
         )
     ]

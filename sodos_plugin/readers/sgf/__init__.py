@@ -28,7 +28,7 @@ This package is the plugin module: it holds the reader's name, :func:`claims` an
 hook only, so registering it costs nothing; :func:`read` imports :mod:`.reader` (and with
 it the layers above and sgfmill) on its first call, and the game-history mode's
 :func:`archive_history` and :func:`open_cache` import :mod:`.history` and :mod:`.cache`
-on theirs (:mod:`sodos_plugin.util.lazy`).
+on theirs, :func:`aliases` :mod:`.options` on its (:mod:`sodos_plugin.util.lazy`).
 """
 
 from __future__ import annotations
@@ -44,7 +44,16 @@ from sodos_plugin.readers.sgf.names import NAME, PLUGIN, is_archive, is_record
 if TYPE_CHECKING:
     from sodos_hookspecs import ReadResult
 
-__all__ = ["NAME", "PLUGIN", "archive_history", "claims", "open_cache", "read", "sodos_readers"]
+__all__ = [
+    "NAME",
+    "PLUGIN",
+    "aliases",
+    "archive_history",
+    "claims",
+    "open_cache",
+    "read",
+    "sodos_readers",
+]
 
 
 def claims(path: Path, head: bytes) -> bool:
@@ -72,6 +81,15 @@ def archive_history(paths: Sequence[Path], section: Mapping[str, Any], **kwargs:
     from sodos_plugin.readers.sgf.history import archive_history as read_archive
 
     return read_archive(paths, section, **kwargs)
+
+
+def aliases(section: Mapping[str, Any]) -> Mapping[str, str]:
+    """The reader's ``aliases`` option (``"old name" = "player name"``), checked as the
+    reader checks its options (:func:`.options.parse_options`): ratings join the same
+    names the reader joins."""
+    from sodos_plugin.readers.sgf.options import parse_options
+
+    return parse_options(section).aliases
 
 
 def open_cache(path: Path | None, context: str):

@@ -1,0 +1,226 @@
+"""A run's saved state: every player's full state where the run ended, written to a file
+and read back so that a later run goes on from it (docs/ratings.md, "Going on").
+
+Contract: :func:`write_state` writes a :class:`~sodos_hookspecs.SavedState` as strict
+JSON (atomically: a failure leaves the old file); :func:`read_state` reads one back,
+bounded (:data:`MAX_STATE_BYTES`) and checked key by key (an error names the file and
+the key); :func:`check_continuation` refuses a run that would not give what one run
+over everything gives: another system, other parameters, or games before the state's
+last day (games of that day: each system checks that they come after its last period).
+
+The file::
+
+    {"format": "sodos-rating-state", "version": 1, "sodos": "0.1.0",
+     "system": "ogs", "provider": "builtin.glicko2", "last_day": "2024-05-10",
+     "parameters": {...},
+     "players": {"Ann": {"rating": 1612.5, "deviation": 61.2, "volatility": 0.0599,
+                         "start": "rank 3d", "games": 40, "last_game": "2024-05-10"}},
+     "system_state": {...}}
+
+Numbers are written as Python's shortest ``repr``, which reads back to the same float:
+a run from the file starts from exactly the numbers the saving run ended with.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from sodos_hookspecs import GameColumns, GameHistory, RatingState, SavedState
+
+from sodos_plugin.errors import ConfigError, InputError
+from sodos_plugin.util.inputfiles import FileRefused, TooLarge, read_regular
+
+FORMAT = "sodos-rating-state"
+VERSION = 1
+#: The largest state file read (a server's million players, or WHR's game list).
+MAX_STATE_BYTES = 1 << 30
+
+
+def as_data(state: SavedState, *, provider: str, version: str) -> dict[str, Any]:
+    """The state as the file's JSON document."""
+    players = {}
+    for name, s in state.players.items():
+        entry: dict[str, Any] = {"rating": s.rating}
+        if s.deviation is not None:
+            entry["deviation"] = s.deviation
+        if s.volatility is not None:
+            entry["volatility"] = s.volatility
+        entry["start"] = state.starts.get(name, "")
+        entry["games"] = state.games.get(name, 0)
+        entry["last_game"] = state.last_games.get(name, "")
+        players[name] = entry
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "sodos": version,
+        "system": state.system,
+        "provider": provider,
+        "last_day": state.last_day,
+        "parameters": dict(state.parameters),
+        "players": players,
+        "system_state": dict(state.system_state),
+    }
+
+
+def write_state(state: SavedState, stream, *, provider: str, version: str) -> None:
+    """The state as strict JSON (a non-finite number is refused, never written)."""
+    try:
+        text = json.dumps(
+            as_data(state, provider=provider, version=version),
+            ensure_ascii=False,
+            allow_nan=False,
+            separators=(",", ":"),
+        )
+    except ValueError as error:  # NaN or infinity: the system's numbers, checked before
+        raise InputError(f"the state cannot be saved: {error}") from None
+    stream.write(text + "\n")
+
+
+def _fail(source: str, where: str, message: str) -> InputError:
+    return InputError(message, source=source, where=where)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def read_state(path: Path | str) -> SavedState:
+    """A saved state, every key checked (:class:`InputError` names the file and key)."""
+    path = Path(path)
+    source = str(path)
+    try:
+        data = read_regular(path, MAX_STATE_BYTES)
+    except TooLarge:
+        raise InputError(
+            f"larger than {MAX_STATE_BYTES} bytes (the limit of a saved state)", source=source
+        ) from None
+    except FileRefused as error:
+        raise InputError(str(error), source=source) from None
+    try:
+        document = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError) as error:
+        raise InputError(f"not a saved state (JSON): {error}", source=source) from None
+    return parse_state(document, source)
+
+
+def parse_state(document: Any, source: str) -> SavedState:
+    """A state document (as :func:`as_data` writes it) checked key by key."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise _fail(source, "format", f'not a saved state (no "format": "{FORMAT}")')
+    if document.get("version") != VERSION:
+        raise _fail(
+            source, "version", f"version {document.get('version')!r}: this sodos reads {VERSION}"
+        )
+    system = document.get("system")
+    if not isinstance(system, str) or not system:
+        raise _fail(source, "system", "expected the system's name")
+    last_day = document.get("last_day")
+    if not isinstance(last_day, str) or _day(last_day) is None:
+        raise _fail(source, "last_day", f"expected a day YYYY-MM-DD, got {last_day!r}")
+    parameters = document.get("parameters")
+    if not isinstance(parameters, dict):
+        raise _fail(source, "parameters", "expected an object")
+    raw = document.get("players")
+    if not isinstance(raw, dict):
+        raise _fail(source, "players", "expected an object: name → state")
+    players: dict[str, RatingState] = {}
+    starts: dict[str, str] = {}
+    games: dict[str, int] = {}
+    last_games: dict[str, str] = {}
+    for name, entry in raw.items():
+        where = f"players.{name}"
+        if not name or not isinstance(entry, dict):
+            raise _fail(source, where, "expected a player's state (an object)")
+        numbers = []
+        for key in ("rating", "deviation", "volatility"):
+            value = entry.get(key)
+            if value is None and key != "rating":
+                numbers.append(None)
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise _fail(source, f"{where}.{key}", f"expected a number, got {value!r}")
+            if not math.isfinite(value):
+                raise _fail(source, f"{where}.{key}", "not a finite number")
+            numbers.append(float(value))
+        players[name] = RatingState(*numbers)
+        start, count, last = entry.get("start", ""), entry.get("games", 0), entry.get("last_game")
+        if not isinstance(start, str):
+            raise _fail(source, f"{where}.start", "expected a text")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise _fail(source, f"{where}.games", "expected a count of games")
+        if last not in (None, "") and (not isinstance(last, str) or _day(last) is None):
+            raise _fail(source, f"{where}.last_game", f"expected a day, got {last!r}")
+        starts[name], games[name] = start, count
+        if last:
+            last_games[name] = last
+    system_state = document.get("system_state", {})
+    if not isinstance(system_state, dict):
+        raise _fail(source, "system_state", "expected an object")
+    return SavedState(
+        system=system,
+        last_day=last_day,
+        players=players,
+        starts=starts,
+        games=games,
+        last_games=last_games,
+        system_state=system_state,
+        parameters=parameters,
+    )
+
+
+def _day(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text) if len(text) == 10 else None
+    except ValueError:
+        return None
+
+
+def first_day(history: GameHistory) -> str | None:
+    """The first day of the history's games (``None``: no game)."""
+    games = history.games
+    if not len(games):
+        return None
+    if isinstance(games, GameColumns):
+        return min(games.columns["date"]) if games.order is None else games[0].date
+    return min(g.date for g in games)
+
+
+def check_continuation(
+    state: SavedState, system: str, parameters: Mapping[str, Any], history: GameHistory
+) -> None:
+    """Refuse what would not give one run's result: another system, other parameters,
+    games before the state's last day."""
+    if state.system.lower() != system.lower():
+        raise ConfigError(
+            f"the saved state is of {state.system!r}, not {system!r}", where="state.system"
+        )
+    for key, value in parameters.items():
+        if key not in state.parameters:
+            raise ConfigError(
+                f"the saved state has no value for {key!r} (saved by another version of "
+                f"{system}?): rate the whole history again",
+                where=f"state.parameters.{key}",
+            )
+        if state.parameters[key] != value:
+            raise ConfigError(
+                f"the saved state was made with {key} = {state.parameters[key]!r}, this run "
+                f"has {value!r}: a run from it would not give what one run over everything "
+                "gives (rate the whole history again, or keep the parameters)",
+                where=f"state.parameters.{key}",
+            )
+    first = first_day(history)
+    if first is not None and first < state.last_day:
+        raise InputError(too_early(state.last_day, first), where="state.last_day")
+
+
+def too_early(last: str, first: str, what: str = "day") -> str:
+    """The message of games that do not come after a state's last period."""
+    return (
+        f"the saved state ends with the {what} {last}; these games start with {first}: a run "
+        "from a saved state rates what comes after it only (rate the whole history again)"
+    )
