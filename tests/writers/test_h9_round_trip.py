@@ -22,6 +22,7 @@ from __future__ import annotations
 import collections
 import io
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,13 @@ def refused(t: Tournament, round_number: int) -> str | None:
     return None
 
 
+def form_of(criterion: str) -> str | None:
+    """``"W"`` or ``"M"`` for a criterion named in one form (``SOSM-1``), else None."""
+    base = criterion.partition("-")[0]
+    formed = base.startswith(("SOS", "SODOS", "CUSS")) and base != "SOSTS"
+    return base[-1] if formed and base[-1] in "WM" else None
+
+
 def values_not_held(standings) -> list[str]:
     """Why the values of a written file may differ once read back (h9 has no place)."""
     t, s = standings.tournament, standings.settings
@@ -114,6 +122,19 @@ def values_not_held(standings) -> list[str]:
     for c in standings.criteria:  # h9 names drop the form: a column takes the event's
         if h9.COLUMNS.get(h9_name(c, form).upper(), "").format(form) != c:
             reasons.append(f"{c} in a {s.system}")
+    # a free round's token gives the points of the main score only (0+, 0=, 0-): read
+    # back, its points in the other form are the reader's; a criterion of that form
+    # sees them (a Swiss absence, 0-, is no longer ½ in MMS)
+    other = [c for c in standings.criteria if form_of(c) not in (None, form)]
+    mcmahon = s.system == "mcmahon"
+    for pairs, nbw, mms in ((t.byes, s.bye_nbw, s.bye_mms), (t.absences, s.absent_nbw,
+                                                             s.absent_mms)):  # fmt: skip
+        main, theirs = (mms, nbw) if mcmahon else (nbw, mms)
+        # the reader's other-form points of 0+ (1), 0= (McMahon NBW 0, Swiss MMS ½), 0-
+        back = 1 if main >= 1 else (0 if mcmahon or not main else Fraction(1, 2))
+        if other and pairs and back != theirs:
+            reasons.append(f"free rounds of {other[0]} in a {s.system}")
+            break
     return reasons
 
 
@@ -389,4 +410,5 @@ def test_generated_tournaments_round_trip(tmp_path_factory, t, system, criteria)
     first = HOST.standings(t, system=system, criteria=criteria)
     back = read_back(as_h9(first), tmp_path_factory.mktemp("gen"))
     assert_same_facts(first, back)
-    assert_same_values(first, back)
+    if not values_not_held(first):  # else only: free rounds of the other form's criterion
+        assert_same_values(first, back)
