@@ -13,7 +13,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sodos_plugin.engine.model import Game, Player, Result, Tournament, new_game, new_player
+from sodos_plugin.engine.model import (
+    NO_IDS,
+    Game,
+    Ids,
+    Player,
+    Result,
+    Tournament,
+    new_game,
+    new_player,
+)
 from sodos_plugin.errors import ModelError
 
 
@@ -86,3 +95,41 @@ def test_a_game_field_of_the_wrong_type_is_named(game, field):
 def test_bool_fields_pass_as_the_loop_lets_them():
     t = Tournament("t", 2, (Player("A"), Player("B")), (Game(True, False, True),))  # type: ignore[arg-type]
     assert t.games[0].round is True
+
+
+def test_new_fields_ids_colours_and_komi():
+    game = new_game(2, 0, 1, Result.BLACK_WINS, 0, False, False, 6.5)
+    assert game == Game(2, 0, 1, Result.BLACK_WINS, 0, False, colours_known=False, komi=6.5)
+    assert new_game(1, 0, 1, Result.JIGO, 0, False) == Game(1, 0, 1, Result.JIGO)  # defaults
+    assert Game(1, 0, 1).colours_known is True and Game(1, 0, 1).komi is None
+    ids = Ids({"egd": "19713452"})
+    player = new_player("Ann", 2, None, "", "", 0, None, None, ids)
+    assert player == Player("Ann", 2, ids={"egd": "19713452"})  # a dict compares equal
+    assert Player("Ann").ids == {} and Player("Ann").ids is NO_IDS
+    # ids are not hashed: a host's dict leaves the player hashable
+    assert hash(Player("Ann", ids={"egd": "1"})) == hash(Player("Ann"))
+    assert hash(ids) == hash(Ids([("egd", "19713452")])) and repr(ids) == "Ids({'egd': '19713452'})"
+
+
+@pytest.mark.parametrize(
+    ("player", "game", "field"),
+    [
+        (Player("A", ids={"egd": 19713452}), None, "players[0].ids"),
+        (Player("A", ids={"": "1"}), None, "players[0].ids"),
+        (Player("A", ids={"egd": " "}), None, "players[0].ids"),
+        (Player("A", ids=[("egd", "1")]), None, "players[0].ids"),
+        (None, Game(1, 0, 1, colours_known=1), "games[0].colours_known"),
+        (None, Game(1, 0, 1, komi=float("nan")), "games[0].komi"),
+        (None, Game(1, 0, 1, komi="6.5"), "games[0].komi"),
+        (None, Game(1, 0, 1, komi=True), "games[0].komi"),
+    ],
+)  # type: ignore[arg-type]
+def test_new_fields_of_the_wrong_type_are_named(player, game, field):
+    players = (player or Player("A"), Player("B"))
+    with pytest.raises(ModelError, match=field.replace("[", r"\[").replace("]", r"\]")):
+        Tournament("t", 1, players, (game,) if game else ())
+
+
+def test_komi_may_be_an_int_or_a_float():
+    games = (Game(1, 0, 1, komi=6), Game(2, 0, 1, komi=7.5))
+    assert Tournament("t", 2, (Player("A"), Player("B")), games).games[0].komi == 6
