@@ -197,7 +197,7 @@ def decode(text: str, source: str):
                     (_maybe_text(how) and _maybe_text(note), "result how or note"),
                     (margin is None or (_text(margin) and len(margin) <= 40), "margin"),
                     (_maybe_text(result_text) and _maybe_text(round_text), "texts"),
-                    (rnd is None or _whole(rnd, 0, 999_999), "round"),
+                    (rnd is None or _whole(rnd, -999_999, 999_999), "round"),
                     (_maybe_text(event) and _maybe_text(date), "event or date"),
                     (_whole(handicap, 0, 9), "handicap"),
                     (type(notes) is list and all(map(_text, notes)), "notes"),

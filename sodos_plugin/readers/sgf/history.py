@@ -252,7 +252,7 @@ KEPT_VALUES: dict[str, Callable[[Any], bool]] = {
     "handicap": _whole(0, 9),
     "komi": lambda v: v is None or (type(v) is float and math.isfinite(v) and abs(v) < 1000),
     "size": _whole(0, 999),
-    "round": lambda v: v is None or _whole(0, 999_999)(v),
+    "round": lambda v: v is None or _whole(-999_999, 999_999)(v),
     "source": _text,
     "event": _maybe_text,
     "black_rank": _maybe_text,
