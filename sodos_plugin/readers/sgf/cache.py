@@ -485,7 +485,10 @@ class Cache:
 
     def keys_for(self, units: Sequence) -> list[Key | None]:
         """The :class:`Key` of each unit: of the file, or of its archive for a member (one
-        ``stat`` per file: the floor of a second run); None when it cannot be read."""
+        ``stat`` per file: the floor of a second run); None when it cannot be read, and
+        for every unit when the cache is not used."""
+        if self.db is None:
+            return [None] * len(units)
         try:
             return self._keys(units)
         except _TROUBLE as error:
