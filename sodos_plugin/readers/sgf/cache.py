@@ -377,6 +377,7 @@ class Cache:
         self._inode: tuple[int, int] | None = None  # its device and inode
         self._rebuilt = False
         self._said_malformed = False
+        self._said_locked = False
         self._dirs: dict[str, str] = {}
         self._archives: dict[str, tuple[str, int, int, int, int] | None] = {}
         try:
@@ -598,10 +599,15 @@ class Cache:
             self.db.execute("BEGIN IMMEDIATE")
             change(self.db)
             self.db.execute("COMMIT")
-        except sqlite3.OperationalError as error:  # locked by another run beyond the timeout
+        except sqlite3.OperationalError as error:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
-            self.warnings.append(f"cache {self.path}: not updated ({error})")
+            text = str(error)
+            if "locked" not in text and "busy" not in text:  # read-only, disk full, I/O
+                self._trouble(error, "writing")
+            elif not self._said_locked:  # locked by another run beyond the timeout
+                self._said_locked = True
+                self.warnings.append(f"cache {self.path}: not updated ({error})")
         except _TROUBLE as error:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
