@@ -376,9 +376,9 @@ _CHUNK = 4096
 
 
 def _foreign_number(token: str) -> bool:
-    """A token of digits that are not 0-9 (``²``, ``١``, ``Ⅻ``): no place, no name word
-    (str.isdigit accepts the superscripts)."""
-    return not token.isascii() and token.isnumeric()
+    """A token of digits that are not all 0-9 (``²``, ``١``, ``１``): no place, and no
+    name word either (str.isdigit accepts them; a CJK numeral such as 万 is a name)."""
+    return not token.isascii() and token.isdigit()
 
 
 def _row_head(line: str) -> tuple[list[str], int | None, int] | None:

@@ -125,6 +125,7 @@ def test_mcmahon_start_scores_come_from_printed_mms():
         ("   ² Bob Smith  10k GB Lon  0 0  1-/b0  0-", "place '²' is not written with the digits"),
         ("   ٣ Bob Smith  10k GB Lon  0 0  1-/b0  0-", "place '٣' is not written with the digits"),
         ("   3 Bob Smith  ١٠k GB Lon  0 0  1-/b0  0-", "no rank"),
+        ("   ２ Bob Smith  10k GB Lon  0 0  1-/b0  0-", "place '２' is not written with"),
         ("   3 Bob Smith  10k GB Lon  ٠ 0  1-/b0  0-", "'٠' is neither a value"),
         ("   3 Bob Smith  10k GB Lon  0 0  １-/b0  0-", "'１-/b0' is neither a value"),
     ],
