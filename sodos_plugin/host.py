@@ -311,7 +311,7 @@ class Host:
             params=params,
             initial=initial,
             details=details,
-            plugin_warnings=[str(f) for f in self.registry.failures],
+            plugin_warnings=self.plugin_warnings(),
         )
         self.enforce_strict(result.warnings)
         return result

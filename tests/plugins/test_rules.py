@@ -613,3 +613,14 @@ def test_prefer_a_bare_family_name_for_its_form_is_no_warning(monkeypatch):
     host = Host({"prefer": {"SODOSW": "mine"}}, config_file=False, entry_points=False)
     host.register(type("P", (), {"sodos_criteria": staticmethod(sodos_criteria)}), name="mine")
     assert not [w for w in host.registry.warnings if w.startswith("[prefer]")]
+
+
+def test_a_blocked_name_no_plugin_has_is_said_by_ratings_too(tmp_path):
+    record = "(;GM[1]FF[4]PB[Ann]PW[Bob]BR[3k]WR[3k]DT[2024-01-02]RE[B+R];B[pd])"
+    (tmp_path / "g.sgf").write_text(record)
+    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False,
+                disable=["builtin.egff"])  # fmt: skip
+    run = host.ratings(host.history([tmp_path]), system="egf")
+    assert "blocked plugin 'builtin.egff': no plugin has that name (did you mean builtin.egf?)" in (
+        run.warnings
+    )
