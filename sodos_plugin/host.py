@@ -344,7 +344,7 @@ class Host:
             params=params,
             initial=initial,
             details=details,
-            plugin_warnings=[str(f) for f in self.registry.failures],
+            plugin_warnings=self.plugin_warnings(),
             aliases=aliases,
             state=state,
             provided=self.describe(provided),

@@ -92,6 +92,13 @@ DEFECTS: dict[str, Defect] = {
             "round-1 bye",
         ),
         Defect(
+            "V8",
+            "one game per round and table",
+            "OpenGotha keeps a tournament's games in a map by round and table number: of "
+            "games that share a round and a table (files written without tableNumber, as "
+            "other programs write them) only the last stays",
+        ),
+        Defect(
             "V5",
             "SOSTS with virtual SOS",
             "With genCountNotPlayedGamesAsHalfPoint OpenGotha reads every opponent's STS "

@@ -7,6 +7,15 @@ registered exactly like a third party: by name, from the packages listed in
 ``SODOS_PLUGINS``), and objects a host registers at run time. Any plugin can be blocked
 by name (``disable = [...]``, ``-p no:NAME``).
 
+A plugin's name does not depend on how it was loaded: an installed plugin is called by
+its entry point's name, whether the entry points were loaded or a module was named
+(``-p``, ``plugins``, ``SODOS_PLUGINS``) by the entry point's name or by the module the
+entry point loads (:meth:`PluginHost._entry_point_for`); a module no entry point loads
+is called by its module name. So one ``[plugin.<name>]`` section, ``disable`` and
+``[prefer]`` serve every way of loading it; blocking also takes the module's name. A
+name in ``disable``/``-p no:`` or ``[prefer]`` that names no plugin is a warning, with
+the closest name (:mod:`sodos_plugin.util.suggest`).
+
 Rules (docs/plugins.md says the same for authors):
 
 * Names are compared case-insensitively (``sosm`` is SOSM). A third-party item with a
@@ -52,6 +61,7 @@ from sodos_plugin.plugins.registry import (
     Registry,
     family_members,
 )
+from sodos_plugin.util.suggest import suggestion
 
 #: The packages whose ``MODULES`` are the built-in plugins, imported by name as entry
 #: points are (the built-ins sit above this package).
@@ -124,7 +134,8 @@ class PluginHost:
         self.errors: list[PluginError] = []
         self.warnings: list[str] = []
         self._configured: set[str] = set()
-        block = [*settings.disable, *blocked]
+        self._listed: list[Any] | None = None  # the entry points, listed once
+        self._block = block = [*settings.disable, *blocked]
         for name in block:
             self.pm.set_blocked(name)
         for name, module in builtin_modules():
@@ -138,13 +149,15 @@ class PluginHost:
             origin = "config" if module_name in settings.plugins else "module"
             self._load_module(module_name, origin, named_by, entry_points)
         self._check_pending()
+        known = self._known_names()
         for name in dict.fromkeys(block):
-            if name not in self.infos:
+            if name not in known:
                 self.warnings.append(
-                    f"blocked plugin {name!r}: no plugin has that name "
-                    f"(known: {', '.join(sorted(self.infos))})"
+                    f"blocked plugin {name!r}: no plugin has that name"
+                    + (suggestion(name, known) or " (sodos plugins --all lists them)")
                 )
         self.registry = self.build()
+        self._check_prefer()
 
     # -- registration -----------------------------------------------------------------
 
@@ -198,12 +211,37 @@ class PluginHost:
         return info
 
     def _entry_points(self) -> list[Any]:
+        if self._listed is not None:
+            return self._listed
         try:  # the metadata of any installed distribution: a stranger's files
-            return call("entry points", "list", entry_points, sodos_hookspecs.ENTRY_POINT_GROUP)
+            found = call("entry points", "list", entry_points, sodos_hookspecs.ENTRY_POINT_GROUP)
         except SodosError as error:
             cause = error.__cause__ if isinstance(error, PluginError) else error
             self.warnings.append(f"cannot list entry points: {describe(cause or error)}")
-            return []
+            found = []
+        self._listed = list(found)
+        return self._listed
+
+    def _entry_point_for(self, name: str) -> Any | None:
+        """The entry point a module name given by a user stands for: the one of that
+        name, else the first that loads that module (``name = "module:attr"``)."""
+        listed = self._entry_points()
+        by_name = next((ep for ep in listed if ep.name == name), None)
+        if by_name is not None:
+            return by_name
+        return next((ep for ep in listed if _module_of(ep.value) == name), None)
+
+    def _known_names(self) -> set[str]:
+        """Every name a plugin answers to: its name, and the module an entry point loads."""
+        known = set(self.infos)
+        known.update(_module_of(i.module) for i in self.infos.values() if i.origin == "entry point")
+        return known
+
+    def _blocked(self, name: str, module: str | None = None) -> bool:
+        """Blocked by its name, or (an entry point) by the module it loads."""
+        if module is not None and module in self._block:
+            self.pm.set_blocked(name)
+        return self.pm.is_blocked(name)
 
     def _entry_point_info(self, ep: Any, named_by: str | None = None) -> PluginInfo:
         dist = getattr(ep, "dist", None)
@@ -224,7 +262,7 @@ class PluginHost:
             info.module,
         ):
             return  # the same distribution seen twice on sys.path
-        if self.pm.is_blocked(ep.name):
+        if self._blocked(ep.name, _module_of(ep.value)):
             info.blocked = True
             self._add_info(info)
             return
@@ -241,11 +279,16 @@ class PluginHost:
             self._load_entry_point(ep)
 
     def _load_module(self, module_name: str, origin: str, named_by: str, autoload: bool) -> None:
-        if not autoload:  # -p NAME may name an entry point, as pytest's -p does
-            for ep in self._entry_points():
-                if ep.name == module_name:
-                    self._load_entry_point(ep, named_by)
-                    return
+        # an installed plugin named by its entry point's name or its module: that entry
+        # point, under its name, whether entry points are loaded or not
+        ep = self._entry_point_for(module_name)
+        if ep is not None:
+            seen = self.infos.get(ep.name)
+            if seen is not None and seen.origin == "entry point" and seen.module == ep.value:
+                seen.named_by = seen.named_by or named_by  # loaded with the entry points
+                return
+            self._load_entry_point(ep, named_by)
+            return
         info = PluginInfo(module_name, origin, module_name, named_by=named_by)
         if self.pm.is_blocked(module_name):
             info.blocked = True
@@ -295,7 +338,23 @@ class PluginHost:
         unknown = set(settings.plugin_sections) - set(self.infos)
         if unknown:
             name = sorted(unknown)[0]
-            raise ConfigError(f"[plugin.{name}]: no plugin called {name!r} is installed")
+            called = next(
+                (
+                    n
+                    for n, i in self.infos.items()
+                    if i.origin == "entry point" and _module_of(i.module) == name
+                ),
+                None,
+            )
+            if called is not None:
+                raise ConfigError(
+                    f"[plugin.{name}]: the plugin of module {name!r} is called {called!r} "
+                    f"(its entry point's name): write [plugin.{called}]"
+                )
+            raise ConfigError(
+                f"[plugin.{name}]: no plugin called {name!r} is installed"
+                + suggestion(name, self.infos)
+            )
         for impl in list(self.pm.hook.sodos_configure.get_hookimpls()):
             name = impl.plugin_name
             if name in self._configured or self.infos[name].failed:
@@ -414,6 +473,34 @@ class PluginHost:
                 self.infos[plugin_name].replaces.setdefault(k.plural, []).append(shown)
         return used
 
+    def _check_prefer(self) -> None:
+        """A ``[prefer]`` entry naming a plugin that is not installed, or one that does not
+        provide that name, is said (it would only repeat "choose one" otherwise)."""
+        for name, plugin in self.settings.prefer.items():
+            info = self.infos.get(plugin)
+            if info is None:
+                self.registry.warnings.append(
+                    f"[prefer] {name} = {plugin!r}: no plugin called {plugin!r} is installed"
+                    + (suggestion(plugin, self.infos) or " (sodos plugins --all lists them)")
+                )
+                continue
+            offered: list[str] = []
+            provides = False
+            for k in KINDS:
+                names = [*info.provides.get(k.plural, ()), *info.lost.get(k.plural, ())]
+                offered += names
+                key = k.key(name)
+                keys = {k.key(n) for n in names}
+                if k.families:  # SODOS stands for SODOSW, SODOSM and SODOMS too
+                    keys.update(m for n in list(keys) for m, _, _ in family_members(n, [key]))
+                provides |= key in keys
+            if not provides:
+                what = ", ".join(offered) or "nothing"
+                self.registry.warnings.append(
+                    f"[prefer] {name} = {plugin!r}: {plugin!r} does not provide {name} "
+                    f"(it provides {what})"
+                )
+
     def _views(self, registry: Registry) -> None:
         criteria = registry.provided.get("criteria", {})
         registry.criteria = {p.name: p.item for p in criteria.values()}
@@ -432,3 +519,8 @@ def _in_form(compute: Callable[[Any], Any], form: str) -> Callable[[Any], Any]:
         return compute(ctx.in_form(form))
 
     return compute_in_form
+
+
+def _module_of(value: str) -> str:
+    """The module an entry point's value loads (``pkg.mod:attr [extra]`` → ``pkg.mod``)."""
+    return value.partition(":")[0].partition("[")[0].strip()

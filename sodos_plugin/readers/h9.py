@@ -133,10 +133,10 @@ _ROUND = re.compile(rf"^([0-9]{{1,7}}){_SUFFIX_SOURCE}$")
 #: What follows the opponent number in a round token (``+/w2``, ``=``, ``-!b``).
 _SUFFIX = re.compile(rf"^{_SUFFIX_SOURCE}$")
 #: Printed values are small: 12 digits at most (a longer run of digits is no value).
-_VALUE = re.compile(r"^(-?)(\d{0,12})(?:([½¼¾œŒŸ])|\.(\d{1,4}))?$")
+_VALUE = re.compile(r"^(-?)([0-9]{0,12})(?:([½¼¾œŒŸ])|\.([0-9]{1,4}))?$")
 # The fast row scan (see _scan_row_fast): a value as _VALUE accepts it (digits or a glyph
 # required), a round token as _ROUND, split into the opponent and the rest.
-_VALUE_TOKEN = r"-?(?:\d{1,12}(?:[½¼¾œŒŸ]|\.\d{1,4})?|[½¼¾œŒŸ])"
+_VALUE_TOKEN = r"-?(?:[0-9]{1,12}(?:[½¼¾œŒŸ]|\.[0-9]{1,4})?|[½¼¾œŒŸ])"
 _ROUND_TOKEN = r"[0-9]{1,7}[-+=?](?:[/!][wbWB?]?[0-9]{0,2})?"
 #: Every value or round token of a line of single-space-separated tokens, whole tokens
 #: only: (value, "", "") or ("", opponent, rest of the round token).
@@ -148,8 +148,10 @@ _DATA_RUN = re.compile(rf"(?:(?:{_VALUE_TOKEN}|{_ROUND_TOKEN}) )*(?:{_VALUE_TOKE
 #: Fraction glyphs; ISO-8859-15 decodes bytes 0xBD/0xBC/0xBE (½ ¼ ¾ in Latin-1) as œ Œ Ÿ.
 _GLYPHS = {"½": Fraction(1, 2), "œ": Fraction(1, 2), "¼": Fraction(1, 4), "Œ": Fraction(1, 4)}
 _GLYPHS.update({"¾": Fraction(3, 4), "Ÿ": Fraction(3, 4)})
-_RANK = re.compile(r"^\d{1,2}[kdpKDP]$")
-_ROUND_LABEL = re.compile(r"^(?:\d{1,2}|\d{1,2}(?:st|nd|rd|th)|r\d{1,2}d?)$", re.IGNORECASE)
+_RANK = re.compile(r"^[0-9]{1,2}[kdpKDP]$")
+_ROUND_LABEL = re.compile(
+    r"^(?:[0-9]{1,2}|[0-9]{1,2}(?:st|nd|rd|th)|r[0-9]{1,2}d?)$", re.IGNORECASE
+)
 _HA = re.compile(r"^\s*h\s*([0-9]{1,3})\s*$", re.IGNORECASE)
 MAX_HANDICAP = 9
 #: Value columns in the column line: real files print a handful.
@@ -419,6 +421,12 @@ _ROUND_PARTS = re.compile(r"([0-9]+)([^ ]+)")
 _CHUNK = 4096
 
 
+def _foreign_number(token: str) -> bool:
+    """A token of digits that are not all 0-9 (``²``, ``١``, ``１``): no place, and no
+    name word either (str.isdigit accepts them; a CJK numeral such as 万 is a name)."""
+    return not token.isascii() and token.isdigit()
+
+
 def _row_head(line: str) -> tuple[list[str], int | None, int] | None:
     """A row's tokens without its EGD PIN, its place and where its name starts; None
     for what the fast paths leave to the line-by-line reader (a ``|`` elsewhere, a
@@ -432,6 +440,8 @@ def _row_head(line: str) -> tuple[list[str], int | None, int] | None:
         if len(tokens[0]) > 9:
             return None
         return tokens, int(tokens[0]), 1
+    if tokens and _foreign_number(tokens[0]):
+        return None  # the line-by-line reader says what is wrong
     return tokens, None, 0
 
 
@@ -635,6 +645,12 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
                 where=where,
             )
         place = int(tokens.pop(0))
+    elif tokens and _foreign_number(tokens[0]):
+        raise InputError(
+            f"place {fit(tokens[0], 12)!r} is not written with the digits 0-9",
+            source=parsed.source,
+            where=where,
+        )
     candidates = [i for i in range(1, len(tokens)) if _RANK.match(tokens[i])]
     if not candidates:
         raise InputError("no rank (e.g. 5k, 3d) after the name", source=parsed.source, where=where)

@@ -21,7 +21,9 @@ is odd or where OpenGotha would print something else:
   matched as OpenGotha matches them in the locale the file was written in; a key
   OpenGotha cannot match is matched by sodos's identity rule (``identity_key``) when
   that finds exactly one player, with a warning; otherwise the game or bye is skipped,
-  with a warning. A game on the round and table of an earlier one replaces it; two
+  with a warning. Games that share a round and a table (files other programs write
+  without ``tableNumber``) are all kept, with one warning counting the games OpenGotha
+  would lose (it keeps the last game of each table: defect V8); two
   games of one player in a round, a player playing himself and a bye player with a
   game are kept as OpenGotha keeps them, with a warning naming the games; the games
   are then listed in OpenGotha's ``HashMap`` order, whose last game counts (see
@@ -31,7 +33,7 @@ is odd or where OpenGotha would print something else:
   tournament as OpenGotha 3.51.02 itself reads the file — a file it saved without
   ``dataVersion`` read as an old one (games of players with non-letters in their keys
   dropped, ratings + 2050), one bye per round, games whose key it cannot match
-  dropped (docs/rules.md §7).
+  dropped, one game per round and table (docs/rules.md §7).
 * refused by name: the MacMahon program's ``<TournamentData>`` files. An empty file is
   an empty tournament (as OpenGotha opens it), with a warning; bytes that are not
   UTF-8 in a file that says it is are replaced (U+FFFD), with a warning.
@@ -584,7 +586,9 @@ class _View:
     byes: dict[int, list[tuple[_ByeRecord, int]]]
     lost_games: list[_GameRecord]
     lost_byes: list[_ByeRecord]
-    replaced: list[tuple[_GameRecord, _GameRecord]]  # (earlier, later)
+    #: games at the round and table of a later one: OpenGotha's reading drops them
+    #: (its games are a map by round and table), sodos's keeps them
+    same_table: list[_GameRecord]
 
 
 def _resolve(
@@ -594,9 +598,12 @@ def _resolve(
     index: opengotha_keys.KeyIndex,
     recover: Any = None,
     one_bye_per_round: bool = False,
+    one_game_per_table: bool = False,
 ) -> _View:
     """Games and byes as one reading resolves their keys; ``recover(text)`` finds a
-    player OpenGotha's lookup missed (None: OpenGotha's reading)."""
+    player OpenGotha's lookup missed (None: OpenGotha's lookup). With
+    ``one_game_per_table`` (OpenGotha's reading) a game replaces the earlier ones of its
+    round and table; else every game is kept, in file order."""
 
     def look_up(text: str | None) -> int | None:
         if text is None:
@@ -613,8 +620,7 @@ def _resolve(
     texts.update(record.text for record in bye_records)
     found_for = {text: look_up(text) for text in texts}
     find = found_for.__getitem__
-    by_key: dict[int, tuple[_GameRecord, int, int]] = {}
-    replaced = []
+    games: dict[int, list[tuple[_GameRecord, int, int]]] = {}  # by round and table
     lost = []
     for record in records:
         white, black = find(record.white_text), find(record.black_text)
@@ -622,9 +628,19 @@ def _resolve(
             lost.append(record)
             continue
         key = (record.round - 1) * TABLES + (record.table - 1)
-        if key in by_key:
-            replaced.append((by_key[key][0], record))
-        by_key[key] = (record, black, white)
+        games.setdefault(key, []).append((record, black, white))
+    # OpenGotha keeps the last game of a table, where the table's first game was
+    same_table = [g[0] for at_table in games.values() for g in at_table[:-1]]
+    if one_game_per_table:
+        ordered = [at_table[-1] for at_table in games.values()]
+    elif same_table:
+        position = {id(record): n for n, record in enumerate(records)}
+        ordered = sorted(  # every game, in file order
+            (g for at_table in games.values() for g in at_table),
+            key=lambda g: position[id(g[0])],
+        )
+    else:
+        ordered = [at_table[0] for at_table in games.values()]
     byes: dict[int, list[tuple[_ByeRecord, int]]] = {}
     lost_byes = []
     for record in bye_records:
@@ -640,8 +656,7 @@ def _resolve(
             entries.clear()
         if all(q != p for _, q in entries):
             entries.append((record, p))
-    ordered = [by_key[k] for k in by_key]
-    return _View(ordered, byes, lost, lost_byes, replaced)
+    return _View(ordered, byes, lost, lost_byes, same_table)
 
 
 def _game_text(record: _GameRecord) -> str:
@@ -656,9 +671,11 @@ def _hash_ordered(view: _View, n: int) -> list[tuple[_GameRecord, int, int]]:
     has two games in a round or plays himself; file order otherwise."""
     if not _repeats(view):
         return view.games
-    by_key = {(g[0].round - 1) * TABLES + (g[0].table - 1): g for g in view.games}
+    by_key: dict[int, list[tuple[_GameRecord, int, int]]] = {}
+    for g in view.games:  # several games of one table (sodos's reading): in file order
+        by_key.setdefault((g[0].round - 1) * TABLES + (g[0].table - 1), []).append(g)
     order = iteration_order(list(by_key), integer_hash)
-    return [by_key[k] for k in order]
+    return [g for k in order for g in by_key[k]]
 
 
 def _repeats(view: _View) -> bool:
@@ -796,10 +813,12 @@ def _describe(players: Sequence[_Player], p: int) -> str:
 
 
 def _warn_games(attrs: Attributes, players: Sequence[_Player], view: _View) -> None:
-    for earlier, later in view.replaced:
+    if view.same_table:
         attrs.warn(
-            f"{_game_text(later)} replaces {_game_text(earlier)} "
-            "(same round and table), as in OpenGotha"
+            f"OpenGotha 3.51 would keep one game per table: {len(view.same_table)} game(s) "
+            f"lost there (e.g. {_game_text(view.same_table[0])}, at the table of a later "
+            "game of its round; the file has no or repeated tableNumber); sodos keeps "
+            "every game (--compat opengotha drops them, as OpenGotha does)"
         )
     by_player: dict[tuple[int, int], list[tuple[_GameRecord, int, int]]] = {}
     # (nobody has two games in a round nor plays himself: no warning to look for)
@@ -893,8 +912,10 @@ def _read_file(
     og_index = (  # the same lookup when OpenGotha reads the version as we do
         index if og_version == version else opengotha_keys.KeyIndex(names, og_version, turkish)
     )
-    theirs = _resolve(players, records, bye_records, og_index, one_bye_per_round=True)
-    plain = _resolve(players, records, bye_records, index)  # OpenGotha's rule, no recovery
+    theirs = _resolve(
+        players, records, bye_records, og_index, one_bye_per_round=True, one_game_per_table=True
+    )
+    plain = _resolve(players, records, bye_records, index)  # OpenGotha's lookup, no recovery
 
     for record in ours.lost_games:
         attrs.warn(
@@ -1001,6 +1022,8 @@ def _defects(
         found["V1"] = f"{lost}, ratings read +2050 (at most 2949)"
     elif games or byes:
         found["V6"] = lost
+    if ours.same_table:
+        found["V8"] = f"{len(ours.same_table)} game(s) at the table of a later game dropped"
     doubled = [r for r, entries in sorted(ours.byes.items()) if len(entries) > 1]
     if doubled:
         found["V4"] = f"one bye kept in round(s) {', '.join(map(str, doubled))}"

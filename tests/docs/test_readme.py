@@ -84,3 +84,29 @@ def test_the_top_level_is_the_layout_the_project_promises():
     allowed = {"pyproject.toml", "sodos_plugin", "hookspecs", "tests", "sample_sgf"}
     allowed |= {"README.md", "LICENSE", ".ci", "benchmarks", "docs", ".gitignore"}
     assert top <= allowed, sorted(top - allowed)
+
+
+def test_ci_runs_the_test_command_on_every_admitted_cpython(tmp_path):
+    """``.ci/run`` also runs the test command on the system python3 and each other CPython
+    that requires-python admits (one release's defect, 3.11.2's regular expressions,
+    cannot hide behind another): its ``admitted`` check takes this interpreter and refuses
+    one outside requires-python."""
+    assert "candidates=(/usr/bin/python3)" in CI
+    assert 'command_here=${second/python3 -m venv/\\"$candidate\\" -m venv}' in CI
+    script = "admitted() {" + CI.split("admitted() {", 1)[1].split("\n}\n", 1)[0] + "\n}"
+    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
+    real = os.path.realpath(sys.executable)
+    version = ".".join(map(str, sys.version_info[:3]))
+
+    def admitted(requires: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            ["bash", "-c", f'{script}\nrequires="{requires}"; admitted "{sys.executable}"'],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    done = admitted(">=3.10")
+    assert done.returncode == 0 and done.stdout.split() == [real, version], done.stderr
+    assert admitted(">=99").returncode != 0

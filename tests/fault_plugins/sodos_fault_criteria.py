@@ -45,6 +45,18 @@ def bad_denominator(ctx):
     return Breakdown(denominator=0, totals=[0] * ctx.size)
 
 
+def huge_values(ctx):
+    return Breakdown(denominator=1, totals=[10**5000] * ctx.size)
+
+
+def huge_negative(ctx):
+    return Breakdown(denominator=1, contributions=[[-(10**101)] * ctx.size] * ctx.round)
+
+
+def huge_denominator(ctx):
+    return Breakdown(denominator=10**5000, totals=[1] * ctx.size)
+
+
 FAULTS = {
     "F-RAISES": raises,
     "F-WRONG-TYPE": wrong_type,
@@ -56,6 +68,9 @@ FAULTS = {
     "F-TEXT": text_values,
     "F-NONE": none_value,
     "F-DENOMINATOR": bad_denominator,
+    "F-HUGE": huge_values,
+    "F-HUGE-NEGATIVE": huge_negative,
+    "F-HUGE-DENOMINATOR": huge_denominator,
 }
 
 

@@ -145,6 +145,9 @@ def test_failures_are_exactly_the_faulty_plugins(faulty):
         ("F-TEXT", "values are not integers"),
         ("F-NONE", "values must be integer numerators, got NoneType"),
         ("F-DENOMINATOR", "denominator must be a positive integer"),
+        ("F-HUGE", "a value of more than 100 digits"),
+        ("F-HUGE-NEGATIVE", "a value of more than 100 digits"),
+        ("F-HUGE-DENOMINATOR", "the denominator must be an integer of at most 100 digits"),
     ],
 )
 def test_faulty_criterion_is_reported_with_plugin_and_hook(faulty, criterion, expected):

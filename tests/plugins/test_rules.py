@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from builders import seed_games, tournament, values
-from conftest import shared_path
+from conftest import on_path, shared_path
 from sodos_hookspecs import Breakdown, Criterion, Reader, Writer, hookimpl
 
 from sodos_plugin import ConfigError, Host, PluginError
@@ -490,9 +490,15 @@ def test_plugins_always_works_conflicts_and_failures_are_rows(plugin_dir, tmp_pa
     assert done.returncode == 0, done.stderr
     text = done.stdout
     assert text.index("sodos_p_eight") < text.index("built-in:")  # third-party first
-    assert "sodos_p_eight [conflict]: module sodos_p_eight (named by -p)" in text
+    # sodos_p_eight is the module of the entry point 'foo': the plugin is 'foo' however
+    # it is loaded (docs/plugins.md)
     assert (
-        "    conflict: criterion 'EIGHT' is provided by plugins sodos_p_eight, "
+        "foo [conflict]: entry point sodos_p_eight (distribution sodos-foo 1.2, named by -p)"
+        in (text)
+    )
+    assert "sodos_p_eight_too [conflict]: module sodos_p_eight_too (named by -p)" in text
+    assert (
+        "    conflict: criterion 'EIGHT' is provided by plugins foo, "
         'sodos_p_eight_too; choose one with [prefer] EIGHT = "<plugin>"' in text
     )
     kinds = sodos("plugins", "--kind", "writer", "--all", "--no-entry-points", cwd=tmp_path)
@@ -509,3 +515,112 @@ def test_version_lists_third_party_plugins(plugin_dir, tmp_path):
     assert lines[0].startswith("sodos 0.")
     assert "  plugin foo: sodos-foo 1.2 (sodos_p_eight)" in lines
     assert "  plugin broken: sodos-foo 1.2 (sodos_p_broken)" in lines
+
+
+# -- one name however a plugin is loaded (docs/plugins.md "Loading and blocking") ----------
+
+
+def named(plugin_dir, monkeypatch, config=None, **options) -> Host:
+    on_path(monkeypatch, plugin_dir)
+    return Host(config or {}, config_file=False, **options)
+
+
+LOADINGS = {
+    "entry points": dict(entry_points=True),
+    "-p by the entry point's name": dict(entry_points=False, plugins={"foo": "-p"}),
+    "-p by the module": dict(entry_points=False, plugins={"sodos_p_eight": "-p"}),
+    "config, entry point's name": dict(entry_points=True, config={"plugins": ["foo"]}),
+    "config, module": dict(entry_points=True, config={"plugins": ["sodos_p_eight"]}),
+    "config, module, no entry points": dict(
+        entry_points=False, config={"plugins": ["sodos_p_eight"]}
+    ),
+}
+
+
+@pytest.mark.parametrize("how", list(LOADINGS))
+def test_a_plugin_has_its_entry_points_name_however_it_is_loaded(plugin_dir, monkeypatch, how):
+    options = dict(LOADINGS[how])
+    config = {**options.pop("config", {}), "plugin": {"foo": {"anything": 1}}}
+    host = named(plugin_dir, monkeypatch, config, **options)  # [plugin.foo] is known
+    eights = [n for n, i in host.registry.plugins.items() if i.module == "sodos_p_eight"]
+    assert eights == ["foo"]
+    assert host.registry.criterion_owner["EIGHT"] == "foo"
+    assert not [f for f in host.registry.failures if f.plugin == "foo"]
+    assert not [w for w in host.registry.warnings if "foo" in w]
+
+
+def test_a_section_under_the_module_name_says_the_plugins_name(plugin_dir, monkeypatch):
+    with pytest.raises(ConfigError, match=r"\[plugin.sodos_p_eight\]: the plugin of module "
+                       r"'sodos_p_eight' is called 'foo' .*write \[plugin.foo\]"):  # fmt: skip
+        assert named(plugin_dir, monkeypatch, {"plugin": {"sodos_p_eight": {}}}).registry
+
+
+def test_a_misspelt_section_suggests_the_name(plugin_dir, monkeypatch):
+    with pytest.raises(ConfigError, match=r"no plugin called 'fooo' .*did you mean foo\?"):
+        assert named(plugin_dir, monkeypatch, {"plugin": {"fooo": {}}}).registry
+
+
+@pytest.mark.parametrize("name", ["foo", "sodos_p_eight"])
+def test_blocking_takes_the_plugins_name_or_its_module(plugin_dir, monkeypatch, name):
+    host = named(plugin_dir, monkeypatch, disable=[name])
+    assert "EIGHT" not in host.registry.criteria
+    assert host.registry.plugins["foo"].blocked
+    assert not [w for w in host.registry.warnings if "blocked" in w]
+
+
+@pytest.mark.parametrize(
+    "name, said",
+    [
+        ("fooo", "blocked plugin 'fooo': no plugin has that name (did you mean foo?)"),
+        ("builtin.sgff", "no plugin has that name (did you mean builtin.sgf?)"),
+        ("zzzz", "blocked plugin 'zzzz': no plugin has that name (sodos plugins --all lists"),
+    ],
+)
+def test_blocking_a_name_no_plugin_has_is_said_once(plugin_dir, monkeypatch, name, said):
+    host = named(plugin_dir, monkeypatch, {"disable": [name]}, disable=[name])
+    assert [w for w in host.registry.warnings if "blocked" in w] == [
+        w for w in host.registry.warnings if said in w
+    ]
+    assert len([w for w in host.registry.warnings if said in w]) == 1
+    assert "EIGHT" in host.registry.criteria  # nothing else blocked
+
+
+@pytest.mark.parametrize(
+    "prefer, said",
+    [
+        ({"EIGHT": "bar"}, "[prefer] EIGHT = 'bar': no plugin called 'bar' is installed"),
+        ({"EIGHT": "fo"}, "no plugin called 'fo' is installed (did you mean foo?)"),
+        (
+            {"EIGHT": "builtin.sos"},
+            "'builtin.sos' does not provide EIGHT (it provides SOSW, SOSM, SOS)",
+        ),
+        ({"SOSM": "builtin.sodos"}, "'builtin.sodos' does not provide SOSM (it provides SODOS"),
+        ({"EIGHT": "foo"}, None),
+        ({"eight": "foo"}, None),  # names are case-insensitive
+    ],
+)
+def test_prefer_naming_no_such_plugin_or_name_is_said(plugin_dir, monkeypatch, prefer, said):
+    host = named(plugin_dir, monkeypatch, {"prefer": prefer})
+    found = [w for w in host.registry.warnings if w.startswith("[prefer]")]
+    assert found == ([] if said is None else [next(w for w in found if said in w)])
+
+
+def test_prefer_a_bare_family_name_for_its_form_is_no_warning(monkeypatch):
+    @hookimpl
+    def sodos_criteria():
+        return [Criterion("SODOS", "x", lambda ctx: Breakdown(1, totals=[0] * ctx.size))]
+
+    host = Host({"prefer": {"SODOSW": "mine"}}, config_file=False, entry_points=False)
+    host.register(type("P", (), {"sodos_criteria": staticmethod(sodos_criteria)}), name="mine")
+    assert not [w for w in host.registry.warnings if w.startswith("[prefer]")]
+
+
+def test_a_blocked_name_no_plugin_has_is_said_by_ratings_too(tmp_path):
+    record = "(;GM[1]FF[4]PB[Ann]PW[Bob]BR[3k]WR[3k]DT[2024-01-02]RE[B+R];B[pd])"
+    (tmp_path / "g.sgf").write_text(record)
+    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False,
+                disable=["builtin.egff"])  # fmt: skip
+    run = host.ratings(host.history([tmp_path]), system="egf")
+    assert "blocked plugin 'builtin.egff': no plugin has that name (did you mean builtin.egf?)" in (
+        run.warnings
+    )

@@ -125,6 +125,14 @@ def test_mcmahon_start_scores_come_from_printed_mms():
         ("   3 Bob Smith  10k GB Lon  0 0  1-/b0  x7", "'x7' is neither a value"),
         ("   3 Bob Smith  GB Lon  0 0  1-/b0  0-", "no rank"),
         ("   3 Bob Smith  10k GB Lon  0  1-/b0  0-", "1 value columns for 2"),
+        # digits other than 0-9 (str.isdigit and \\d accept them): never a place, a rank,
+        # a value or a round, and never silently part of a name
+        ("   ² Bob Smith  10k GB Lon  0 0  1-/b0  0-", "place '²' is not written with the digits"),
+        ("   ٣ Bob Smith  10k GB Lon  0 0  1-/b0  0-", "place '٣' is not written with the digits"),
+        ("   3 Bob Smith  ١٠k GB Lon  0 0  1-/b0  0-", "no rank"),
+        ("   ２ Bob Smith  10k GB Lon  0 0  1-/b0  0-", "place '２' is not written with"),
+        ("   3 Bob Smith  10k GB Lon  ٠ 0  1-/b0  0-", "'٠' is neither a value"),
+        ("   3 Bob Smith  10k GB Lon  0 0  １-/b0  0-", "'１-/b0' is neither a value"),
     ],
 )
 def test_bad_rows_are_named(tmp_path, row3, message):

@@ -11,6 +11,7 @@ without it, the tests below pin what sodos does instead and the warning that say
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -438,13 +439,42 @@ def test_two_games_in_a_round_count_the_game_opengotha_lists_last():
     assert any("round 2: Aa Ann has 2 games" in w and "count table 1 " in w for w in warnings)
 
 
-def test_same_table_replaces_self_play_and_bye_with_game_are_warned():
+def test_same_table_keeps_both_games_self_play_and_bye_with_game_are_warned():
     t, warnings = read("same_table.xml")
-    assert len(t.games) == 1 and any("replaces round 1 table 1" in w for w in warnings)
+    assert len(t.games) == 2  # sodos keeps both; OpenGotha keeps the last (V8)
+    (said,) = [w for w in warnings if "one game per table" in w]
+    assert "1 game(s) lost there (e.g. round 1 table 1 BBBOB - AAANN" in said
+    view = t.compat["opengotha"]
+    assert set(view.defects) == {"V8"} and view.tournament.games == t.games[1:]
     t, warnings = read("self_equal.xml")
     assert any("plays himself" in w for w in warnings)
     t, warnings = read("bye_and_game.xml")
     assert any("has the bye and a game" in w for w in warnings)
+
+
+def test_games_without_table_numbers_are_all_kept_and_dropped_only_under_compat(tmp_path):
+    """Files other programs write without ``tableNumber``: every game of a round is at
+    table 1 (OpenGotha's default), where OpenGotha keeps only the last (docs/rules.md §7)."""
+    text = minimal("cup.xml").read_text("utf-8")
+    stripped = re.sub(r' tableNumber="[0-9]+"', "", text)
+    assert stripped != text
+    path = tmp_path / "no_tables.xml"
+    path.write_text(stripped, "utf-8")
+    t, warnings = opengotha_file.read_file(path)
+    kept, _ = read("cup.xml")
+    assert t.games == kept.games  # every game, as with its table numbers
+    said = [w for w in warnings if "one game per table" in w]
+    assert len(said) == 1 and ": 3 game(s) lost there" in said[0]  # one warning per file
+    view = t.compat["opengotha"]
+    assert view.defects == {"V8": "3 game(s) at the table of a later game dropped"}
+    assert [g.round for g in view.tournament.games] == [1, 2, 3]  # the last of each round
+    default = host().standings(t)
+    compat = host(compat="opengotha").standings(t)
+    every = lambda s: {c: values(s, c) for c in s.criteria}  # noqa: E731
+    assert every(default) == every(host().standings(kept))
+    assert every(compat) != every(default)
+    assert any("compat opengotha (V8, one game per round and table)" in w for w in compat.warnings)
+    assert not any("V8" in w for w in default.warnings)
 
 
 def test_byes_wrapper_unknown_player_and_two_in_a_round():

@@ -24,6 +24,7 @@ import base64
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import sys
@@ -229,6 +230,38 @@ KEPT = (
 )  # fmt: skip
 
 
+def _text(value: Any) -> bool:
+    return type(value) is str
+
+
+def _maybe_text(value: Any) -> bool:
+    return value is None or type(value) is str
+
+
+def _whole(low: int, high: int | None) -> Callable[[Any], bool]:
+    return lambda v: type(v) is int and low <= v and (high is None or v <= high)
+
+
+#: What each kept column may hold, as :meth:`Assembly.add` keeps it: a saved assembly
+#: with anything else is damaged, never trusted (docs/ratings.md, "The cache").
+KEPT_VALUES: dict[str, Callable[[Any], bool]] = {
+    "date": lambda v: type(v) is str and _FULL_DATE.fullmatch(v) is not None,
+    "black": lambda v: type(v) is str and v != "",
+    "white": lambda v: type(v) is str and v != "",
+    "score": lambda v: type(v) is float and v in (0.0, 0.5, 1.0),
+    "handicap": _whole(0, 9),
+    "komi": lambda v: v is None or (type(v) is float and math.isfinite(v) and abs(v) < 1000),
+    "size": _whole(0, 999),
+    "round": lambda v: v is None or _whole(-999_999, 999_999)(v),
+    "source": _text,
+    "event": _maybe_text,
+    "black_rank": _maybe_text,
+    "white_rank": _maybe_text,
+    "fingerprint": _text,
+}
+_FULL_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def _packed(column: list) -> list | dict[str, Any]:
     """A column as saved: ``{"runs": [[value, count], ...]}`` when it mostly repeats
     (sizes, handicaps, statuses), ``{"values": [...], "codes": "<base64>"}`` when it has
@@ -412,9 +445,13 @@ class Assembly:
                 numbers = _numbers(part["row_units"], rows, first, units)
                 for name in KEPT:
                     if name == "source":
-                        kept[name] += _own_restored(columns[name], numbers, sources)
+                        column = _own_restored(columns[name], numbers, sources)
                     else:
-                        kept[name] += _unpacked(columns[name], rows)
+                        column = _unpacked(columns[name], rows)
+                    valid = KEPT_VALUES[name]
+                    if not all(map(valid, dict.fromkeys(column))):  # each value once
+                        raise ValueError(f"a {name} that no game has")
+                    kept[name] += column
                 self.row_units += numbers
                 self.units = units
             if self.units != len(sources):
@@ -659,7 +696,8 @@ def archive_history(
             try:
                 most = options.limits.max_games_per_file * done
                 assembly = Assembly.resume(states, sources[:done], key, most)
-            except ValueError:  # never trusted: every unit from the per-file cache
+            except ValueError as problem:  # never trusted: every unit from the per-file cache
+                cache.malformed(str(problem))
                 done, states = 0, []
         outcomes = ingest_history(
             units[done:],

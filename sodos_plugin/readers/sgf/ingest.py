@@ -59,7 +59,7 @@ _BOM8 = b"\xef\xbb\xbf"
 _UTF16_FIRST = (b"\xff", b"\xfe", b"\x00")
 #: A number of at most 6 digits (longer runs of digits are no round), neither part of a
 #: fraction (``1/19``) nor an ordinal (``3rd``).
-_NUMBER = r"(?<![\d/])(\d{1,6})(?![\d/])"
+_NUMBER = r"(?<![0-9/])(?:(?<![^\s(])([-\u2212]))?([0-9]{1,6})(?![0-9/])"
 _ROUND_WORD = re.compile(r"(?<![^\W\d_])(?:round|rnd|r)\s*[:.#]?\s*" + _NUMBER, re.IGNORECASE)
 _FIRST_INT = re.compile(_NUMBER + r"(?!\s*(?:st|nd|rd|th)(?![^\W\d_]))", re.IGNORECASE)
 #: One object per distinct string for the values that repeat across a folder (names,
@@ -120,7 +120,10 @@ def round_number(ro: str | None, gn: str | None) -> tuple[int | None, str | None
     ``RO`` all digits is that number; else the number after a word ``Round``/``Rnd``/``R``
     (``RO[2nd Preliminary, Round 3]`` → 3); else the first number that is neither an
     ordinal nor part of a fraction (``RO[11 (playoff)]`` → 11, ``RO[3rd Preliminary]``
-    and ``RO[1/19]`` → none). A number of more than 6 digits is no round.
+    and ``RO[1/19]`` → none). A number of more than 6 digits is no round. A minus sign
+    before the number, at the start or after a space (``RO[-1]``, ``Round -2``), makes
+    it negative: a round outside 1..99, rejected with the record's file, never round 1.
+    Digits are 0-9 only.
     """
     if ro is not None and ro.isascii() and ro.isdigit():
         if len(ro) <= 6:
@@ -128,7 +131,10 @@ def round_number(ro: str | None, gn: str | None) -> tuple[int | None, str | None
         return None, f"RO[{_cut(ro)}]"
     if ro is not None and ro.strip():
         match = _ROUND_WORD.search(ro) or _FIRST_INT.search(ro)
-        return (int(match.group(1)) if match else None), f"RO[{_cut(ro)}]"
+        if match is None:
+            return None, f"RO[{_cut(ro)}]"
+        number = int(match.group(2))
+        return (-number if match.group(1) else number), f"RO[{_cut(ro)}]"
     if gn:
         match = _OGS_ROUND.search(gn)
         if match:

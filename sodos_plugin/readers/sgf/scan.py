@@ -16,8 +16,11 @@ Two paths, one answer:
   runs at C speed: the rest of a one-game file — moves with any properties (time
   left, comments, setup, passes), linear or OGS's one variation per move — by a
   few whole-buffer passes (:func:`_one_game_rest`), each game of a collection by
-  one regular expression. Whatever it cannot prove (other variations, unusual
-  tokens, errors) it does not judge: it returns ``None``. :func:`scan_single` is
+  one regular expression with possessive quantifiers where this interpreter's engine
+  gives :data:`ENGINE_CASES` right, else one plain match per node (CPython 3.11.2,
+  Debian 12's, accepts malformed records with the possessive forms). Whatever it
+  cannot prove (other variations, unusual tokens, errors) it does not judge: it
+  returns ``None``. :func:`scan_single` is
   its short path for the usual record (one game, a root without escapes).
 * :func:`scan_full` is sgfmill's own parser (``parse_sgf_collection``), used when
   the fast scan returns ``None``. It is also the oracle of the differential tests.
@@ -60,34 +63,80 @@ _ONE_VALUE = re.compile(rb"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
 _CLOSE_AS_OPEN = bytes.maketrans(b"]", b"[")
 
 
-def _compile_tail() -> re.Pattern[bytes]:
-    """Nodes without variations up to the game's closing ")" (possessive when available)."""
-    possessive = (
-        rb"(?:\s*+;(?:\s*+[A-Za-z]{1,64}+(?:\s*+\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\])++)*+)*+\s*+\)"
-    )
-    try:  # Python >= 3.11: possessive quantifiers never backtrack
-        return re.compile(possessive, re.DOTALL)
-    except re.error:  # pragma: no cover - Python 3.10: the same language, backtracking
-        plain = rb"(?:\s*;(?:\s*[A-Za-z]{1,64}(?:\s*" + _VALUE + rb")+)*)*\s*\)"
-        return re.compile(plain, re.DOTALL)
+# The rest of a game without variations, node by node: one node (``;`` and its
+# properties), and the game's closing ")". Plain quantifiers, a match per node: linear
+# on every engine (one pattern over all the nodes backtracks over a growing stack).
+_NODE = re.compile(rb"\s*;(?:\s*[A-Za-z]{1,64}(?:\s*" + _VALUE + rb")+)*", re.DOTALL)
+_CLOSE = re.compile(rb"\s*\)")
+#: The same language in one pattern with possessive quantifiers (Python >= 3.11): about
+#: twice as fast, used only where the engine passes :data:`ENGINE_CASES`.
+_POSSESSIVE_TAIL = (
+    rb"(?:\s*+;(?:\s*+[A-Za-z]{1,64}+(?:\s*+\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\])++)*+)*+\s*+\)"
+)
+#: A simple root (see :func:`_simple_root`), plain and possessive.
+_PLAIN_SIMPLE_ROOT = rb"(?:\s*[A-Za-z]{1,64}(?:\s*\[[^\\\[\]]*\])+)+\s*(?=[;()])"
+_POSSESSIVE_SIMPLE_ROOT = rb"(?:\s*+[A-Za-z]{1,64}+(?:\s*+\[[^\\\[\]]*+\])++)++\s*+(?=[;()])"
+
+#: Known answers, ``(pattern, data, end of the match or None)``: where a release's
+#: engine gives another (CPython 3.11.0-3.11.4 let possessive repeats backtrack into
+#: matches sgfmill rejects: gh-100061, gh-106052), the plain forms are used.
+ENGINE_CASES: tuple[tuple[str, bytes, int | None], ...] = (
+    ("tail", b";B;W[ah])", None),  # an ident without a value
+    ("tail", b";B[ag]x)", None),  # a value-only byte outside a value
+    ("tail", b";B[aa]CD;W[bb])", None),
+    ("tail", b";B[aa];W[bb] )", 14),
+    ("tail", b";B[a\\]b]C[x]BL[1][2] ; W[])(", 27),
+    ("tail", b")", 1),
+    ("root", b"PB[a]PWx;", None),
+    ("root", b"PB[a]PW;", None),
+    ("root", b"PB[a]PW[b]RE[B+R]x;", None),
+    ("root", b"PB[a] PW[b][c] ;", 15),
+    ("root", b"PB[a]PW[b]RE[B+R];B;W[ah])", 17),
+)
 
 
-_TAIL = _compile_tail()
+def _possessive_sound() -> bool:
+    """True when this engine compiles the possessive forms and gives every known answer."""
+    try:
+        patterns = {
+            "tail": re.compile(_POSSESSIVE_TAIL, re.DOTALL),
+            "root": re.compile(_POSSESSIVE_SIMPLE_ROOT),
+        }
+    except re.error:  # Python 3.10: no possessive quantifiers
+        return False
+    for kind, data, end in ENGINE_CASES:
+        match = patterns[kind].match(data)
+        if (None if match is None else match.end()) != end:
+            return False
+    return True
 
 
-def _compile_simple_root() -> re.Pattern[bytes]:
-    """A simple root: properties whose values hold no ``\\``, ``[`` or ``]`` (several
-    values each allowed, lower-case ident letters too), then whitespace up to a node
-    boundary (``;``, ``(`` or ``)``, not consumed)."""
-    value = rb"\s*+\[[^\\\[\]]*+\]"
-    possessive = rb"(?:\s*+[A-Za-z]{1,64}+(?:" + value + rb")++)++\s*+(?=[;()])"
-    try:  # Python >= 3.11
-        return re.compile(possessive)
-    except re.error:  # pragma: no cover - Python 3.10: the same language, backtracking
-        return re.compile(rb"(?:\s*[A-Za-z]{1,64}(?:\s*\[[^\\\[\]]*\])+)+\s*(?=[;()])")
+def tail_by_nodes(data: bytes, pos: int) -> int | None:
+    """Where the game's closing ")" ends when every node from ``pos`` on is a node
+    without variations, else None (one :data:`_NODE` match per node)."""
+    node = _NODE.match
+    while (match := node(data, pos)) is not None:
+        pos = match.end()
+    close = _CLOSE.match(data, pos)
+    return None if close is None else close.end()
 
 
-_SIMPLE_ROOT = _compile_simple_root()
+def _tail_by_pattern(pattern: re.Pattern[bytes]):
+    def tail_end(data: bytes, pos: int) -> int | None:
+        match = pattern(data, pos)
+        return None if match is None else match.end()
+
+    return tail_end
+
+
+#: True when the possessive forms are used (this engine gives every known answer).
+POSSESSIVE = _possessive_sound()
+if POSSESSIVE:
+    _tail_end = _tail_by_pattern(re.compile(_POSSESSIVE_TAIL, re.DOTALL).match)
+    _SIMPLE_ROOT = re.compile(_POSSESSIVE_SIMPLE_ROOT)
+else:
+    _tail_end = tail_by_nodes
+    _SIMPLE_ROOT = re.compile(_PLAIN_SIMPLE_ROOT)
 
 
 def _simple_root(data: bytes, pos: int) -> tuple[RawRoot, int] | None:
@@ -330,10 +379,10 @@ def scan_fast(data: bytes, max_games: int | None = None) -> list[RawRoot] | None
             raise TooManyGames(max_games)
         if len(roots) == 1 and _one_game_rest(data[boundary:]):
             return roots  # one game, nothing after its ")" but whitespace
-        tail = _TAIL.match(data, boundary)
-        if tail is None:
+        end = _tail_end(data, boundary)
+        if end is None:
             return None
-        start = _START.search(data, tail.end())
+        start = _START.search(data, end)
     return roots
 
 

@@ -31,7 +31,7 @@ import functools
 import os
 import struct
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
@@ -375,6 +375,31 @@ class SettingsSource(NamedTuple):
     data: bytes | None  # None: a file on disk, read when needed
 
 
+def walk(top: Path | str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list, list]]:
+    """``os.walk(top, onerror=onerror)`` top-down, without recursion: any depth of folders
+    (Python before 3.12 recurses once per level, and 1 000 nested folders raise
+    RecursionError). The same order; the caller may prune ``dirs`` in place."""
+    stack = [os.fspath(top)]
+    while stack:
+        directory = stack.pop()
+        try:
+            with os.scandir(directory) as scan:
+                entries = list(scan)
+        except OSError as error:
+            onerror(error)
+            continue
+        dirs, files = [], []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()  # a link to a folder too, as os.walk lists it
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else files).append(entry.name)
+        yield directory, dirs, files
+        inner = [os.path.join(directory, name) for name in reversed(dirs)]
+        stack.extend(path for path in inner if not os.path.islink(path))  # as os.walk
+
+
 def collect(
     paths: Sequence[Path], limits: Limits
 ) -> tuple[list[str | Unit], list[FileReport], list[SettingsSource]]:
@@ -438,7 +463,7 @@ def collect(
             top = path / SETTINGS_FILE
             if top.is_file() or (top.exists() and not top.is_dir()):  # a pipe is refused
                 settings.append(SettingsSource(str(top), None))
-            for directory, dirs, files in os.walk(path, onerror=walk_error):
+            for directory, dirs, files in walk(path, walk_error):
                 is_top = directory == str(path)
                 prefix = os.path.join(directory, "")
                 linked = [d for d in dirs if os.path.islink(prefix + d)]

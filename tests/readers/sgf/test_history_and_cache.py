@@ -96,7 +96,8 @@ def test_a_damaged_cache_is_rebuilt_never_trusted(tmp_path):
     write(games, "a.sgf")
     h1 = host(tmp_path).history([games])
     cache = tmp_path / "cache.sqlite3"
-    cache.write_bytes(b"this is not a database" * 100)
+    header = cache.read_bytes()[:100]  # its own file (the mark in the header), damaged
+    cache.write_bytes(header + b"this is not a database" * 100)
     for suffix in ("-wal", "-shm"):
         (tmp_path / f"cache.sqlite3{suffix}").unlink(missing_ok=True)
     h2 = host(tmp_path).history([games])

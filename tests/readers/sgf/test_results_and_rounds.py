@@ -88,6 +88,14 @@ def test_a_sentence_result_is_scored_as_a_decisive_game(tmp_path):
         ("1234567", None),  # more than 6 digits
         ("5" * 5000, None),
         ("9" * 5000 + " Round 2", 2),
+        ("-1", -1),  # negative: outside 1..99, rejected, never round 1
+        ("Round -2", -2),
+        ("(-3)", -3),
+        ("\u22124", -4),  # the minus sign
+        ("R-1", 1),  # a dash after a word is no sign
+        ("1-2", 1),
+        ("\u0663", None),  # digits are 0-9 (int() reads Arabic-Indic digits)
+        ("Round \u0665", None),
     ],
 )
 def test_round_numbers(ro, expected):
@@ -102,11 +110,14 @@ def test_rounds_in_records(tmp_path):
             "b.sgf": rec("Cid", "Dan", ro="3rd Preliminary"),
             "c.sgf": rec("Eve", "Fay", ro="1/19"),
             "d.sgf": rec("Gus", "Hal", ro="7" * 5000),
+            "e.sgf": rec("Ivy", "Jon", ro="-1"),
         },
     )
     result = read([root], {"jobs": 1})
     assert [g.round for g in result.tournament.games] == [3]
     got = status(result)
+    assert got["e.sgf"] == ("rejected", "RO[-1]: round -1 outside 1..99")
+    assert [f.path for f in result.files if f.path.endswith("e.sgf")] == [str(root / "e.sgf")]
     assert got["b.sgf"] == ("rejected", "RO[3rd Preliminary]: no round number in it")
     assert got["c.sgf"] == ("rejected", "RO[1/19]: no round number in it")
     assert got["d.sgf"][0] == "rejected" and len(got["d.sgf"][1]) < 200  # a cut text

@@ -12,7 +12,9 @@ reason) is the same with the fast path on or off.
 
 from __future__ import annotations
 
+import contextlib
 import glob
+import re
 
 import pytest
 from conftest import shared_path
@@ -20,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf, sgf_grammar
 
+from sodos_plugin.readers.sgf import scan
 from sodos_plugin.readers.sgf.ingest import ingest_bytes
 from sodos_plugin.readers.sgf.scan import (
     _without_comments,
@@ -469,3 +472,70 @@ def test_every_shared_file_agrees() -> None:
         check(data)
         fast_count += scan_fast(data) is not None
     assert fast_count >= 15
+
+
+@contextlib.contextmanager
+def plain_forms():
+    """The forms used where the engine fails :data:`~.scan.ENGINE_CASES` (or has no
+    possessive quantifiers), whatever this interpreter is."""
+    saved = scan._tail_end, scan._SIMPLE_ROOT
+    scan._tail_end, scan._SIMPLE_ROOT = scan.tail_by_nodes, re.compile(scan._PLAIN_SIMPLE_ROOT)
+    try:
+        yield
+    finally:
+        scan._tail_end, scan._SIMPLE_ROOT = saved
+
+
+@pytest.mark.parametrize("forms", ["chosen", "plain"])
+@pytest.mark.parametrize("kind, data, end", scan.ENGINE_CASES)
+def test_the_engine_cases_are_answered_right(forms, kind, data, end) -> None:
+    """The forms this interpreter chose, and the plain ones, give every known answer
+    (CPython 3.11.2's possessive repeats accept ``;B;W[ah])``)."""
+    with plain_forms() if forms == "plain" else contextlib.nullcontext():
+        if kind == "tail":
+            assert scan._tail_end(data, 0) == end
+        else:
+            match = scan._SIMPLE_ROOT.match(data)
+            assert (None if match is None else match.end()) == end
+
+
+def test_an_engine_with_a_wrong_answer_gets_the_plain_forms(monkeypatch) -> None:
+    assert scan._possessive_sound() is scan.POSSESSIVE
+    kind, data, end = scan.ENGINE_CASES[3]
+    monkeypatch.setattr(scan, "ENGINE_CASES", ((kind, data, None if end else 1),))
+    assert scan._possessive_sound() is False
+
+
+@pytest.mark.parametrize("forms", ["chosen", "plain"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"(;PB[a]PW[b]RE[B+R];B;W[ah])",
+        b"(;PB[a]PW[b]RE[B+R];B[ag]x)",
+        b"(;PB[a]PWx;B[ag])",
+        b"(;PB[a]PW[b];B[ag])\n(;PB[c]PW[d];B;W[ah])",  # a collection: the tail pattern
+        b"(;PB[a]PW[b];B[ag]W)(;PB[c]PW[d];W[ah])",
+        b"(;PB[c]PW[d]RE[W+1]Q;W[ah])(;PB[a]PW[b];B[ag])",
+    ],
+)
+def test_damage_is_refused_by_either_form(forms, data: bytes) -> None:
+    with plain_forms() if forms == "plain" else contextlib.nullcontext():
+        assert scan_fast(data) is None
+        assert scan_single(data) is None
+    assert full_or_none(data) is None
+
+
+@SETTINGS
+@given(damaged())
+def test_the_plain_forms_agree_with_sgfmill(data: bytes) -> None:
+    with plain_forms():
+        check(data)
+
+
+def test_a_long_collection_is_read_node_by_node_in_linear_time() -> None:
+    """The node-by-node tail keeps no backtracking stack across nodes: 200 000 moves."""
+    moves = b"".join(b";B[aa]BL[%d]C[x\\]y];W[bb]" % i for i in range(100_000))
+    data = b"(;PB[a]PW[b]" + moves + b")(;PB[c]PW[d];B[cc])"
+    with plain_forms():
+        roots = scan_fast(data)
+    assert roots is not None and [r[b"PB"] for r in roots] == [b"a", b"c"]

@@ -148,6 +148,54 @@ def test_a_path_too_long_is_a_rejection_and_the_run_stops(tmp_path):
         shutil.rmtree(games / ("d" * 200))
 
 
+def _nested(top: Path, depth: int, name: str = "n") -> list[str]:
+    """``depth`` folders each inside the one before, a record every 100 levels; the
+    records' players (made through descriptors: os.makedirs itself recurses)."""
+    players = []
+    fd = os.open(top, os.O_RDONLY)
+    try:
+        for level in range(1, depth + 1):
+            os.mkdir(name, dir_fd=fd)
+            inner = os.open(name, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+            if level % 100 == 0:
+                black, white = f"Deep{level} Ann", f"Deep{level} Bob"
+                record = os.open("g.sgf", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+                os.write(record, rec(black, white, ro="1"))
+                os.close(record)
+                players += [black, white]
+    finally:
+        os.close(fd)
+    return players
+
+
+def test_1100_nested_folders_are_walked(tmp_path):
+    """No recursion per level (os.walk before Python 3.12 raises RecursionError)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    players = _nested(games, 1100)
+    done = cli("standings", str(games), "--format", "json", "--jobs", "1", cwd=tmp_path)
+    clean(done)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p["player"]["name"] for p in json.loads(done.stdout)["standings"]) == sorted(
+        players
+    )
+
+
+def test_the_walk_is_os_walks_order(tmp_path):
+    names = ["b", "a", "B", "a1", "z.sgf", "m", ".hidden", "é"]
+    for first in names:
+        for second in names[:4]:
+            (tmp_path / first / second).mkdir(parents=True, exist_ok=True)
+            (tmp_path / first / second / "x.sgf").write_bytes(b"")
+        (tmp_path / f"{first}.txt").write_bytes(b"")
+    (tmp_path / "b" / "link").symlink_to(tmp_path / "a")
+    errors: list = []
+    assert list(walk_module.walk(tmp_path, errors.append)) == list(os.walk(tmp_path))
+    assert errors == []
+
+
 def test_a_link_to_a_folder_is_reported_not_followed(tmp_path):
     games = folder(tmp_path / "games", event(tmp_path))
     other = folder(tmp_path / "other", {"x.sgf": rec("Eve Elm", "Fay Ash", ro="3")})
