@@ -46,7 +46,7 @@ from sodos_plugin.readers.sgf.history import Extra, HistoryOutcome
 from sodos_plugin.readers.sgf.ingest import FileOutcome, Record
 from sodos_plugin.readers.sgf.results import ParsedResult
 
-FORMAT = 1
+FORMAT = 2  # bumped when what ingest extracts changes: older entries are read again
 FEW_KEYS = 5000
 BUSY_TIMEOUT_MS = 5000
 _RESULTS = {r.value: r for r in Result}
