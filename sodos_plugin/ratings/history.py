@@ -372,8 +372,8 @@ class _Collector:
             )
         try:
             table = games_table.read_table(path, limit)
-        except InputError as error:
-            self.files.append(FileReport(source, "rejected", str(error)))
+        except InputError as error:  # the file is named by the report
+            self.files.append(FileReport(source, "rejected", error.message))
             return
         self.warnings.extend(table.warnings)
         rows = table.games

@@ -223,7 +223,7 @@ def parse_table(data: bytes, source: str) -> GamesTable:
         missing = [c for c in REQUIRED if c not in at]
         if missing:
             raise InputError(
-                f"line 1: no {', '.join(missing)} column (a games table needs "
+                f"line 1: no {' and no '.join(missing)} column (a games table needs "
                 f"{', '.join(REQUIRED)}; the header names {', '.join(map(repr, header[:12]))})",
                 source=source,
             )

@@ -26,10 +26,10 @@ Encoding (docs/rules.md §9):
    non-ASCII bytes (so a GBK file without ``CA`` is never read silently);
 5. UTF-8 whose bytes were damaged upstream (a character cut short, a byte replaced by
    ``?``): when the values read as UTF-8 (rules 1-4) are mostly UTF-8 — their valid
-   multi-byte characters take at least as many bytes as the invalid bytes — or, without
-   CA, the record is Fox's (:func:`writer`: Fox writes UTF-8), each byte that is not
-   valid UTF-8 is kept as a ``\\xNN`` escape, noted, and the record is kept; otherwise
-   rules 2-4 apply as written (an error, or the fallback).
+   multi-byte characters take at least as many bytes as the invalid bytes — or the
+   record is Fox's (:func:`writer`: Fox writes UTF-8), each byte that is not valid UTF-8
+   is kept as a ``\\xNN`` escape, noted, and the record is kept; otherwise rules 2-4
+   apply as written (an error, or the fallback).
 
 :func:`writer` tells records of a writer with its own conventions (Fox), and
 :func:`komi` reads ``KM`` with them (docs/rules.md §10.1).
@@ -257,7 +257,9 @@ def decode_root(
         try:
             text = _decode_all(found, encoding, size, joined)
         except (UnicodeError, LookupError):  # UnicodeError: any codec's own failure
-            damaged = _damaged_utf8(found, size) if encoding == "UTF-8" else None
+            damaged = None
+            if encoding == "UTF-8":
+                damaged = _damaged_utf8(found, size, writer(raw) == FOX)
             if damaged is None:
                 bad = _first_undecodable(found, _Context(size, encoding))
                 if forced:
@@ -308,15 +310,14 @@ def decode_root(
 
 
 def _first_of_repeated(raw: RawRoot, ident: str, notes: list[str]) -> bytes:
-    """``SZ`` or ``CA`` given several times: sgfmill reads the first; noted (the one value
-    read once when all say the same, else which was taken)."""
+    """``SZ`` or ``CA`` given several times: the first value, as sgfmill reads it; noted."""
     values = raw[ident.encode("ascii")]
-    try:
-        return _one(raw, ident, notes)
-    except RecordError:
-        shown = ", ".join(v.decode("ascii", "replace") for v in values)
-        notes.append(f"{ident} given {len(values)} times ({_shown(shown)}): the first is read")
-        return values[0]
+    shown = "".join(f"[{v.decode('ascii', 'replace')}]" for v in values)
+    if len(set(values)) == 1:
+        notes.append(f"{ident}{_shown(shown)}: one value given {len(values)} times, read once")
+    else:
+        notes.append(f"{ident}{_shown(shown)}: given {len(values)} times, the first is read")
+    return values[0]
 
 
 #: The writers whose records follow conventions of their own (docs/rules.md §9, §10.1).
