@@ -120,13 +120,19 @@ class FileReport:
     """What happened to one input file: ``status`` is ingested, duplicate or rejected.
 
     Readers of folders may also say ``excluded`` (deliberately not read: another event,
-    not a record) and ``settings`` (a tournament settings file); only ``rejected``
-    makes the command fail.
+    not a record; in a game history, a valid record of a game that is not rated) and
+    ``settings`` (a tournament settings file); only ``rejected`` makes the command fail.
+
+    :param reason: why, for this file (names the property, the value, the player).
+    :param kind: a short stable key of the reason, the same for every file with that
+        reason (``"self-play"``, ``"undated"``): what a summary counts by. Empty when the
+        reader gives none (then the reason is the key).
     """
 
     path: str
     status: str
     reason: str = ""
+    kind: str = ""
 
 
 @dataclass(frozen=True)

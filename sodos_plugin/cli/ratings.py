@@ -28,6 +28,7 @@ from sodos_plugin.cli._options import history_options, parse_params, rating_opti
 from sodos_plugin.cli._streams import atomic_file, say
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import SodosError
+from sodos_plugin.ratings.history import file_summary
 from sodos_plugin.ratings.report import (
     FORMATS,
     computed_by,
@@ -38,7 +39,7 @@ from sodos_plugin.ratings.report import (
 )
 from sodos_plugin.ratings.state import write_state
 from sodos_plugin.util.progress import Progress
-from sodos_plugin.util.textsafe import json_text, printable
+from sodos_plugin.util.textsafe import fit, json_text, printable
 
 EXAMPLES = (
     "sodos ratings games/ --rating ogs",
@@ -92,7 +93,11 @@ def system_of(args: argparse.Namespace) -> str:
 def rate(host, args: argparse.Namespace, details: bool = False):
     """Read the history, report its files, rate it (shared with explain)."""
     history = host.history(args.paths, jobs=args.jobs, progress=Progress)
-    report_files(history, sys.stderr, args.skip_bad)
+    try:
+        report_files(history, sys.stderr, args.skip_bad)
+    finally:  # the count by reason, also when rejected files stop the run
+        for line in summary_lines(history):
+            say(line, sys.stderr)
     if len(history.games) >= 100_000 and sys.stderr.isatty():
         sys.stderr.write(f"sodos: rating {len(history.games)} games with {system_of(args)}\n")
     run = host.ratings(
@@ -130,6 +135,32 @@ def say_after(run, on_terminal: bool) -> None:
         say(f"note: {note}")
     for warning in run.warnings:
         say(f"warning: {warning}")
+
+
+#: The statuses of a history's account the summary counts, in its order.
+SUMMARY_ORDER = ("excluded", "duplicate", "rejected")
+#: Reasons listed per status (the others are counted together).
+SUMMARY_REASONS = 12
+
+
+def summary_lines(history) -> list[str]:
+    """The account of a history's files counted by status and reason key
+    (:func:`~sodos_plugin.ratings.history.file_summary`), for stderr: the games to rate
+    and the count per status, then each status's reasons with their counts."""
+    counts = file_summary(history.files)
+    total = {status: sum(counts.get(status, {}).values()) for status in SUMMARY_ORDER}
+    told = ", ".join(f"{total[status]} {status}" for status in SUMMARY_ORDER)
+    lines = [f"sodos: {len(history.games)} game(s) to rate; {told} (files, or games of one)"]
+    for status in ("excluded", "rejected"):
+        found = list(counts.get(status, {}).items())
+        if not found:
+            continue
+        shown = ", ".join(f"{fit(key, 60)} {n}" for key, n in found[:SUMMARY_REASONS])
+        rest = found[SUMMARY_REASONS:]
+        if rest:
+            shown += f", {len(rest)} other reason(s) {sum(n for _, n in rest)}"
+        lines.append(f"sodos: {status} {total[status]}: {shown}")
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,6 +6,8 @@ Contract (docs/rules.md §10.1): :func:`read_history` reads
   events, dated by ``DT``, duplicates dropped and reported, every unusable record
   reported with its reason (:mod:`sodos_plugin.readers.sgf.history`, the SGF ingest's
   own per-file records, served from the :mod:`~sodos_plugin.readers.sgf.cache` when unchanged);
+* games tables (``.csv``/``.tsv``: one row per dated game, what a server exports from
+  its database; :mod:`sodos_plugin.readers.games_table`): every row a game, or a report;
 * EGD h9 and OpenGotha XML files, and any other format a reader plugin reads: one
   tournament each, dated by ``Tournament.date`` (the reader's: h9 ``DT[...]``, XML
   ``beginDate``), its class, board size and komi as the reader recorded them
@@ -14,8 +16,10 @@ Contract (docs/rules.md §10.1): :func:`read_history` reads
   :class:`~sodos_hookspecs.HistoryGame` s.
 
 Games are ordered by date, then event, round, names, result and source, so that the
-order of files given never changes a rating. A game without a result over the board
-(unknown, void, won by default) is not rated and is reported.
+order of files given never changes a rating. A valid game that cannot be rated (no
+date, self-play, no result over the board: unknown, void, won by default) is
+*excluded*, with a short stable key of its reason (:mod:`sodos_plugin.readers.dated`);
+:func:`file_summary` counts the account of every file by status and key.
 
 The files are read with the host's readers and settings, passed in as :class:`Sources`
 (this module knows no host).
@@ -46,10 +50,11 @@ from sodos_hookspecs import (
 )
 
 from sodos_plugin.engine.identity import identity_key
-from sodos_plugin.engine.model import BLACK_SCORE, Tournament
-from sodos_plugin.engine.ranks import format_rank
+from sodos_plugin.engine.model import BLACK_SCORE, Result, Tournament
+from sodos_plugin.engine.ranks import format_rank, rank_text
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.ratings.periods import _order, game_order
+from sodos_plugin.readers import dated, games_table
 from sodos_plugin.readers import sgf as sgf_reader
 
 
@@ -144,14 +149,18 @@ def tournament_games(
                 dict.fromkeys(f"{n!r} names {shared[identity_key(n)]} players" for n in same)
             )
             why = f"{names} of this file (not rated: a history tells players apart by name)"
-            skipped.append(FileReport(where, "excluded", why))
+            skipped.append(FileReport(where, "excluded", why, dated.SHARED_NAME))
             continue
         score = BLACK_SCORE.get(game.result)
         if game.by_default:
-            skipped.append(FileReport(where, "excluded", "won by default (not rated)"))
+            skipped.append(
+                FileReport(where, "excluded", "won by default (not rated)", dated.FORFEIT)
+            )
             continue
         if score is None:
-            skipped.append(FileReport(where, "excluded", f"result {game.result.value} (not rated)"))
+            kind = dated.UNFINISHED if game.result is Result.UNKNOWN else dated.NO_WINNER
+            why = f"result {game.result.value} (not rated)"
+            skipped.append(FileReport(where, "excluded", why, kind))
             continue
         games.append(
             HistoryGame(date, key, black, white, score, game.handicap, None, 19, game.round, where)
@@ -222,6 +231,12 @@ class _Collector:
         return first
 
     def add_player(self, player: HistoryPlayer) -> None:
+        """A player's first rank and rating; a rank in its plain spelling (``P9段`` →
+        ``9p``, docs/rules.md §10.1) when it is a Go rank."""
+        if player.rank:
+            plain = rank_text(player.rank)
+            if plain is not None and plain != player.rank:
+                player = replace(player, rank=plain)
         known = self.players.get(player.name)
         if (
             known is None
@@ -336,6 +351,75 @@ class _Collector:
             return
         self.add_tournament(tournament, date, source, *tournament_facts(tournament))
 
+    def add_table(self, path: Path) -> None:
+        """One games table: its rows as dated games (docs/ratings.md)."""
+        source = str(path)
+        section = self.sources.sections.get(games_table.PLUGIN, {})
+        limit = section.get("max_bytes", games_table.MAX_BYTES)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
+            raise ConfigError(
+                f"max_bytes must be a positive integer, got {limit!r}",
+                source=f"[plugin.{games_table.PLUGIN}]",
+                where="max_bytes",
+            )
+        try:
+            table = games_table.read_table(path, limit)
+        except InputError as error:  # the file is named by the report
+            self.files.append(FileReport(source, "rejected", error.message))
+            return
+        self.warnings.extend(table.warnings)
+        rows = table.games
+        where = [f"{source}:{g.line}" for g in rows]
+        days = [g.date for g in rows]
+        event_of, events = dated.group_events(
+            [g.event for g in rows], days, where, self.sources.event_gap_days
+        )
+        self.events.update(events)
+        names = {}
+        for game, place in zip(rows, where):
+            for raw in (game.black, game.white):
+                if raw not in names:
+                    names[raw] = self.name(raw, place)
+        for game, place, event in zip(rows, where, event_of):
+            self.games.append(
+                HistoryGame(
+                    game.date,
+                    event,
+                    names[game.black],
+                    names[game.white],
+                    game.score,
+                    game.handicap,
+                    game.komi,
+                    game.size,
+                    game.round,
+                    place,
+                )  # fmt: skip
+            )
+        players = dated.first_ranks(
+            days,
+            [names[g.black] for g in rows],
+            [names[g.white] for g in rows],
+            [g.black_rank for g in rows],
+            [g.white_rank for g in rows],
+            where,
+        )
+        for player in players.values():
+            self.add_player(player)
+        self.files.append(FileReport(source, "ingested"))
+        self.files.extend(table.files)
+
+
+def file_summary(files: Iterable[FileReport]) -> dict[str, dict[str, int]]:
+    """The account of the files by status, then by the key of the reason
+    (:attr:`~sodos_hookspecs.FileReport.kind`, else the reason itself), each with its
+    count, largest first: ``{"excluded": {"self-play": 98, "undated": 111}, ...}``.
+    Ingested files are counted under ``""``."""
+    counts: dict[str, Counter] = {}
+    for report in files:
+        key = "" if report.status == "ingested" else (report.kind or report.reason)
+        counts.setdefault(report.status, Counter())[key] += 1
+    return {status: dict(found.most_common()) for status, found in counts.items()}
+
 
 def read_history(
     sources: Sources,
@@ -361,6 +445,8 @@ def read_history(
             continue
         if reader == sgf_reader.NAME and builtin:
             sgf.append(path)
+        elif reader == games_table.NAME and builtin:
+            collector.add_table(path)
         else:
             collector.add_path(path)
     if sgf:

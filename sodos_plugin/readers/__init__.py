@@ -4,4 +4,4 @@ Readers *scan* bytes, then *interpret* values, and report every problem with the
 file, line or property and what was expected.
 """
 
-MODULES: tuple[str, ...] = ("opengotha_xml", "h9", "json_tournament", "sgf")
+MODULES: tuple[str, ...] = ("opengotha_xml", "h9", "json_tournament", "games_table", "sgf")

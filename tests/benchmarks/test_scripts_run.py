@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, shared_path
 
 
 def test_run_all_quick_prints_every_row(tmp_path):
@@ -61,3 +61,21 @@ def test_whole_process_benchmarks_quick_print_every_row(tmp_path):
     assert not [row for row in rows if row["failed"] or row["skipped"]]
     assert all(row["note"] == "values equal" for row in rows if row["name"].startswith("h9"))
     assert all(row["ratio"] > 0 for row in rows)
+
+
+def test_archives_account_runs_on_the_shared_server_records(tmp_path):
+    """benchmarks/archives.py on the shared server records: every record accounted for,
+    the valid ones not rated excluded (never rejected), the run's exit 0."""
+    folder = shared_path("server-archives", "variants")
+    out = tmp_path / "account.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "archives.py"), str(folder),
+         "--sodos", f"{sys.executable} -m sodos_plugin.cli", "--json", str(out)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (account,) = json.loads(out.read_text())
+    assert (account["records"], account["eligible"], account["rated"]) == (22, 15, 15)
+    assert account["eligible_rated"] == 15 and account["exit_without_skip_bad"] == 0
+    assert {status for status, *_ in account["not_rated"]} == {"excluded"}
+    assert "| variants | 23 | 22 | 15 | 15 | 15 (100.00 %) | 0 |" in done.stdout

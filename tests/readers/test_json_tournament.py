@@ -158,7 +158,7 @@ def test_two_games_in_one_round_name_both():
         (changed(games__1__handicap=10), "games[1].handicap", "0..9"),
         (changed(games__1__handicap=True), "games[1].handicap", "expected an integer"),
         (changed(games__0__komi="6.5"), "games[0].komi", "expected a number or null"),
-        (changed(players__0__rank="2 dan"), "players[0].rank", "not a Go rank"),
+        (changed(players__0__rank="2 stars"), "players[0].rank", "not a Go rank"),
         (changed(players__0__rating=1e6), "players[0].rating", "-100000..100000"),
         (changed(players__0__name=""), "players[0].name", "must not be empty"),
         (changed(players__0__name="  "), "players[0].name", "blank"),

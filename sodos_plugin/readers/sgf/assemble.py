@@ -16,7 +16,8 @@ Rules:
   :func:`~sodos_plugin.engine.identity.identity_key` (docs/rules.md §8): spellings that differ
   only by Unicode normalisation, case or spaces are one player, shown as first met,
   with a warning naming both spellings and files; ``aliases``, ``bye_name`` and
-  ``byes`` match names the same way; PB and PW of one name reject the file;
+  ``byes`` match names the same way; PB and PW of one name (self-play), or a missing
+  PB or PW, reject the file (a pairing needs two players);
 * names that are merely close (edit distance 1-2) and never play in one round are a
   warning naming both and their files (:func:`~sodos_plugin.engine.identity.close_names`);
 * the rank comes from ``BR``/``WR`` of the player's first round (the earliest
@@ -188,6 +189,12 @@ def assemble(
         problem = None
         several = len(outcome.records) > 1
         for record in outcome.records:
+            if not record.black or not record.white:  # a game of players unknown: no pairing
+                missing = " and ".join(
+                    p for p, v in (("PB", record.black), ("PW", record.white)) if not v
+                )
+                problem = record, f"no player name: {missing} missing or empty"
+                break
             if record.round is None or not 1 <= record.round <= MAX_ROUNDS:
                 problem = record, _check_record(record)
                 break

@@ -9,12 +9,14 @@ serves files seen before (same path, size and modification time) without reading
 
 :class:`Assembly` turns the outcomes into the games
 (:class:`~sodos_hookspecs.GameColumns`), events, players and an account of every file:
-a record needs a date (``DT``, the first ``YYYY-MM-DD``), a scored result (``RE``;
-games won by default are not rated) and two players; the same game in two files (same
-date, players, colours, result, handicap, komi, size and moves) is one game, the later
-file reported as a duplicate. Records with the same ``EV`` are one event while their
-dates are at most ``event_gap_days`` apart; a record without ``EV`` is an event of its
-own. An assembly can be saved after some units and resumed by a later run
+a record is rated when it has two players, a date (``DT``, in any layout of
+:func:`game_date`) and a result over the board (``RE``; games won by default are not
+rated); a valid record that lacks one of them is *excluded*, by a reason of
+:mod:`sodos_plugin.readers.dated`, and a file that cannot be read is *rejected*. The
+same game in two files (same date, players, colours, result, handicap, komi, size and
+moves) is one game, the later file reported as a duplicate. Records with the same ``EV``
+are one event while their dates are at most ``event_gap_days`` apart; a record without
+``EV`` is an event of its own. An assembly can be saved after some units and resumed by a later run
 (:meth:`Assembly.state`, :meth:`Assembly.resume`): the cache keeps it in parts.
 """
 
@@ -31,16 +33,17 @@ import sys
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from datetime import date
 from typing import Any, NamedTuple
 
 from sodos_hookspecs import FileReport, GameColumns, HistoryEvent, HistoryPlayer
 
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.engine.model import BLACK_SCORE
+from sodos_plugin.readers import dated
 from sodos_plugin.readers.sgf.ingest import FileOutcome, Record, ingest_bytes
 from sodos_plugin.readers.sgf.options import SgfOptions, parse_options
 from sodos_plugin.readers.sgf.scan import scan_roots, scan_single
+from sodos_plugin.readers.sgf.values import komi
 from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, Unit, chunk_size, collect
 from sodos_plugin.util.gcpause import worker_start
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
@@ -51,7 +54,6 @@ __all__ = ["Assembly", "Extra", "HistoryOutcome", "archive_history", "ingest_his
 MAX_PARTS = 16  # parts of a cached assembly before they are saved as one
 
 _MOVE = re.compile(rb";\s*[BW]\s*\[[a-zA-Z]{0,2}\]")
-_DATE = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _NUMBER = re.compile(rb"\s*(\d{1,3})")
 
 
@@ -68,18 +70,6 @@ class HistoryOutcome(NamedTuple):
     extras: tuple[Extra, ...] = ()
 
 
-def _komi(raw: bytes | list | None) -> float | None:
-    if isinstance(raw, list):
-        raw = raw[0] if raw else None
-    if not raw:
-        return None
-    try:
-        value = float(raw.decode("ascii", "replace").strip())
-    except ValueError:
-        return None
-    return value + 0.0 if abs(value) < 1000 else None  # + 0.0: no -0.0, one zero komi
-
-
 def _size(raw: bytes | list | None) -> int:
     if isinstance(raw, list):
         raw = raw[0] if raw else None
@@ -89,8 +79,10 @@ def _size(raw: bytes | list | None) -> int:
     return int(match.group(1)) if match else 19
 
 
-def _extras(data: bytes, records: int) -> tuple[Extra, ...]:
-    """Komi, size and a moves fingerprint per record (the project's own scanner)."""
+def _extras(data: bytes, found: Sequence[Record]) -> tuple[Extra, ...]:
+    """Komi (:func:`.values.komi`), size and a moves fingerprint per record (the
+    project's own scanner)."""
+    records = len(found)
     roots = None
     if records == 1:
         single = scan_single(data)
@@ -108,7 +100,8 @@ def _extras(data: bytes, records: int) -> tuple[Extra, ...]:
     out = []
     for n in range(records):
         raw = roots[n] if n < len(roots) else {}
-        out.append(Extra(_komi(raw.get(b"KM")), _size(raw.get(b"SZ")), prints[n]))
+        handicap = found[n].handicap if n < records else 0
+        out.append(Extra(komi(raw, handicap), _size(raw.get(b"SZ")), prints[n]))
     return tuple(out)
 
 
@@ -130,7 +123,7 @@ def ingest_unit(unit: str | Unit, fallback: str, limits: Limits) -> HistoryOutco
     )
     if outcome.error is not None:
         return HistoryOutcome(outcome)
-    return HistoryOutcome(outcome, _extras(data, len(outcome.records)))
+    return HistoryOutcome(outcome, _extras(data, outcome.records))
 
 
 def _ingest_chunk(units: list, fallback: str, limits: Limits) -> list[HistoryOutcome]:
@@ -194,32 +187,39 @@ _UNSEEN = object()
 
 
 def game_date(text: str | None) -> str | None:
-    """The first ``YYYY-MM-DD`` of a ``DT`` value (``2002-10-23,24`` → 2002-10-23)."""
-    if not text:
-        return None
-    match = _DATE.match(text)
-    if not match:
-        return None
-    y, m, d = map(int, match.groups())
-    try:
-        return date(y, m, d).isoformat()
-    except ValueError:
-        return None
+    """The first date of a ``DT`` value, ISO ``YYYY-MM-DD`` (``2017.06.21 19:43`` →
+    2017-06-21, ``2002-10-23,24`` → 2002-10-23), or None when it holds no full date
+    (:func:`sodos_plugin.readers.dated.first_day`, docs/rules.md §10.1)."""
+    return dated.first_day(text)
 
 
-def _unusable(record: Record, date: str | None) -> str | None:
+#: ``ParsedResult.how`` of a result not rated → the reason's key.
+_NOT_RATED = {
+    "void": dated.VOID,
+    "unrecognised": dated.NOT_UNDERSTOOD,
+}
+
+
+def _unusable(record: Record, date: str | None) -> tuple[str, str] | None:
+    """Why a record is not rated, as (key of :mod:`~sodos_plugin.readers.dated`,
+    reason), or None."""
+    if not record.black or not record.white:
+        missing = " and ".join(p for p, v in (("PB", record.black), ("PW", record.white)) if not v)
+        return dated.NO_PLAYERS, f"no player name: {missing} missing or empty (not rated)"
+    if record.black == record.white:
+        return dated.SELF_PLAY, f"PB and PW are both {record.black!r}: self-play (not rated)"
     if date is None:
         if record.date:
-            return f"DT[{record.date}]: not a full date YYYY-MM-DD (not rated)"
-        return "no DT: the game's date is unknown (not rated)"
+            return dated.UNDATED, f"DT[{record.date}]: not a full date (not rated)"
+        return dated.UNDATED, "no DT: the game's date is unknown (not rated)"
     parsed = record.result
     if parsed.by_default:
-        return f"RE[{record.result_text}]: won by default (not rated)"
+        return dated.FORFEIT, f"RE[{record.result_text}]: won by default (not rated)"
     if parsed.result not in BLACK_SCORE:
         why = parsed.note or f"RE[{record.result_text or ''}]: result unknown"
         if not why.startswith("RE["):
             why = f"RE[{record.result_text or ''}]: {why}"
-        return f"{why} (not rated)"
+        return _NOT_RATED.get(parsed.how, dated.UNFINISHED), f"{why} (not rated)"
     return None
 
 
@@ -402,6 +402,7 @@ class Assembly:
                 _packed([f.status for f in reports]),
                 _packed([f.reason for f in reports]),
                 _steps(file_units, since.units),
+                _packed([f.kind for f in reports]),
             ],
             "warnings": self.warnings[since.warnings :],
             "spelling": [[k, *v] for k, v in list(self.spelling.items())[since.spelling :]],
@@ -429,11 +430,14 @@ class Assembly:
                 first, units = self.units, self.units + part["units"]
                 if not isinstance(part["units"], int) or not first < units <= len(sources):
                     raise ValueError(f"{part['units']!r} units")
-                paths, statuses, reasons, steps = part["files"]
+                paths, statuses, reasons, steps, kinds = part["files"]
                 numbers = _numbers(steps, len(paths), first, units)
                 paths = _own_restored(paths, numbers, sources)
                 statuses, reasons = _unpacked(statuses, len(paths)), _unpacked(reasons, len(paths))
-                self.files += map(FileReport, paths, statuses, reasons)
+                kinds = _unpacked(kinds, len(paths))
+                if not set(map(type, [*statuses, *reasons, *kinds])) <= {str}:
+                    raise ValueError("a file's status, reason or kind that is not text")
+                self.files += map(FileReport, paths, statuses, reasons, kinds)
                 self.file_units += numbers
                 self.warnings += map(str, part["warnings"])
                 for k, raw, source in part["spelling"]:
@@ -488,28 +492,36 @@ class Assembly:
         return first[0]
 
     def add(self, result: HistoryOutcome) -> None:
-        """One unit's outcome: its kept games, its file's account, its warnings."""
+        """One unit's outcome: its kept games, its file's account, its warnings.
+
+        A file of one game is reported as ingested, duplicate or excluded (with the
+        reason's key); in a collection, each game not rated gets its own report
+        (``file.sgf#2``), as a loose file would.
+        """
         outcome, unit = result.outcome, self.units
         self.units += 1
         if outcome.error is not None:
             self._report(unit, outcome.source, "rejected", outcome.error)
             return
         key, kept, dates = self.key, self.kept, self._dates
-        used = duplicate = 0
-        first_dup = ""
-        problems: list[tuple[str, str]] = []
+        used = 0
+        problems: list[tuple[str, str, str, str]] = []  # (where, status, reason, kind)
         for record, extra in zip(outcome.records, result.extras):
             date = dates.get(record.date, _UNSEEN)
             if date is _UNSEEN:
                 date = dates[record.date] = game_date(record.date)
             why = _unusable(record, date)
             if why is not None:
-                problems.append((record.source, why))
+                problems.append((record.source, "excluded", why[1], why[0]))
                 continue
             black = self._name(record.black, record.source)
             white = self._name(record.white, record.source)
             if black == white:
-                problems.append((record.source, f"PB and PW are both {black!r} (not rated)"))
+                why = (
+                    f"PB {record.black!r} and PW {record.white!r} are one name "
+                    "(docs/rules.md §8): self-play (not rated)"
+                )
+                problems.append((record.source, "excluded", why, dated.SELF_PLAY))
                 continue
             score = BLACK_SCORE[record.result.result]
             dup_key = (
@@ -518,8 +530,8 @@ class Assembly:
             )  # fmt: skip
             known = self._duplicate(dup_key, len(kept["date"]))
             if known is not None:
-                duplicate += 1
-                first_dup = first_dup or kept["source"][known]
+                same = f"same game as {kept['source'][known]}"
+                problems.append((record.source, "duplicate", same, ""))
                 continue
             self.row_units.append(unit)
             for name, value in zip(
@@ -533,21 +545,16 @@ class Assembly:
                 kept[name].append(value)
             used += 1
             self.warnings.extend(f"{record.source}: {note}" for note in record.notes)
-        several = len(outcome.records) > 1
+        if len(outcome.records) == 1 and problems:
+            _, status, why, kind = problems[0]
+            self._report(unit, outcome.source, status, why, kind)
+            return
         if used:
             self._report(unit, outcome.source, "ingested")
-            for where, why in problems:
-                self._report(unit, where, "excluded", why)
-        elif duplicate and not problems:
-            self._report(unit, outcome.source, "duplicate", f"same game as {first_dup}")
-        elif problems and not several:
-            status = "excluded" if "won by default" in problems[0][1] else "rejected"
-            self._report(unit, outcome.source, status, problems[0][1])
-        else:
-            reasons = "; ".join(f"{w.rsplit('#', 1)[-1]}: {why}" for w, why in problems)
-            if duplicate:
-                reasons += f"{'; ' if reasons else ''}{duplicate} duplicate(s) of {first_dup}"
-            self._report(unit, outcome.source, "rejected", reasons or "no games")
+        elif not problems:
+            self._report(unit, outcome.source, "rejected", "no games")
+        for where, status, why, kind in problems:
+            self._report(unit, where, status, why, kind)
 
     def _dup_key(self, row: int) -> tuple:
         """What makes two records one game (see the module doc), of a kept game."""
@@ -569,8 +576,8 @@ class Assembly:
         known = self.by_key.setdefault(dup_key, row)
         return None if known == row else known
 
-    def _report(self, unit: int, path: str, status: str, reason: str = "") -> None:
-        self.files.append(FileReport(path, status, reason))
+    def _report(self, unit: int, path: str, status: str, reason: str = "", kind: str = "") -> None:
+        self.files.append(FileReport(path, status, reason, kind))
         self.file_units.append(unit)
 
     # -- every kept game -------------------------------------------------------------------
@@ -583,36 +590,8 @@ class Assembly:
         """The games (as columns, in unit order), events, players, files (``reports``
         first) and warnings."""
         kept = self.kept
-        dates, sources, names = kept["date"], kept["source"], kept["event"]
-        # events: one EV while its dates are at most event_gap_days apart, decided per
-        # (EV, date) pair (an archive has far fewer pairs than games)
-        pairs = list(zip(names, dates))
-        first_row = dict(zip(reversed(pairs), range(len(pairs) - 1, -1, -1)))
-        days_of: dict[str, list[str]] = {name: [] for name in dict.fromkeys(names)}
-        for name, when in first_row:
-            days_of[name].append(when)
-        days_of.pop(None, None)
-        event_key_of: dict[tuple[str, str], str] = {}
-        events: dict[str, HistoryEvent] = {}
-        for name, days in days_of.items():
-            previous = None
-            event_key = ""
-            for when in sorted(days):
-                today = date.fromisoformat(when).toordinal()
-                if previous is None or today - previous > event_gap_days:
-                    event_key = f"{name} ({when})"
-                    first = sources[first_row[name, when]]
-                    events[event_key] = HistoryEvent(event_key, name, when, "", first)
-                previous = today
-                event_key_of[name, when] = event_key
-        # a record without EV: an event of its own
-        event_of = [event_key_of.get(pair) or source for pair, source in zip(pairs, sources)]
-        if None in names:
-            for i, name in enumerate(names):
-                if name is None:
-                    events[sources[i]] = HistoryEvent(
-                        sources[i], sources[i], dates[i], "", sources[i]
-                    )
+        dates, sources = kept["date"], kept["source"]
+        event_of, events = dated.group_events(kept["event"], dates, sources, event_gap_days)
         games = GameColumns(
             date=dates,
             event=event_of,
@@ -625,21 +604,9 @@ class Assembly:
             round=kept["round"],
             source=sources,
         )
-        # a player's rank: from the first game (by date) that gives one; the pass stops
-        # once every player has one
-        players: dict[str, HistoryPlayer] = {}
-        blacks, whites = kept["black"], kept["white"]
-        black_ranks, white_ranks = kept["black_rank"], kept["white_rank"]
-        everyone, ranked = len(set(blacks).union(whites)), 0
-        for i in sorted(range(len(dates)), key=dates.__getitem__):
-            for name, rank in ((blacks[i], black_ranks[i]), (whites[i], white_ranks[i])):
-                known = players.get(name)
-                if known is None or (known.rank is None and rank and rank.strip()):
-                    text = rank.strip() if rank and rank.strip() else None
-                    players[name] = HistoryPlayer(name, text, None, sources[i] if text else "")
-                    ranked += text is not None
-            if ranked == everyone:
-                break
+        players = dated.first_ranks(
+            dates, kept["black"], kept["white"], kept["black_rank"], kept["white_rank"], sources
+        )
         return games, events, players, [*reports, *self.files], list(self.warnings)
 
 
@@ -682,7 +649,7 @@ def archive_history(
     units, reports, settings_files = collect(list(paths), options.limits)
     reports = list(reports)
     reports += [
-        FileReport(p.source, "excluded", "tournament settings: not used for ratings")
+        FileReport(p.source, "excluded", "tournament settings: not used for ratings", "settings")
         for p in settings_files
     ]
     sources = [unit if isinstance(unit, str) else unit.source for unit in units]

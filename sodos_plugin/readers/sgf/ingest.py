@@ -31,7 +31,13 @@ from sodos_plugin.readers.sgf.scan import (
     scan_fast,
     scan_single,
 )
-from sodos_plugin.readers.sgf.values import GameInfo, RecordError, decode_plain, decode_root
+from sodos_plugin.readers.sgf.values import (
+    GameInfo,
+    RecordError,
+    decode_plain,
+    decode_root,
+    no_jigo,
+)
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
 
 __all__ = [
@@ -77,6 +83,9 @@ def clear_shared() -> None:
 
 
 _NO_RE = ParsedResult(Result.UNKNOWN, how="unknown", note="no RE: result unknown")
+#: Fox writes ``draw`` for its result code 0, a jigo and a game without result alike: where
+#: its komi makes a jigo impossible, it is no result (docs/rules.md §9).
+_FOX_DRAW = "Fox's result code 0 (a jigo or no result) where the komi allows no jigo: no result"
 _OGS_ROUND = re.compile(r"(?<![A-Za-z])R\s*:\s*(\d{1,6})(?!\d)")
 
 
@@ -189,6 +198,7 @@ def _record(
     notes: tuple[str, ...],
     source: str,
     extra: str,
+    jigo_impossible: bool = False,
 ) -> Record:
     # TEXT_PROPERTIES order; interned: names, ranks, events repeat across a folder, so
     # 100 000 records share their strings instead of holding copies (peak memory)
@@ -196,14 +206,16 @@ def _record(
     share = SHARED.setdefault
     black, white = (pb or "").strip(), (pw or "").strip()
     black, white = share(black, black), share(white, white)
-    if not black or not white:
-        missing = " and ".join(p for p, v in (("PB", black), ("PW", white)) if not v)
-        raise RecordError(f"no player name: {missing} missing or empty")
-    if black == white:
-        raise RecordError(f"PB and PW are the same player {black!r}")
+    if not black and not white and result_text is None and not date:
+        # no players, no result, no date: not the record of a game (a diagram, a problem,
+        # a variation read as a game). A game whose players are unknown or one player
+        # (self-play) is a record all the same: the tournament and the history decide.
+        raise RecordError("no player name: PB and PW missing or empty")
     parsed = _NO_RE if result_text is None else parse_result(result_text)
     if parsed.how == "contradiction":  # B+Jigo: no reading of it is safe
         raise RecordError(parsed.note)
+    if jigo_impossible and parsed.how == "jigo":  # Fox's code 0 (values.no_jigo)
+        parsed = ParsedResult(Result.UNKNOWN, how="void", note=f"RE[{result_text}]: {_FOX_DRAW}")
     if extra or parsed.note:
         notes = (*notes, *(n for n in (extra, parsed.note) if n))
     known = _ROUNDS.get(ro) if gn is None else None  # the round text repeats too
@@ -241,8 +253,11 @@ def _record(
     )
 
 
-def info_fields(info: GameInfo) -> tuple[tuple[str | None, ...], int | None, tuple[str, ...]]:
-    """What :func:`_record` reads of a :class:`GameInfo`."""
+def info_fields(
+    info: GameInfo,
+) -> tuple[tuple[str | None, ...], int | None, tuple[str, ...]]:
+    """What :func:`_record` reads of a :class:`GameInfo` (then the source, the note of
+    where the game information was found, and whether a jigo is impossible)."""
     return info.text, info.handicap, info.notes
 
 
@@ -273,7 +288,12 @@ def ingest_bytes(
     other files are read.
     """
     try:
-        return _ingest_bytes(data, source, fallback, fast_path, max_games, max_tokens)
+        restored = _restore_opening(data)
+        if restored is None:
+            return _ingest_bytes(data, source, fallback, fast_path, max_games, max_tokens)
+        outcome = _ingest_bytes(restored, source, fallback, fast_path, max_games, max_tokens)
+        noted = tuple(r._replace(notes=(*r.notes, _NO_OPENING)) for r in outcome.records)
+        return outcome._replace(records=noted)
     except (RecursionError, MemoryError) as error:
         return FileOutcome(
             source, error=f"too complex to read ({type(error).__name__})", fast=False
@@ -282,6 +302,30 @@ def ingest_bytes(
         return FileOutcome(
             source, error=f"cannot be read: {type(error).__name__}: {error}", fast=False
         )
+
+
+_NO_OPENING = (
+    "the file lacks the '(' that opens the game (as some Fox exports): read as if it had it"
+)
+_VALUES = re.compile(rb"\[(?:[^\\\]]|\\.)*\]", re.DOTALL)
+_PARENS = re.compile(rb"[()]")
+
+
+def _restore_opening(data: bytes) -> bytes | None:
+    """A file that starts with its root node's ``;`` and whose brackets close one more
+    ``(`` than they open — the game's opening ``(`` left out, the rest whole — with the
+    ``(`` put back; else None (docs/rules.md §9). Read on such files only: a record
+    starts with ``(``."""
+    text = data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not text.startswith(b";"):
+        return None
+    bare = _VALUES.sub(b"", text)  # brackets in values are no tree
+    depth = 1  # the missing "("
+    for paren in _PARENS.finditer(bare):
+        depth += 1 if paren.group() == b"(" else -1
+        if depth == 0:  # the game closed: only whitespace may follow
+            return None if bare[paren.end() :].strip() else b"(" + text
+    return None
 
 
 def _ingest_bytes(
@@ -304,7 +348,9 @@ def _ingest_bytes(
         plain = None if raw is None or b"RE" not in raw else decode_plain(raw)
         if plain is not None:
             try:
-                return FileOutcome(source, (_record(*plain, (), source, ""),), None, True)
+                no_draw = no_jigo(raw, plain[1] or 0)
+                record = _record(*plain, (), source, "", no_draw)  # type: ignore[arg-type]
+                return FileOutcome(source, (record,), None, True)
             except RecordError as error:
                 return FileOutcome(source, (), str(error), True)
         if raw is not None:
@@ -318,7 +364,9 @@ def _ingest_bytes(
     if roots is not None and len(roots) == 1 and b"RE" in roots[0]:  # one game, RE in its root
         try:
             info = decode_root(roots[0], forced=forced, bom=bom, fallback=fallback)
-            return FileOutcome(source, (_record(*info_fields(info), source, ""),), None, True)
+            no_draw = no_jigo(roots[0], info.handicap or 0)
+            record = _record(*info_fields(info), source, "", no_draw)
+            return FileOutcome(source, (record,), None, True)
         except RecordError as error:
             return FileOutcome(source, (), str(error), True)
     fast = roots is not None and all(b"RE" in root for root in roots)
@@ -350,7 +398,8 @@ def _ingest_bytes(
         label = f"{source}#{number}" if several else source
         try:
             info = decode_root(raw, forced=forced, bom=bom, fallback=fallback)
-            records.append(_record(*info_fields(info), label, extra))
+            no_draw = no_jigo(raw, info.handicap or 0)
+            records.append(_record(*info_fields(info), label, extra, no_draw))
         except RecordError as error:
             prefix = f"game {number}: " if several else ""
             return FileOutcome(source, error=prefix + str(error), fast=fast)

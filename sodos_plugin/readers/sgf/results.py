@@ -9,7 +9,8 @@ space tolerant:
 * ``B+F``/``B+Forfeit`` (also ``Default``, ``Def``, ``bye``): a win *by default*
   (:attr:`ParsedResult.by_default`), scored like a played win (docs/rules.md §1);
 * ``B+<score>`` (``W+34.50``, ``B+ 3.5``, ``B+3.5 points``): a played win by that
-  margin; ``B+0`` is a contradiction;
+  margin; ``B+0`` (``B+0.0``) is a win without a count, as Fox writes a game its loser
+  left or lost on time (docs/rules.md §9);
 * bare ``B+``: a played win, reason not given;
 * spelled-out reasons are read word by word, filler words (``win``, ``by``, ``on``,
   ``over`` …) aside: ``B+forfeit win`` is a forfeit, ``W+Time Over`` a win on time,
@@ -169,8 +170,8 @@ def _reason(raw: str, colour: str, words: list[str]) -> ParsedResult | None:
         if score is None:
             return None
         margin = Fraction(f"{score.group(1)}.{score.group(2) or 0}")
-        if margin == 0:
-            return _contradiction(raw, f"a win for {_NAMES[colour]} by 0 points: contradictory")
+        if margin == 0:  # Fox: a win the server gave without a count (time, left)
+            return _win(colour, "unspecified")
         return _win(colour, "score", margin)
     hows = []
     for word in words:

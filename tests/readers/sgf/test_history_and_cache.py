@@ -48,14 +48,28 @@ def test_archive_mixed_events_dates_duplicates_and_reasons(tmp_path):
     write(games, "partial.sgf", dt="2024-04", move="ab")
     write(games, "unknown.sgf", re="?", move="ac")
     write(games, "forfeit.sgf", re="W+F", move="ad")
+    write(games, "self.sgf", b="Ann", w="ann", move="ae")  # one player by identity
+    write(games, "void.sgf", re="Void", move="af")
     h = host(tmp_path).history([games])
     s = statuses(h)
+    kinds = {f.path.rsplit("/", 1)[-1]: f.kind for f in h.files}
     assert s["a.sgf"][0] == "ingested" and s["a2.sgf"][0] == "duplicate"
     assert "same game as" in s["a2.sgf"][1]
-    assert s["nodate.sgf"] == ("rejected", "no DT: the game's date is unknown (not rated)")
+    # valid records of games that cannot be rated: excluded, by a stable key, never rejected
+    assert s["nodate.sgf"] == ("excluded", "no DT: the game's date is unknown (not rated)")
     assert "not a full date" in s["partial.sgf"][1]
-    assert s["unknown.sgf"][0] == "rejected" and "not rated" in s["unknown.sgf"][1]
+    assert s["unknown.sgf"][0] == "excluded" and "not rated" in s["unknown.sgf"][1]
     assert s["forfeit.sgf"][0] == "excluded" and "by default" in s["forfeit.sgf"][1]
+    assert "self-play" in s["self.sgf"][1]
+    assert {name: kinds[name] for name in kinds if s[name][0] == "excluded"} == {
+        "nodate.sgf": "undated",
+        "partial.sgf": "undated",
+        "unknown.sgf": "unfinished",
+        "forfeit.sgf": "forfeit",
+        "self.sgf": "self-play",
+        "void.sgf": "void",
+    }
+    assert not any(f.status == "rejected" for f in h.files)
     assert [g.date for g in h.games] == sorted(g.date for g in h.games)
     events = {g.source.rsplit("/", 1)[-1]: g.event for g in h.games}
     assert events["a.sgf"] == events["b.sgf"] == "Cup (2024-03-02)"

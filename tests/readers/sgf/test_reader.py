@@ -252,6 +252,25 @@ def test_bad_handicap_rejects_the_file(tmp_path: Path) -> None:
     assert got["a.sgf"] == ("rejected", "HA[12]: expected a handicap 0..9")
 
 
+def test_a_tournament_rejects_self_play_and_a_missing_name(tmp_path: Path) -> None:
+    """Records of a game all the same (a history excludes them, docs/rules.md §9), but a
+    pairing needs two players: a tournament rejects them, as before."""
+    files = {
+        "self.sgf": rec("Ann", "Ann"),
+        "nopw.sgf": rec("Cid", ""),
+        "none.sgf": b"(;FF[4]AB[dd]C[a diagram])",  # no names, result or date: no record
+        "ok.sgf": rec("Eve", "Fay"),
+    }
+    got = status(read([folder(tmp_path, files)], {"jobs": 1}))
+    assert got["self.sgf"] == (
+        "rejected",
+        "PB 'Ann' and PW 'Ann' are the same player (docs/rules.md §8)",
+    )
+    assert got["nopw.sgf"] == ("rejected", "no player name: PW missing or empty")
+    assert got["none.sgf"] == ("rejected", "no player name: PB and PW missing or empty")
+    assert got["ok.sgf"] == ("ingested", "")
+
+
 def test_collection_rejected_as_a_whole_with_the_game_named(tmp_path: Path) -> None:
     data = rec("Ann", "Bob") + rec("Cid", "Dan", ro=None)
     got = status(read([folder(tmp_path, {"c.sgf": data, "d.sgf": rec("E", "F")})], {"jobs": 1}))
@@ -460,7 +479,8 @@ def test_cli_fails_after_listing_rejected_files_unless_skip_bad(tmp_path, capsys
 @pytest.mark.parametrize(
     ("text", "rank"),
     [("3d", 2), ("12k ", -12), ("14k*", -14), ("13k?", -13), ("11k+", -11), ("15级", -15),
-     ("9p", 8), ("NR", None), ("1680*", None), ("", None)],
+     ("9p", 8), ("P9段", 8), ("P1", 6), ("9段", 8), ("NR", None), ("1680*", None),
+     ("", None)],
 )  # fmt: skip
 def test_real_world_rank_strings(tmp_path: Path, text: str, rank: int | None) -> None:
     root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", br=text, wr="1d")})

@@ -30,6 +30,11 @@ B, W, J, U = Result.BLACK_WINS, Result.WHITE_WINS, Result.JIGO, Result.UNKNOWN
         ("  B + R ", B, "resign", False),
         ("B+Illegal", B, "illegal", False),
         ("B+Offline", B, "other", False),
+        # Fox: a win without a count (the loser left or ran out of time), docs/rules.md §9
+        ("B+0.0", B, "unspecified", False),
+        ("W+0.0", W, "unspecified", False),
+        ("B+0", B, "unspecified", False),
+        ("W+0.00", W, "unspecified", False),
         ("0", J, "jigo", False),
         ("Draw", J, "jigo", False),
         ("draw", J, "jigo", False),
@@ -64,7 +69,7 @@ def test_scores_are_exact(text: str, margin: Fraction) -> None:
 
 
 def test_not_scored_results_carry_a_note() -> None:
-    for text in ("?", "Void", "garbage", "B+0"):
+    for text in ("?", "Void", "garbage", "B+Jigo"):
         parsed = parse_result(text)
         assert not parsed.scored and parsed.note.startswith("RE[")
 

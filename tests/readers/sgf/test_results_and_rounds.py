@@ -24,7 +24,6 @@ B, W, U = Result.BLACK_WINS, Result.WHITE_WINS, Result.UNKNOWN
         ("B+Void", "says Black won and says void (no result)"),
         ("B+?", "says Black won and says unknown"),
         ("W+ tie", "says White won and says jigo"),
-        ("B+0", "a win for Black by 0 points"),
     ],
 )
 def test_a_winner_and_no_winner_rejects_the_record(tmp_path, text, why):

@@ -1,0 +1,163 @@
+"""What the readers of dated games share (SGF archives, games tables): the day a game
+was played, the events its name and dates make, each player's first rank, and why a
+game is not rated (docs/rules.md §10.1).
+
+Contract:
+
+* :func:`first_day` gives the first full date of a text as ISO ``YYYY-MM-DD``, or
+  None: year, month and day with one separator (``-``, ``.`` or ``/``), month and day
+  of one or two digits, then anything but a digit — a time (``2017.06.21 19:43``,
+  ``2017-04-04T09:59:32.86+00:00``), a list (``2002-10-23,24``) or a range
+  (``2016-03-09 ~ 2016-03-15``): its first day; or ``2017年6月21日``. A partial date
+  (``2024-05``) is no date, nor is a day written first (``21.06.2017``, ``06/21/2017``:
+  which is the day and which the month is not said).
+* :func:`group_events` makes the events of games given their names and days: one name
+  while consecutive days are at most ``gap`` apart; a game without a name is an event
+  of its own.
+* :func:`first_ranks` gives each player's rank: the first (by date) that is a Go rank,
+  in its plain spelling (``P9段`` → ``9p``); else the first text given.
+* The reasons a valid game is *excluded* (not rated, never a failure), by short stable
+  keys (:attr:`~sodos_hookspecs.FileReport.kind`) that summaries count: :data:`KINDS`.
+  A file that cannot be read is *rejected* instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+
+from sodos_hookspecs import HistoryEvent, HistoryPlayer
+
+from sodos_plugin.engine.ranks import rank_text
+
+__all__ = [
+    "FORFEIT",
+    "KINDS",
+    "NOT_UNDERSTOOD",
+    "NO_PLAYERS",
+    "NO_WINNER",
+    "SELF_PLAY",
+    "SHARED_NAME",
+    "UNDATED",
+    "UNFINISHED",
+    "VOID",
+    "first_day",
+    "first_ranks",
+    "group_events",
+]
+
+UNDATED = "undated"
+SELF_PLAY = "self-play"
+NO_PLAYERS = "no players"
+UNFINISHED = "unfinished"
+VOID = "void"
+FORFEIT = "forfeit"
+NOT_UNDERSTOOD = "result not understood"
+NO_WINNER = "no winner"
+SHARED_NAME = "shared name"
+
+#: key → what it means (docs/rules.md §10.1, docs/ratings.md).
+KINDS: dict[str, str] = {
+    UNDATED: "no date, or not a full date (the order of games decides ratings)",
+    SELF_PLAY: "Black and White are the same player",
+    NO_PLAYERS: "a player's name is missing or empty",
+    UNFINISHED: "no result, or an unknown one (RE[?], RE[], no RE)",
+    VOID: "a void game, no result (RE[Void], Fox's result code 0)",
+    FORFEIT: "won by default, not played (the EGD does not rate it)",
+    NOT_UNDERSTOOD: "a result text no rule reads",
+    NO_WINNER: "both players won, or both lost (a pairing program's result)",
+    SHARED_NAME: "two players of one file share a name: a history cannot tell them apart",
+}
+
+_DATE = re.compile(r"\s*(\d{4})([-./])(\d{1,2})\2(\d{1,2})(?!\d)")
+_CJK_DATE = re.compile(r"\s*(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日")
+
+
+def first_day(text: str | None) -> str | None:
+    """The first full date of ``text``, ISO ``YYYY-MM-DD``, or None (see the module)."""
+    if not text:
+        return None
+    match = _DATE.match(text)
+    if match:
+        y, m, d = int(match.group(1)), int(match.group(3)), int(match.group(4))
+    else:
+        match = _CJK_DATE.match(text)
+        if not match:
+            return None
+        y, m, d = map(int, match.groups())
+    try:
+        return date(y, m, d).isoformat()
+    except ValueError:
+        return None
+
+
+def group_events(
+    names: Sequence[str | None], days: Sequence[str], sources: Sequence[str], gap: int
+) -> tuple[list[str], dict[str, HistoryEvent]]:
+    """Each game's event key, and the events (see the module), for games given by their
+    event names (None: none), ISO days and sources (the key of an unnamed game)."""
+    # decided per (name, day) pair: an archive has far fewer pairs than games
+    pairs = list(zip(names, days))
+    first_row = dict(zip(reversed(pairs), range(len(pairs) - 1, -1, -1)))
+    days_of: dict[str | None, list[str]] = {name: [] for name in dict.fromkeys(names)}
+    for name, when in first_row:
+        days_of[name].append(when)
+    days_of.pop(None, None)
+    event_key_of: dict[tuple[str | None, str], str] = {}
+    events: dict[str, HistoryEvent] = {}
+    for name, named_days in days_of.items():
+        assert name is not None
+        previous = None
+        event_key = ""
+        for when in sorted(named_days):
+            today = date.fromisoformat(when).toordinal()
+            if previous is None or today - previous > gap:
+                event_key = f"{name} ({when})"
+                first = sources[first_row[name, when]]
+                events[event_key] = HistoryEvent(event_key, name, when, "", first)
+            previous = today
+            event_key_of[name, when] = event_key
+    event_of = [event_key_of.get(pair) or source for pair, source in zip(pairs, sources)]
+    if None in names:
+        for i, name in enumerate(names):
+            if name is None:
+                events[sources[i]] = HistoryEvent(sources[i], sources[i], days[i], "", sources[i])
+    return event_of, events
+
+
+def first_ranks(
+    days: Sequence[str],
+    blacks: Sequence[str],
+    whites: Sequence[str],
+    black_ranks: Sequence[str | None],
+    white_ranks: Sequence[str | None],
+    sources: Sequence[str],
+) -> dict[str, HistoryPlayer]:
+    """Every player of the games, with the rank of :func:`first_ranks` (see the module)
+    and where it was read; the pass stops once every player has a Go rank."""
+    players: dict[str, HistoryPlayer] = {}
+    everyone, ranked = len(set(blacks).union(whites)), 0
+    plain: dict[str, str | None] = {}  # rank text → its plain spelling, or None
+    done: set[str] = set()  # players with a Go rank
+    for i in sorted(range(len(days)), key=days.__getitem__):
+        for name, rank in ((blacks[i], black_ranks[i]), (whites[i], white_ranks[i])):
+            if name in done:
+                continue
+            known = players.get(name)
+            text = rank.strip() if rank else ""
+            if not text:
+                if known is None:
+                    players[name] = HistoryPlayer(name, None, None, "")
+                continue
+            if text not in plain:
+                plain[text] = rank_text(text)
+            if plain[text] is not None:
+                players[name] = HistoryPlayer(name, plain[text], None, sources[i])
+                done.add(name)
+                ranked += 1
+            elif known is None or known.rank is None:
+                players[name] = HistoryPlayer(name, text, None, sources[i])
+        if ranked == everyone:
+            break
+    return players

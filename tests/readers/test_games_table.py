@@ -1,0 +1,261 @@
+"""Games tables (docs/ratings.md, docs/rules.md §10.1): what a server exports from its
+database, one row per game, read as a game history — every row rated or reported,
+errors naming the line and the column."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sodos_plugin import Host
+from sodos_plugin.cli import main
+from sodos_plugin.errors import InputError
+from sodos_plugin.readers import dated
+from sodos_plugin.readers.games_table import claims, parse_table
+
+HEADER = "date,black,white,result"
+
+
+def table(*rows: str, header: str = HEADER) -> bytes:
+    return "\n".join([header, *rows]).encode("utf-8")
+
+
+def read(data: bytes, source: str = "games.csv"):
+    return parse_table(data, source)
+
+
+def reports(t) -> dict[int, tuple[str, str, str]]:
+    """{line: (status, reason, kind)} of the rows not rated."""
+    return {int(f.path.rsplit(":", 1)[1]): (f.status, f.reason, f.kind) for f in t.files}
+
+
+def host() -> Host:
+    return Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+
+
+def test_rows_are_games() -> None:
+    t = read(
+        table(
+            "2024-05-04,Ann,Bob,B+R",
+            "2024.05.05 10:00,Bob,Cid,W+3.5",
+            "2024/05/06,Cid,Ann,0",
+            "2024-5-7,Ann,Cid,White",
+        )
+    )
+    assert [(g.line, g.date, g.black, g.white, g.score) for g in t.games] == [
+        (2, "2024-05-04", "Ann", "Bob", 1.0),
+        (3, "2024-05-05", "Bob", "Cid", 0.0),
+        (4, "2024-05-06", "Cid", "Ann", 0.5),
+        (5, "2024-05-07", "Ann", "Cid", 0.0),
+    ]
+    assert t.files == () and t.warnings == ()
+
+
+def test_optional_columns_any_spelling_and_order() -> None:
+    header = "Game_ID;White Player;Black-Player;Result;Date;HA;Komi;Board Size;Event;Round;BR;WR"
+    row = "981;Bob;Ann;B+R;2024-05-04;2;0,5;13;Cup;3;P9段;1k"
+    (game,) = read(table(row, header=header)).games
+    assert (game.black, game.white, game.handicap, game.komi, game.size) == (
+        "Ann",
+        "Bob",
+        2,
+        0.5,
+        13,
+    )
+    assert (game.event, game.round, game.black_rank, game.white_rank, game.id) == (
+        "Cup", 3, "P9段", "1k", "981"
+    )  # fmt: skip
+
+
+def test_tab_separated_with_a_bom_and_unread_columns_named() -> None:
+    data = "\ufeffdate\tblack\twhite\tresult\tclub\n2024-05-04\tAnn\tBob\tB+R\tParis\n"
+    t = read(data.encode(), "games.tsv")
+    assert [g.black for g in t.games] == ["Ann"]
+    assert t.warnings == ("games.tsv: columns not read: 'club'",)
+
+
+@pytest.mark.parametrize(
+    ("row", "column", "message"),
+    [
+        ("2024-05-04,Ann,Bob,B+R,x,,,", "handicap", "'x' is not a number 0..9"),
+        ("2024-05-04,Ann,Bob,B+R,12,,,", "handicap", "'12' is not a number 0..9"),
+        ("2024-05-04,Ann,Bob,B+R,,six,,", "komi", "'six' is not a komi in points"),
+        ("2024-05-04,Ann,Bob,B+R,,,37,", "size", "'37' is not a number 1..26"),
+        ("2024-05-04,Ann,Bob,B+R,,,,0", "round", "'0' is not a number 1..99"),
+        ("2024-05-04,Ann,Bob,B+Jigo,,,,", "result", "RE[B+Jigo]: says Black won and says jigo"),
+    ],
+)
+def test_a_value_that_cannot_be_read_rejects_the_row_naming_line_and_column(
+    row, column, message
+) -> None:
+    header = HEADER + ",handicap,komi,size,round"
+    t = read(table("2024-05-03,Cid,Dan,W+R,,,,", row, header=header))
+    assert len(t.games) == 1
+    ((line, (status, reason, kind)),) = reports(t).items()
+    assert (line, status, kind) == (3, "rejected", "")
+    assert reason.startswith(f"column {column!r}: {message}")
+
+
+@pytest.mark.parametrize(
+    ("row", "kind"),
+    [
+        (",Ann,Bob,B+R", dated.UNDATED),
+        ("2024-05,Ann,Bob,B+R", dated.UNDATED),
+        ("21.06.2024,Ann,Bob,B+R", dated.UNDATED),
+        ("2024-05-04,Ann,ann,B+R", dated.SELF_PLAY),
+        ("2024-05-04,,Bob,B+R", dated.NO_PLAYERS),
+        ("2024-05-04,Ann,Bob,?", dated.UNFINISHED),
+        ("2024-05-04,Ann,Bob,", dated.UNFINISHED),
+        ("2024-05-04,Ann,Bob,Void", dated.VOID),
+        ("2024-05-04,Ann,Bob,W+F", dated.FORFEIT),
+        ("2024-05-04,Ann,Bob,nobody knows", dated.NOT_UNDERSTOOD),
+    ],
+)
+def test_a_game_that_cannot_be_rated_is_excluded_by_its_key(row: str, kind: str) -> None:
+    t = read(table(row))
+    assert not t.games
+    assert [(line, status, k) for line, (status, _, k) in reports(t).items()] == [
+        (2, "excluded", kind)
+    ]
+
+
+def test_a_game_id_twice_is_a_duplicate() -> None:
+    t = read(table("1,2024-05-04,Ann,Bob,B+R", "1,2024-05-04,Ann,Bob,B+R", header="id," + HEADER))
+    assert len(t.games) == 1
+    assert reports(t) == {3: ("duplicate", "game id '1' as on line 2", "")}
+
+
+def test_player_ids_keep_players_of_one_name_apart() -> None:
+    t = read(
+        table(
+            "7,8,2024-05-04,Kim,Lee,B+R",
+            "9,8,2024-05-05,Kim,Lee,W+R",  # another Kim
+            "7,8,2024-05-06,Kim,Lee Sedol,B+R",  # Lee, renamed
+            header="black id,white id," + HEADER,
+        )
+    )
+    assert [(g.black, g.white) for g in t.games] == [
+        ("Kim [7]", "Lee"),
+        ("Kim [9]", "Lee"),
+        ("Kim [7]", "Lee"),
+    ]
+    assert any("'8' is 'Lee Sedol' here and 'Lee' on line 2" in w for w in t.warnings)
+    assert any("2 player ids share the name 'Kim'" in w for w in t.warnings)
+
+
+def test_line_numbers_count_line_breaks_inside_quoted_cells() -> None:
+    t = read(table('2024-05-04,"Ann\nLee",Bob,B+R', "2024-05-05,Bob,Bob,B+R"))
+    assert t.games[0].black == "Ann\nLee"
+    assert list(reports(t)) == [4]  # the self-play row starts on line 4
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "line 1: no header row naming the columns"),
+        (b"date,black,white\n2024-05-04,Ann,Bob\n", "line 1: no result column"),
+        (b"date,black,white,result,ha,handicap\n", "columns 'ha' and 'handicap' both give"),
+        (b"date,black,white,result\n2024-05-04,Ann,\xff,B+R\n", "line 2: not UTF-8 text"),
+        (
+            b"date,black,white,result\n2024-05-04,Ann,Bob,B+R\n2024-05-05,"
+            + b"x" * 200_000
+            + b",Bob,B+R\n",
+            "line 3: not valid CSV",
+        ),
+    ],
+)
+def test_a_file_that_is_no_table_is_an_error_naming_the_line(data: bytes, message: str) -> None:
+    with pytest.raises(InputError, match=message) as error:
+        read(data)
+    assert str(error.value).startswith("games.csv: ")
+
+
+def test_claims(tmp_path: Path) -> None:
+    assert claims(tmp_path / "g.csv", b"date;Black;White;result\n")
+    assert claims(tmp_path / "g.TSV", b"\xef\xbb\xbfblack\twhite\n")
+    assert not claims(tmp_path / "roster.csv", b"name,rank,club\n")  # a roster, not games
+    assert not claims(tmp_path / "g.txt", b"date,black,white,result\n")
+
+
+CELLS = {
+    "date": ["2024-05-04", "2024.05.05 10:00", "", "2024-05", "yesterday", "2024-02-30"],
+    "black": ["Ann", "Bob", "", "ann", "Zoë"],
+    "white": ["Ann", "Cid", "", "Dan"],
+    "result": ["B+R", "W+3.5", "0", "?", "", "Void", "B+F", "B+Jigo", "what", "W+0.0"],
+    "handicap": ["", "0", "2", "9", "10", "x"],
+    "id": ["", "1", "2", "3"],
+}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.lists(st.fixed_dictionaries({k: st.sampled_from(v) for k, v in CELLS.items()}), max_size=30)
+)
+def test_every_row_is_rated_or_reported(rows) -> None:
+    """Any table read: each row that is not blank is a game or has exactly one report,
+    on its own line, with a status a history knows and, when excluded, a known key."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(CELLS), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    t = read(buffer.getvalue().encode())
+    lines = [g.line for g in t.games] + [int(f.path.rsplit(":", 1)[1]) for f in t.files]
+    filled = [n for n, row in enumerate(rows, 2) if any(row.values())]
+    assert sorted(lines) == filled
+    for report in t.files:
+        assert report.status in ("rejected", "excluded", "duplicate")
+        assert (report.status == "excluded") == (report.kind in dated.KINDS)
+    for game in t.games:
+        assert game.score in (0.0, 0.5, 1.0) and len(game.date) == 10 and game.black != game.white
+
+
+def test_a_table_in_a_history_and_its_events_and_ranks(tmp_path: Path) -> None:
+    path = tmp_path / "games.csv"
+    path.write_bytes(
+        table(
+            "2024-05-04,Ann,Bob,B+R,Cup,P9段,1k",
+            "2024-05-05,Bob,Ann,W+R,Cup,,",
+            "2024-06-20,Ann,Bob,B+R,Cup,,",  # the same name, weeks later: another event
+            "2024-05-06,Ann,Bob,B+R,,,",  # no event: its own
+            "2024-05-07,Ann,Ann,B+R,,,",
+            header=HEADER + ",event,black rank,white rank",
+        )
+    )
+    h = host().history([path])
+    assert [(g.date, g.event) for g in h.games] == [
+        ("2024-05-04", "Cup (2024-05-04)"),
+        ("2024-05-05", "Cup (2024-05-04)"),
+        ("2024-05-06", f"{path}:5"),
+        ("2024-06-20", "Cup (2024-06-20)"),
+    ]
+    assert {n: p.rank for n, p in h.players.items()} == {"Ann": "9p", "Bob": "1k"}
+    assert [(f.path, f.status, f.kind) for f in h.files] == [
+        (str(path), "ingested", ""),
+        (f"{path}:6", "excluded", "self-play"),
+    ]
+
+
+def test_sodos_ratings_rates_a_table_and_counts_what_it_does_not(tmp_path, capsys) -> None:
+    path = tmp_path / "games.csv"
+    path.write_bytes(table("2024-05-04,Ann,Bob,B+R", "2024-05-05,Ann,Ann,B+R", ",Ann,Bob,B+R"))
+    assert main(["ratings", str(path), "--no-cache", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert '"games": 1' in captured.out
+    assert "sodos: excluded 2: self-play 1, undated 1" in captured.err
+    path.write_bytes(table("2024-05-04,Ann,Bob,B+R", "2024-05-05,Ann,Cid,B+Void"))
+    assert main(["ratings", str(path), "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert f"rejected: {path}:3: column 'result'" in err and "sodos: rejected 1" in err
+    assert main(["ratings", str(path), "--no-cache", "--skip-bad"]) == 0
+
+
+def test_standings_refuse_a_table_and_say_what_rates_it(tmp_path, capsys) -> None:
+    path = tmp_path / "games.csv"
+    path.write_bytes(table("2024-05-04,Ann,Bob,B+R"))
+    assert main(["standings", str(path)]) == 2
+    assert "'sodos ratings FILE' rates it" in capsys.readouterr().err
