@@ -114,6 +114,12 @@ SAMPLES: dict[str, Maker] = {
     # two days of a server, the second after the first (a saved state goes on from one)
     "yesterday.h9": _shared(*JUVISY[:-1], JUVISY[-1] + ".h9"),
     "today.h9": _shared(*YOUTH),
+    # a server's database export (the games table of docs/ratings.md)
+    "games.csv": _text(
+        "date,black,white,result,handicap,komi,black rank,white rank,id\n"
+        "2024-05-04,Ann Lee,Bob Cho,B+R,0,6.5,3d,2d,981\n"
+        "2024-05-04 21:15,Bob Cho,Cid Park,W+3.5,2,0.5,2d,4d,982\n"
+    ),
     "ratings.csv": _text(RATINGS_CSV),
     "start.csv": _text(RATINGS_CSV),
     "sodos.toml": _text(CONFIG),
