@@ -64,8 +64,10 @@ def digests(host: Host, paths: list[Path]) -> dict[str, str]:
     for fmt in FORMATS:
         try:
             text = host.render(standings, fmt)
-        except Exception as error:
+        except Exception as error:  # its message names the file: written <file>
             text = f"{type(error).__name__}: {error}"
+            for path in paths:
+                text = text.replace(str(path), "<file>")
         out[fmt] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
     return out
 
