@@ -4,7 +4,6 @@ rating system; before, after and the change per tournament or period."""
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from pathlib import Path
@@ -15,10 +14,11 @@ from sodos_plugin.errors import SodosError
 from sodos_plugin.ratings.report import (
     FORMATS,
     decimals,
-    explanation_dict,
+    explanation_document,
     render_explanation,
     write,
 )
+from sodos_plugin.schemas import codec
 from sodos_plugin.util.progress import Progress
 from sodos_plugin.util.textsafe import printable
 
@@ -146,8 +146,7 @@ def explain_ratings(args: argparse.Namespace) -> int:
     result = rate(host, args, details=True)
     player = find_player(result, args.player)
     if args.format == "json":
-        json.dump(explanation_dict(result, player), sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        sys.stdout.write(codec.encode_text(explanation_document(result, player)) + "\n")
     else:
         sys.stdout.write(render_explanation(result, player))
     for warning in result.warnings:
@@ -202,10 +201,8 @@ def check_changes_format(fmt: str) -> None:
 
 
 def json_with_changes(host, standings, run, stream) -> None:
-    """The standings' JSON with one more key, ``ratings``: the run's ``as_dict()``."""
-    buffer = io.StringIO()
-    host.write(standings, "json", buffer)
-    data = json.loads(buffer.getvalue())
+    """The standings' JSON (as the json writer plugin wrote it) with one more key,
+    ``ratings``: the run's document (``sodos schema standings``)."""
+    data = json.loads(host.render(standings, "json"))
     data["ratings"] = run.as_dict()
-    json.dump(data, stream, ensure_ascii=False, indent=1)
-    stream.write("\n")
+    stream.write(codec.encode_text(data) + "\n")

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import csv
 import html
-import json
 from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any, TextIO
 
 from sodos_plugin.ratings.run import RatingRun, change
+from sodos_plugin.schemas import codec
+from sodos_plugin.schemas import ratings as schema
 from sodos_plugin.util.textsafe import display_width, fit, printable
 
 FORMATS = ("table", "csv", "json", "html")
@@ -47,7 +48,7 @@ def _pad(text: str, width: int, right: bool = False) -> str:
 def write(run: RatingRun, fmt: str, stream: TextIO) -> None:
     fmt = fmt.lower()
     if fmt == "json":
-        json.dump(run.as_dict(), stream, ensure_ascii=False, indent=1)
+        stream.write(codec.encode_text(run.document()))
         stream.write("\n")
     elif fmt == "csv":
         write_csv(run, stream)
@@ -301,26 +302,29 @@ def render_explanation(run: RatingRun, player: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def explanation_dict(run: RatingRun, player: str) -> dict[str, Any]:
+def explanation_document(run: RatingRun, player: str) -> schema.RatingSteps:
+    """Every step of ``player`` for programs (``sodos explain --ratings --format json``)."""
     out = []
     for item in explain_steps(run, player):
         step = item["step"]
         out.append(
-            {
-                "period": step.period,
-                "date": step.date,
-                "games": step.games,
-                "before": step.before._asdict(),
-                "after": step.after._asdict(),
-                "change": str(item["change"]),
-                "parts": [{"label": label, "value": str(v)} for label, v in item["parts"]],
-                "details": [dict(d) for d in item["details"]],
-                "summary": item["summary"],
-            }
+            schema.Step(
+                period=step.period,
+                date=step.date,
+                games=step.games,
+                before=schema.StepState(*step.before),
+                after=schema.StepState(*step.after),
+                change=str(item["change"]),
+                parts=[schema.Part(label, str(v)) for label, v in item["parts"]],
+                details=[dict(d) for d in item["details"]],
+                summary=item["summary"],
+            )
         )
-    return {
-        "player": player,
-        "system": run.system.name,
-        "steps": out,
-        "warnings": list(run.warnings),
-    }
+    return schema.RatingSteps(
+        player=player, system=run.system.name, steps=out, warnings=list(run.warnings)
+    )
+
+
+def explanation_dict(run: RatingRun, player: str) -> dict[str, Any]:
+    """:func:`explanation_document` as plain data."""
+    return codec.builtins(explanation_document(run, player))

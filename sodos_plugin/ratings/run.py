@@ -5,8 +5,9 @@ starting ratings matched, the plugin's fault rule applied). :func:`resolve_param
 gives a system's parameters from its defaults, the config's ``[rating.<name>]`` table
 and the host's own values, each checked against the default's type and ``choices`` (an
 unknown key or a wrong type is a :class:`~sodos_plugin.errors.ConfigError` naming it).
-:class:`RatingRun` holds the result; :meth:`RatingRun.as_dict` is exactly what
-``sodos ratings --format json`` prints (and what ``POST /ratings`` answers);
+:class:`RatingRun` holds the result; :meth:`RatingRun.document` is exactly what
+``sodos ratings --format json`` prints (and what ``POST /ratings`` answers;
+:mod:`sodos_plugin.schemas.ratings`), :meth:`RatingRun.as_dict` the same as plain data;
 :meth:`RatingRun.rows` is one row per player and period for the table, CSV and HTML
 forms.
 """
@@ -19,11 +20,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from msgspec import UNSET
 from sodos_hookspecs import GameColumns, GameHistory, RatingResult, RatingStep, RatingSystem
 
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.plugins.call import call, check
 from sodos_plugin.ratings.initial import given_ratings
+from sodos_plugin.schemas import codec
+from sodos_plugin.schemas import ratings as schema
 
 #: Keys the host adds to ``params`` for every system (see the hookspec).
 HOST_KEYS = ("details",)
@@ -83,13 +87,13 @@ def resolve_parameters(
     return params
 
 
-def _state(state) -> dict[str, Any]:
-    out: dict[str, Any] = {"rating": state.rating}
-    if state.deviation is not None:
-        out["deviation"] = state.deviation
-    if state.volatility is not None:
-        out["volatility"] = state.volatility
-    return out
+def _state(state, label: str | None = None) -> schema.State:
+    return schema.State(
+        rating=state.rating,
+        deviation=UNSET if state.deviation is None else state.deviation,
+        volatility=UNSET if state.volatility is None else state.volatility,
+        label=UNSET if label is None else label,
+    )
 
 
 @dataclass
@@ -139,49 +143,48 @@ class RatingRun:
             )
         return rows
 
-    def as_dict(self) -> dict[str, Any]:
-        """The run as plain JSON-ready data (``sodos ratings --format json``)."""
+    def document(self) -> schema.Ratings:
+        """The run as the ratings document (``sodos ratings --format json``)."""
         games_of: dict[str, int] = {}
         for step in self.result.steps:
             games_of[step.player] = games_of.get(step.player, 0) + step.games
-        players = []
-        for name, state in sorted(self.result.final.items(), key=lambda kv: -kv[1].rating):
-            entry = {
-                "name": name,
-                "initial": self.result.initial.get(name, ""),
-                "games": games_of.get(name, 0),
-                "final": _state(state),
-            }
-            text = self.label(state)
-            if text is not None:
-                entry["final"]["label"] = text
-            players.append(entry)
+        players = [
+            schema.Rated(
+                name,
+                self.result.initial.get(name, ""),
+                games_of.get(name, 0),
+                _state(state, self.label(state)),
+            )
+            for name, state in sorted(self.result.final.items(), key=lambda kv: -kv[1].rating)
+        ]
         periods = [
-            {
-                "player": s.player,
-                "period": s.period,
-                "date": s.date,
-                "games": s.games,
-                "before": _state(s.before),
-                "after": _state(s.after),
-                "change": change(s.before.rating, s.after.rating),
-            }
+            schema.Period(
+                s.player,
+                s.period,
+                s.date,
+                s.games,
+                _state(s.before),
+                _state(s.after),
+                change(s.before.rating, s.after.rating),
+            )
             for s in self.result.steps
         ]
-        return {
-            "system": self.system.name,
-            "provider": self.provider,
-            "source": self.system.source,
-            "parameters": {k: v for k, v in self.parameters.items() if k not in HOST_KEYS},
-            "games": len(self.history.games),
-            "events": self.events(),
-            "files": [
-                {"path": f.path, "status": f.status, "reason": f.reason} for f in self.history.files
-            ],
-            "warnings": list(self.warnings),
-            "players": players,
-            "periods": periods,
-        }
+        return schema.Ratings(
+            system=self.system.name,
+            provider=self.provider,
+            source=self.system.source,
+            parameters={k: v for k, v in self.parameters.items() if k not in HOST_KEYS},
+            games=len(self.history.games),
+            events=self.events(),
+            files=[schema.File(f.path, f.status, f.reason) for f in self.history.files],
+            warnings=list(self.warnings),
+            players=players,
+            periods=periods,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The run as plain JSON-ready data: :meth:`document`'s."""
+        return codec.builtins(self.document())
 
 
 def change(before: float, after: float) -> float:

@@ -61,3 +61,16 @@ def test_whole_process_benchmarks_quick_print_every_row(tmp_path):
     assert not [row for row in rows if row["failed"] or row["skipped"]]
     assert all(row["note"] == "values equal" for row in rows if row["name"].startswith("h9"))
     assert all(row["ratio"] > 0 for row in rows)
+
+
+def test_json_io_benchmark_prints_both_ratios():
+    """benchmarks/json_io.py at one small size: reading and writing, each with its
+    json-module baseline and ratio (figures not checked)."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "json_io.py"), "--sizes", "20", "--repeat", "1"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "reading: json_tournament.parse" in done.stdout and "json.loads" in done.stdout
+    assert "writing: the JSON writer" in done.stdout and "json.dumps" in done.stdout
+    assert done.stdout.count("x  (target <= 2x") == 2

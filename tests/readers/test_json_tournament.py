@@ -1,8 +1,10 @@
 """The JSON tournament format: reader, schema, limits, errors by JSON path, convert.
 
-* the shipped schema and the run-time checks (:mod:`sodos_plugin.schemas.shape`) agree with
-  the ``jsonschema`` package on valid and mutated documents (hypothesis);
-* every error names the JSON path of the bad value;
+* the reader (msgspec, by the format's types) and the JSON Schema generated from the same
+  types agree with the ``jsonschema`` package on valid and mutated documents (hypothesis);
+* the fast way (C-speed decoding, meaning checked column by column) and the slow way
+  (value by value, entry by entry) give the same tournament, warnings and errors;
+* every error names the JSON path of the bad value; a key given twice is refused;
 * ``sodos convert`` writes real XML, h9 and SGF inputs as documents that read back to
   the same tournament and the same standings.
 """
@@ -16,16 +18,19 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import msgspec
 import pytest
 from conftest import ROOT, shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Host, Result, schemas
+from sodos_plugin import Host, Result
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers import json_tournament
-from sodos_plugin.readers.json_tournament import Limits, dumps, parse, to_document
-from sodos_plugin.schemas.shape import ShapeError, compile_schema, json_path
+from sodos_plugin.readers.json_tournament import Limits, dumps, parse, parse_many, to_document
+from sodos_plugin.schemas import catalog, codec
+from sodos_plugin.schemas import tournament as schema
+from sodos_plugin.schemas.messages import json_path
 
 DOC = {
     "format": "sodos-tournament",
@@ -220,6 +225,136 @@ def test_bom_is_skipped():
     assert tournament.rounds == 2
 
 
+def slow_parse(data: bytes, source: str = "t.json"):
+    """The slow way alone: the json module, the types value by value, entry by entry."""
+    value = json_tournament.decode(data, source)
+    return json_tournament.build(json_tournament.validate(value, source), source)
+
+
+def outcome(read, data: bytes):
+    try:
+        return read(data)
+    except InputError as error:
+        return str(error)
+
+
+@st.composite
+def documents(draw):
+    """Tournaments that are mostly valid, with now and then what makes the slow way
+    necessary: shared names, references by index, id and name (rarely unknown), two
+    games of a player in a round, byes and absences on game rounds, bad ranks."""
+
+    def rarely(p: int = 8) -> bool:
+        return draw(st.integers(0, p - 1)) == 0
+
+    n = draw(st.integers(1, 6))
+    rounds = draw(st.integers(1, 3))
+    ids = draw(st.sampled_from(["all", "none", "some"]))
+    players = []
+    for i in range(n):
+        name = draw(st.sampled_from(["Ann", "ann", " ANN"])) if rarely(4) else f"Player {i}"
+        entry = {"name": name}
+        if ids == "all" or (ids == "some" and draw(st.booleans())):
+            entry["id"] = "Ann" if rarely(10) else f"p{i}"
+        if draw(st.booleans()):
+            entry["rank"] = "10d" if rarely(20) else draw(st.sampled_from(["2d", "5k", None]))
+        if rarely(4):
+            entry["start_score"] = "x" if rarely(10) else draw(st.sampled_from([30, 30.5, "61/2"]))
+        players.append(entry)
+
+    def reference():
+        index = draw(st.integers(0, n - 1))
+        if rarely(20):
+            return draw(st.sampled_from(["Zed", n]))
+        way = draw(st.sampled_from(["index", "id", "name"]))
+        if way == "id" and "id" in players[index]:
+            return players[index]["id"]
+        if way == "name":
+            return players[index]["name"].upper()
+        return index
+
+    def round_number():
+        return rounds + 1 if rarely(30) else draw(st.integers(1, rounds))
+
+    games = [
+        {
+            "round": round_number(),
+            "black": reference(),
+            "white": reference(),
+            "result": draw(st.sampled_from(["B+", "W+", "=", "?"])),
+            **({"handicap": 2} if draw(st.booleans()) else {}),
+        }
+        for _ in range(draw(st.integers(0, 6)))
+    ]
+    document = {"format": "sodos-tournament", "version": 1, "name": "T", "rounds": rounds,
+                "players": players, "games": games}  # fmt: skip
+    for label in ("byes", "absences"):
+        if draw(st.booleans()):
+            document[label] = [
+                {"round": round_number(), "player": reference()}
+                for _ in range(draw(st.integers(0, 3)))
+            ]
+    if document.get("byes") and rarely(3):  # the bye and an absence in one round
+        document.setdefault("absences", []).append(dict(document["byes"][0]))
+    if draw(st.booleans()):
+        document["settings"] = {"system": "x"} if rarely(10) else {"scoring": {"bye": "1/2"}}
+    return document
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_the_fast_way_and_the_slow_way_read_the_same(document):
+    data = encoded(document)
+    assert outcome(lambda d: parse(d, "t.json"), data) == outcome(slow_parse, data)
+
+
+def test_a_key_given_twice_is_refused_where_it_is():
+    text = encoded(DOC).replace(b'"name": "Bob"', b'"name": "Bob", "name": "Bo"')
+    error_at(text, "players[1].name", "given twice in one object")
+    with_colons = copy.deepcopy(DOC)
+    with_colons["players"][0]["club"] = "Ber: Mitte"  # colons in strings: counted apart
+    tournament, _ = parse(encoded(with_colons), "t.json")
+    assert tournament.players[0].club == "Ber: Mitte"
+    error_at(
+        encoded(with_colons).replace(b'"rounds": 2', b'"rounds": 2, "rounds": 2'),
+        "rounds",
+        "given twice",
+    )
+
+
+def test_an_integer_written_as_2_0_is_an_integer():
+    text = (
+        encoded(DOC)
+        .replace(b'"round": 1', b'"round": 1.0')
+        .replace(b'"version": 1', b'"version": 1.0')
+    )
+    assert parse(text, "t.json") == parse(encoded(DOC), "t.json")
+    error_at(encoded(changed(version=2.0)), "version", "expected 1, got 2.0")
+    error_at(encoded(changed(rounds=65.0)), "rounds", "expected a value in 0..64, got 65.0")
+
+
+def test_many_tournaments_name_each_by_its_index():
+    other = changed(name="Second", date="2026-04-01")
+    tournaments, _ = parse_many(b"[" + encoded(DOC) + b"," + encoded(other) + b"]", "request")
+    assert [t.name for t in tournaments] == ["Club league", "Second"]
+    assert [t.source for t in tournaments] == ["request[0]", "request[1]"]
+    bad = changed(games__0__white="Zed")
+    for data in (
+        b"[" + encoded(DOC) + b"," + encoded(bad) + b"]",
+        b"[" + encoded(DOC) + b', {"a": 1, "a": 2}]',
+    ):
+        with pytest.raises(InputError) as caught:
+            parse_many(data, "request")
+        assert caught.value.where.startswith("[1]"), str(caught.value)
+    single, _ = parse_many(encoded(DOC), "request")
+    assert single == [parse(encoded(DOC), "request")[0]]
+    with pytest.raises(InputError, match="an empty array"):
+        parse_many(b" []", "request")
+    with pytest.raises(InputError) as caught:
+        parse_many(b"5", "request")
+    assert caught.value.where is None and "expected an object, got 5" in str(caught.value)
+
+
 # -- limits -------------------------------------------------------------------------------
 
 
@@ -232,6 +367,13 @@ def test_value_limit_is_counted_before_decoding():
     data = json.dumps({"players": [0] * 5000}).encode()
     with pytest.raises(InputError, match="more than 1000 values"):
         parse(data, "t.json", {"max_values": 1000})
+
+
+def test_a_depth_below_the_formats_own_is_applied():
+    document = changed(settings={"categories": {"lower_limits": ["5k"]}})  # 4 levels deep
+    parse(encoded(document), "t.json", {"max_depth": 4})
+    with pytest.raises(InputError, match="nested deeper than 3 levels"):
+        parse(encoded(document), "t.json", {"max_depth": 3})
 
 
 @pytest.mark.parametrize("depth, refused", [(5, False), (6, True), (2000, True)])
@@ -263,12 +405,7 @@ def test_bad_limit_options_are_config_errors():
 # -- the schema and the checks agree ------------------------------------------------------
 
 
-def test_schema_uses_only_what_the_checker_supports():
-    for name in schemas.NAMES:
-        compile_schema(schemas.load(name))  # raises for an unsupported keyword
-
-
-def test_settings_in_the_schema_are_the_config_keys_a_tournament_may_set():
+def test_settings_in_the_types_are_the_config_keys_a_tournament_may_set():
     from sodos_plugin.config.settings import SCHEMA
 
     # code to load, plugins to block, files to open, how strict the run is: the
@@ -280,14 +417,17 @@ def test_settings_in_the_schema_are_the_config_keys_a_tournament_may_set():
     allowed = {
         key for key in SCHEMA if key not in not_for_a_tournament and not key.startswith(other_faces)
     }
-    properties = schemas.load("tournament")["$defs"]["settings"]["properties"]
-    in_schema = set()
-    for key, value in properties.items():
-        if "properties" in value:
-            in_schema |= {f"{key}.{sub}" for sub in value["properties"]}
+    in_types = set()
+    for field in msgspec.structs.fields(schema.Settings):
+        kinds = [
+            t for t in getattr(field.type, "__args__", (field.type,)) if t is not msgspec.UnsetType
+        ]
+        nested = [t for t in kinds if isinstance(t, type) and issubclass(t, msgspec.Struct)]
+        if nested:
+            in_types |= {f"{field.name}.{sub.name}" for sub in msgspec.structs.fields(nested[0])}
         else:
-            in_schema.add(key)
-    assert in_schema == allowed
+            in_types.add(field.name)
+    assert in_types == allowed
 
 
 def _mutations():
@@ -328,24 +468,35 @@ def _mutations():
     return mutated()
 
 
+def _valid_shape(document) -> bool:
+    """Whether the reader's types take the document (its shape, before its meaning)."""
+    try:
+        json_tournament.validate(copy.deepcopy(document), "t.json")
+    except InputError:
+        return False
+    return True
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_mutations())
-def test_checker_agrees_with_jsonschema(document):
+def test_reader_and_generated_schema_agree_with_jsonschema(document):
     jsonschema = pytest.importorskip("jsonschema")
-    schema = schemas.load("tournament")
-    expected = jsonschema.Draft202012Validator(schema).is_valid(document)
+    expected = jsonschema.Draft202012Validator(catalog.load("tournament")).is_valid(document)
+    assert _valid_shape(document) == expected, document
+    # the fast way takes no document the slow way refuses, and reads it the same
     try:
-        json_tournament._shape()(document)
-        ours = True
-    except ShapeError:
-        ours = False
-    assert ours == expected, document
+        fast = json_tournament._ONE.decode(encoded(document))
+    except msgspec.MsgspecError:
+        return
+    assert fast == json_tournament.validate(copy.deepcopy(document), "t.json")
 
 
 def test_valid_documents_are_valid_for_jsonschema():
     jsonschema = pytest.importorskip("jsonschema")
-    jsonschema.validate(DOC, schemas.load("tournament"))
-    jsonschema.validate(to_document(parse(encoded(DOC), "t")[0]), schemas.load("tournament"))
+    tournament_schema = catalog.load("tournament")
+    jsonschema.validate(DOC, tournament_schema)
+    written = codec.builtins(to_document(parse(encoded(DOC), "t")[0]))
+    jsonschema.validate(written, tournament_schema)
 
 
 def test_json_path_text():
@@ -425,10 +576,11 @@ def sodos(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.Compl
     return subprocess.run([*base, *args], cwd=cwd, input=stdin, capture_output=True, timeout=120)
 
 
-def test_sodos_schema_prints_the_shipped_file(tmp_path):
+def test_sodos_schema_prints_the_generated_schema_as_shipped(tmp_path):
     done = sodos("schema", cwd=tmp_path)
     assert done.returncode == 0
-    assert done.stdout.decode() == schemas.text("tournament")
+    assert done.stdout.decode() == catalog.text("tournament")
+    assert done.stdout.decode() == catalog.shipped("tournament").read_text("utf-8")
     assert json.loads(sodos("schema", "standings", cwd=tmp_path).stdout)["title"]
 
 
@@ -485,13 +637,13 @@ def test_standings_and_explain_output_match_their_strict_schemas(host):
     read = host.read([shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")])
     criteria = ["MMS", "SOSM", "SOSM-1", "SODOSM", "CUSSM", "DC"]
     standings = host.standings(read.tournament, criteria=criteria)
-    jsonschema.validate(standings.as_dict(), strict(schemas.load("standings")))
+    jsonschema.validate(standings.as_dict(), strict(catalog.load("standings")))
     for name in ("Minieri Davide", read.tournament.players[-1].name):
         explained = as_dict(explain_player(standings, name), standings.warnings)
-        jsonschema.validate(explained, strict(schemas.load("explain")))
+        jsonschema.validate(explained, strict(catalog.load("explain")))
     tournament, _ = parse(encoded(DOC), "t.json")  # ids appear in both
     standings = host.standings(tournament)
-    jsonschema.validate(standings.as_dict(), strict(schemas.load("standings")))
+    jsonschema.validate(standings.as_dict(), strict(catalog.load("standings")))
     explained = as_dict(explain_player(standings, "Bob"), standings.warnings)
     assert explained["player"]["id"] == "b-7"
-    jsonschema.validate(explained, strict(schemas.load("explain")))
+    jsonschema.validate(explained, strict(catalog.load("explain")))

@@ -22,8 +22,9 @@ import pytest
 from conftest import shared_path
 from service import FAULTS, Service, command, environment
 
-from sodos_plugin import Host, schemas
+from sodos_plugin import Host
 from sodos_plugin.readers import json_tournament
+from sodos_plugin.schemas import catalog
 
 pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
 
@@ -209,8 +210,14 @@ def test_documents_match_their_schemas(service, small_file):
     jsonschema = pytest.importorskip("jsonschema")
     _, _, standings = service.post("/standings", small_file.read_bytes())
     _, _, explained = service.post("/explain?player=Ann", small_file.read_bytes())
-    jsonschema.validate(json.loads(standings), schemas.load("standings"))
-    jsonschema.validate(json.loads(explained), schemas.load("explain"))
+    dated = json.loads(small_file.read_bytes())
+    dated["date"] = "2026-03-14"
+    _, _, rated = service.post("/ratings", json.dumps(dated).encode())
+    _, _, health = service.request("GET", "/health")
+    _, _, plugins = service.request("GET", "/plugins")
+    for name, answer in [("standings", standings), ("explain", explained), ("ratings", rated),
+                         ("health", health), ("plugins", plugins)]:  # fmt: skip
+        jsonschema.validate(json.loads(answer), catalog.load(name))
 
 
 # -- bad requests: 4xx naming the field ---------------------------------------------------------
@@ -328,7 +335,7 @@ def test_error_bodies_match_the_error_schema(service, small_file):
     answers = [service.post("/standings", body)[2] for body, _, _ in BAD_BODIES[:4]]
     answers.append(service.request("GET", "/nowhere")[2])
     for answer in answers:
-        jsonschema.validate(json.loads(answer), schemas.load("error"))
+        jsonschema.validate(json.loads(answer), catalog.load("error"))
 
 
 # -- failures inside: 500, nothing secret, the service goes on ---------------------------------
