@@ -49,7 +49,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from operator import attrgetter, is_not
+from itertools import repeat
+from operator import add, attrgetter, is_not, mul
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,14 @@ from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin.config.settings import resolve
 from sodos_plugin.engine.identity import identity_key as identity
-from sodos_plugin.engine.model import Game, Player, Result, Tournament, new_game, new_player
+from sodos_plugin.engine.model import (
+    Game,
+    Player,
+    Result,
+    Tournament,
+    games_from_columns,
+    players_from_columns,
+)
 from sodos_plugin.engine.ranks import format_rank, parse_rank
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.schemas import codec
@@ -495,6 +503,35 @@ def _settings(document: schema.Tournament) -> dict[str, Any]:
     return {} if document.settings is UNSET else msgspec.to_builtins(document.settings)
 
 
+#: Settings found valid, by their encoded text: a host sends the same settings with
+#: every request, and checking them is a pure function of them. Bounded.
+_VALID_SETTINGS: dict[bytes | None, None] = {}
+MAX_VALID_SETTINGS = 256
+
+
+def _check_settings(document: schema.Tournament, settings: dict[str, Any], source: str) -> None:
+    """The document's settings as config entries (:func:`resolve`), once per distinct
+    settings; a problem at its path under ``settings``."""
+    try:
+        key = b"" if document.settings is UNSET else msgspec.json.encode(document.settings)
+    except UnicodeEncodeError:  # a lone surrogate: checked, never kept
+        key = None
+    if key in _VALID_SETTINGS:
+        return
+    try:
+        resolve([(source, settings)])
+    except ConfigError as error:
+        where = error.where or ""
+        message = error.message.removeprefix(f"{where}: ") if where else error.message
+        raise InputError(
+            message, source=source, where=f"settings.{where}" if where else "settings"
+        ) from None
+    if key is not None:
+        if len(_VALID_SETTINGS) >= MAX_VALID_SETTINGS:
+            _VALID_SETTINGS.clear()
+        _VALID_SETTINGS[key] = None
+
+
 def _tournament(
     document: schema.Tournament,
     source: str,
@@ -506,14 +543,7 @@ def _tournament(
 ) -> Tournament:
     """The settings, the date and the name checked; the model built."""
     settings = _settings(document)
-    try:
-        resolve([(source, settings)])
-    except ConfigError as error:
-        key = error.where or ""
-        message = error.message.removeprefix(f"{key}: ") if key else error.message
-        raise InputError(
-            message, source=source, where=f"settings.{key}" if key else "settings"
-        ) from None
+    _check_settings(document, settings, source)
     date = _given(document.date, "")
     if date:
         try:
@@ -529,8 +559,9 @@ def _tournament(
             name=_text(_given(document.name, ""), source, "name"),
             date=date,
             rounds=document.rounds,
-            players=tuple(players),
-            games=tuple(games),
+            # tuples as they are: a reader's Players and Games keep their columns
+            players=players if isinstance(players, tuple) else tuple(players),
+            games=games if isinstance(games, tuple) else tuple(games),
             byes=byes,
             absences=absences,
             settings=settings,
@@ -554,14 +585,14 @@ _P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START = map
     attrgetter,
     ("name", "id", "rank", "rating", "club", "country", "smms_correction", "start_score"),
 )
-_G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_KOMI, _G_DEFAULT = map(
-    attrgetter, ("round", "black", "white", "result", "handicap", "komi", "by_default")
+_G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_DEFAULT = map(
+    attrgetter, ("round", "black", "white", "result", "handicap", "by_default")
 )
 _R_ROUND, _R_PLAYER = attrgetter("round"), attrgetter("player")
-_TOP_OPTIONAL = tuple(
-    attrgetter(name) for name in ("schema", "name", "date", "byes", "absences", "settings")
-)
-_TOP_REQUIRED = 5  # format, version, rounds, players, games
+_PLAYER_COLUMNS = (_P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START)
+_GAME_COLUMNS = (_G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_DEFAULT)
+_VALUE = attrgetter("_value_")  # an Enum member's value, at C speed (its hash is Python's)
+_RESULT_OF = {result.value: result for result in Result}
 _NONE = {UNSET: None}
 _EMPTY = {UNSET: ""}
 _ZERO = {UNSET: 0}
@@ -580,41 +611,16 @@ class _Ranks(dict):
         return rank
 
 
-def _members(struct: Any) -> int:
-    """The members given in a small Struct and the Structs in it (the settings)."""
-    count = 0
-    for name in struct.__struct_fields__:
-        value = getattr(struct, name)
-        if value is not UNSET:
-            count += 1
-            if isinstance(value, msgspec.Struct):
-                count += _members(value)
-    return count
-
-
 class _Columns:
-    """A typed document's entries as columns (C-speed ``map``), and how many members
-    the document has, which the text's colons must match."""
+    """A typed document's entries as columns (C-speed ``map``)."""
 
     def __init__(self, document: schema.Tournament):
         players, games = document.players, document.games
         byes, absences = _lists(document)
-        self.players = [list(map(get, players)) for get in (
-            _P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START
-        )]  # fmt: skip
-        self.games = [list(map(get, games)) for get in (
-            _G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_KOMI, _G_DEFAULT
-        )]  # fmt: skip
+        self.players = [list(map(get, players)) for get in _PLAYER_COLUMNS]
+        self.games = [list(map(get, games)) for get in _GAME_COLUMNS]
         self.byes = [list(map(_R_ROUND, byes)), list(map(_R_PLAYER, byes))]
         self.absences = [list(map(_R_ROUND, absences)), list(map(_R_PLAYER, absences))]
-        n, g = len(players), len(games)
-        members = _TOP_REQUIRED + sum(get(document) is not UNSET for get in _TOP_OPTIONAL)
-        members += n + sum(n - column.count(UNSET) for column in self.players[1:])
-        members += 4 * g + sum(g - column.count(UNSET) for column in self.games[4:])
-        members += 2 * (len(byes) + len(absences))
-        if document.settings is not UNSET:
-            members += _members(document.settings)
-        self.members = members
 
 
 def _references(column: list[Any], index: _Index | None, n: int) -> list[int] | None:
@@ -673,51 +679,48 @@ def _fast(
             ]
         except InputError:
             return None
-    players = tuple(
-        map(
-            new_player,
-            names,
-            rank_values,
-            map(_NONE.get, ratings, ratings),
-            map(_EMPTY.get, clubs, clubs),
-            map(_EMPTY.get, countries, countries),
-            map(_ZERO.get, smms, smms),
-            start_values,
-            map(_NONE.get, ids, ids),
-        )
+    players = players_from_columns(
+        names,
+        rank_values,
+        list(map(_NONE.get, ratings, ratings)),
+        list(map(_EMPTY.get, clubs, clubs)),
+        list(map(_EMPTY.get, countries, countries)),
+        list(map(_ZERO.get, smms, smms)),
+        start_values,
+        list(map(_NONE.get, ids, ids)),
     )
     rounds = document.rounds
-    g_round, g_black, g_white, g_result, g_handicap, _, g_default = columns.games
+    g_round, g_black, g_white, g_result, g_handicap, g_default = columns.games
     blacks = _references(g_black, index, n)
     whites = _references(g_white, index, n)
     if blacks is None or whites is None or (g_round and max(g_round) > rounds):
         return None
-    seen = set(zip(g_round, blacks))
-    seen.update(zip(g_round, whites))
+    # (round, player) as one integer, round * n + player: a set of ints is cheap
+    base = list(map(mul, g_round, repeat(n)))
+    seen = set(map(add, base, blacks))
+    seen.update(map(add, base, whites))
     if len(seen) != 2 * len(g_round):
         return None  # a player twice in a round (two games: a warning; black is white)
-    marked = []
+    marked, keys = [], []
     for r_round, r_player in (columns.byes, columns.absences):
         players_of = _references(r_player, index, n)
         if players_of is None or (r_round and max(r_round) > rounds):
             return None
-        pairs = set(zip(r_round, players_of))
-        if len(pairs) != len(r_round) or not seen.isdisjoint(pairs):
+        packed = set(map(add, map(mul, r_round, repeat(n)), players_of))
+        if len(packed) != len(r_round) or not seen.isdisjoint(packed):
             return None
-        marked.append(frozenset(pairs))
+        marked.append(frozenset(zip(r_round, players_of)))
+        keys.append(packed)
     byes, absences = marked
-    if not byes.isdisjoint(absences):
+    if not keys[0].isdisjoint(keys[1]):
         return None
-    games = tuple(
-        map(
-            new_game,
-            g_round,
-            blacks,
-            whites,
-            map(RESULTS.__getitem__, g_result),
-            map(_ZERO.get, g_handicap, g_handicap),
-            map(_FALSE.get, g_default, g_default),
-        )
+    games = games_from_columns(
+        g_round,
+        blacks,
+        whites,
+        list(map(_RESULT_OF.__getitem__, map(_VALUE, g_result))),
+        list(map(_ZERO.get, g_handicap, g_handicap)),
+        list(map(_FALSE.get, g_default, g_default)),
     )
     return _tournament(document, source, players, games, byes, absences), []
 
@@ -729,13 +732,26 @@ def _limits(options: Mapping[str, Any] | None, limits: Limits | None) -> Limits:
     return limits if limits is not None else Limits.from_options(options or {})
 
 
+_ENCODE = msgspec.json.Encoder().encode
+_ESCAPED_COLON = re.compile(rb"\\u003[aA]")
+
+
+def _once_each(data: bytes, decoded: Any) -> bool:
+    """Whether every member of the text was decoded, none lost to a key given twice
+    (msgspec keeps the last): the decoded document written again has as many colons as
+    the text, one per member plus those inside strings, unless a string of the text
+    spells a colon as an escape; then both are counted outside strings."""
+    written = _ENCODE(decoded)
+    if written.count(b":") == data.count(b":") and not _ESCAPED_COLON.search(data):
+        return True
+    return _key_colons(written) == _key_colons(data)
+
+
 def _checked(data: bytes, documents: Sequence[schema.Tournament]) -> list[_Columns] | None:
     """The documents' columns when their members are the text's (no key given twice)."""
-    columns = [_Columns(document) for document in documents]
-    members = sum(c.members for c in columns)
-    if members == data.count(b":") or members == _key_colons(data):
-        return columns
-    return None
+    if not _once_each(data, documents):
+        return None
+    return [_Columns(document) for document in documents]
 
 
 def parse(

@@ -458,9 +458,9 @@ def _mutations():
                 for part in path[:-1]:
                     node = node[part]
                 if draw(st.booleans()) or not isinstance(node, dict):
-                    node[path[-1]] = draw(replacement)
+                    node[path[-1]] = copy.deepcopy(draw(replacement))
                 else:
-                    node[draw(extra_keys)] = draw(replacement)
+                    node[draw(extra_keys)] = copy.deepcopy(draw(replacement))
             except (KeyError, IndexError, TypeError):
                 continue
         return document
