@@ -140,18 +140,24 @@ _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _BOM = b"\xef\xbb\xbf"
 
 
-def _check_size(data: bytes, source: str, limits: Limits) -> None:
+_NOT_MARKS = bytes(b for b in range(256) if b not in b",[{:")
+
+
+def _check_size(data: bytes, source: str, limits: Limits) -> bytes:
+    """The size limits; returns the text's commas, brackets and colons (one C pass)."""
     if len(data) > limits.max_bytes:
         raise InputError(
             f"document is {len(data)} bytes, above the limit of {limits.max_bytes} "
             f"(option {SECTION} max_bytes)",
             source=source,
         )
-    values = data.count(b",") + data.count(b"[") + data.count(b"{") + 1
+    marks = data.translate(None, _NOT_MARKS)
+    values = marks.count(b",") + marks.count(b"[") + marks.count(b"{") + 1
     if values > limits.max_values:
         raise InputError(
             f"more than {limits.max_values} values (option {SECTION} max_values)", source=source
         )
+    return marks
 
 
 def _check_depth(data: bytes, source: str, limits: Limits) -> None:
@@ -242,16 +248,17 @@ def validate(value: Any, source: str) -> schema.Tournament:
     raise InputError(message, source=source, where=json_path(path))
 
 
-def _typed(data: bytes, source: str, limits: Limits, decoder: Any) -> Any:
-    """The fast way: bytes → typed document(s), or None (then the slow way says why)."""
-    _check_size(data, source, limits)
+def _typed(data: bytes, source: str, limits: Limits, decoder: Any) -> tuple[Any, bytes]:
+    """The fast way: bytes → (typed document(s) or None, the text's marks); None: the
+    slow way says why."""
+    marks = _check_size(data, source, limits)
     if limits.max_depth < schema.DEPTH:
         _check_depth(data, source, limits)
     body = data[3:] if data.startswith(_BOM) else data
     try:
-        return decoder.decode(body)
+        return decoder.decode(body), marks
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return None
+        return None, marks
 
 
 # -- 3. meaning ---------------------------------------------------------------------------
@@ -623,11 +630,12 @@ class _Columns:
         self.absences = [list(map(_R_ROUND, absences)), list(map(_R_PLAYER, absences))]
 
 
-def _references(column: list[Any], index: _Index | None, n: int) -> list[int] | None:
-    """A column of references as player indexes, or None (a problem: the slow way)."""
+def _references(column: list[Any], ints: bool, index: _Index | None, n: int) -> list[int] | None:
+    """A column of references (``ints``: all indexes) as player indexes, or None (a
+    problem: the slow way)."""
     if not column:
         return column
-    if set(map(type, column)) <= {int}:
+    if ints:
         return column if max(column) < n else None
     if index is None:
         return None
@@ -657,7 +665,8 @@ def _fast(
         return None
     index: _Index | None = None
     references = (columns.games[1], columns.games[2], columns.byes[1], columns.absences[1])
-    strings = not all(set(map(type, column)) <= {int} for column in references)
+    ints = [set(map(type, column)) <= {int} for column in references]
+    strings = not all(ints)
     if len(given_ids) < n or strings:  # names matter: to warn, or to find players by
         keys = list(map(identity, names))
         if len(set(keys)) != n and len(given_ids) < n:
@@ -691,8 +700,8 @@ def _fast(
     )
     rounds = document.rounds
     g_round, g_black, g_white, g_result, g_handicap, g_default = columns.games
-    blacks = _references(g_black, index, n)
-    whites = _references(g_white, index, n)
+    blacks = _references(g_black, ints[0], index, n)
+    whites = _references(g_white, ints[1], index, n)
     if blacks is None or whites is None or (g_round and max(g_round) > rounds):
         return None
     # (round, player) as one integer, round * n + player: a set of ints is cheap
@@ -702,8 +711,8 @@ def _fast(
     if len(seen) != 2 * len(g_round):
         return None  # a player twice in a round (two games: a warning; black is white)
     marked, keys = [], []
-    for r_round, r_player in (columns.byes, columns.absences):
-        players_of = _references(r_player, index, n)
+    for (r_round, r_player), all_ints in zip((columns.byes, columns.absences), ints[2:]):
+        players_of = _references(r_player, all_ints, index, n)
         if players_of is None or (r_round and max(r_round) > rounds):
             return None
         packed = set(map(add, map(mul, r_round, repeat(n)), players_of))
@@ -736,20 +745,22 @@ _ENCODE = msgspec.json.Encoder().encode
 _ESCAPED_COLON = re.compile(rb"\\u003[aA]")
 
 
-def _once_each(data: bytes, decoded: Any) -> bool:
+def _once_each(data: bytes, marks: bytes, decoded: Any) -> bool:
     """Whether every member of the text was decoded, none lost to a key given twice
     (msgspec keeps the last): the decoded document written again has as many colons as
     the text, one per member plus those inside strings, unless a string of the text
     spells a colon as an escape; then both are counted outside strings."""
     written = _ENCODE(decoded)
-    if written.count(b":") == data.count(b":") and not _ESCAPED_COLON.search(data):
+    if written.count(b":") == marks.count(b":") and not _ESCAPED_COLON.search(data):
         return True
     return _key_colons(written) == _key_colons(data)
 
 
-def _checked(data: bytes, documents: Sequence[schema.Tournament]) -> list[_Columns] | None:
+def _checked(
+    data: bytes, marks: bytes, documents: Sequence[schema.Tournament]
+) -> list[_Columns] | None:
     """The documents' columns when their members are the text's (no key given twice)."""
-    if not _once_each(data, documents):
+    if not _once_each(data, marks, documents):
         return None
     return [_Columns(document) for document in documents]
 
@@ -764,8 +775,8 @@ def parse(
     """Bytes of one JSON tournament → (Tournament, warnings), every layer checked.
     ``limits``: the reader's options already checked (a service builds them once)."""
     limits = _limits(options, limits)
-    document = _typed(data, source, limits, _ONE)
-    columns = None if document is None else _checked(data, [document])
+    document, marks = _typed(data, source, limits, _ONE)
+    columns = None if document is None else _checked(data, marks, [document])
     if document is None or columns is None:
         document = validate(decode(data, source, limits), source)
         return build(document, source)
@@ -784,12 +795,12 @@ def parse_many(
     starts with ``[i]``."""
     limits = _limits(options, limits)
     many = _ARRAY.match(data) is not None
-    typed = _typed(data, source, limits, _MANY if many else _ONE)
+    typed, marks = _typed(data, source, limits, _MANY if many else _ONE)
     documents: list[Any] = []
     columns: list[_Columns] | None = None
     if typed is not None:
         documents = typed if many else [typed]
-        columns = _checked(data, documents)
+        columns = _checked(data, marks, documents)
     if columns is None:  # the slow way: the json module, then document by document
         value = decode(data, source, limits)
         many = isinstance(value, list)

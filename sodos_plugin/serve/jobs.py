@@ -25,6 +25,7 @@ from sodos_plugin.engine.explain import explain_player
 from sodos_plugin.errors import InputError, PluginError, SodosError
 from sodos_plugin.readers import json_tournament
 from sodos_plugin.schemas import codec, service
+from sodos_plugin.util.gcpause import paused_gc
 
 #: ``source`` of the tournament in a request (shown in the document's warnings).
 SOURCE = "request"
@@ -76,9 +77,12 @@ class Worker:
         }
 
     def run(self, route: str, options: Mapping[str, Any], body: bytes) -> tuple[int, bytes]:
-        """(status, answer) of one request; never raises."""
+        """(status, answer) of one request; never raises. The cyclic collector is paused
+        while it computes (a request makes thousands of objects and no cycles), and
+        collects between requests (sodos_plugin.util.gcpause)."""
         try:
-            return 200, self.routes[route](options, body)
+            with paused_gc():
+                return 200, self.routes[route](options, body)
         except _BadRequest as bad:
             return 400, error_body(400, bad.message, field=bad.field)
         except Exception as error:  # a plugin's failure or a bug: the service goes on
