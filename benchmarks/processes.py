@@ -300,7 +300,7 @@ def check_h9_values(ours: Path, theirs: Path) -> str:
     for r in rows:
         v = mine.get(r["name"])
         expected = (float(r["points"]), float(r["buchholz"]), float(r["sonneborn_berger"]))
-        if v is None or (v["NBW"], v["SOS"], v["SODOS"]) != expected:
+        if v is None or (v["NBW"], v["SOSW"], v["SODOSW"]) != expected:  # a Swiss h9
             return f"values differ for {r['name']}: {v} vs {expected}"
     return ""
 

@@ -59,9 +59,7 @@ def compare(printed: h9.H9File, computed: dict) -> tuple[dict[str, list[int]], l
             crow = found[0]
         values = crow["values"]
         for column, value in prow.printed.items():
-            key = h9.COLUMNS[column]
-            if key not in values and key + form in values:
-                key += form
+            key = h9.COLUMNS[column].format(form)  # the criterion the column names
             if key not in values:
                 problems.append(f"{prow.name}: {column} not computed (have {sorted(values)})")
                 continue

@@ -1,7 +1,8 @@
 """An example sodos plugin: one criterion, one writer, one reader, one rating system.
 
 * ``BWG`` — games won with Black over the board (FIDE C.07 "BWG"); by-default wins
-  do not count.
+  do not count, nor games whose colours the source does not give (an unknown colour
+  is not Black).
 * ``markdown`` — standings as a Markdown table.
 * ``pairs`` — reads a small text format (``*.pairs``)::
 
@@ -51,8 +52,8 @@ def black_wins(ctx) -> Breakdown:
     rows = [[0] * ctx.size for _ in range(ctx.round)]
     black = [[0] * ctx.size for _ in range(ctx.round)]
     for game in ctx.tournament.games:
-        if game.round > ctx.round:
-            continue  # standings after round R ignore later games
+        if game.round > ctx.round or not game.colours_known:
+            continue  # later games do not count; nor a game without colours: none was Black
         black[game.round - 1][game.black] = 1
         won = game.result in (Result.BLACK_WINS, Result.BOTH_WIN)
         if won and not game.by_default:

@@ -39,7 +39,9 @@ class Seat:
         ``"unknown"`` (no result yet), or ``None`` without a game.
     :ivar points: what the game gave the player, exactly: ``1``, ``1/2`` or ``0``
         (a both-win gives 1; bye and absence points are in ``ctx.scores``, not here).
-    :ivar colour: ``"B"`` or ``"W"``, ``None`` without a game.
+    :ivar colour: ``"B"`` or ``"W"``; ``None`` without a game, and when the source does
+        not say who had Black (``Game.colours_known`` is ``False``: an h9 token ``12+``).
+        An unknown colour is neither Black nor White (docs/rules.md §12).
     :ivar handicap: the game's handicap stones (0 without a game), unsigned.
     :ivar by_default: the game was decided by default (a forfeit), not played.
     """
@@ -140,13 +142,14 @@ class Context:
     def _seats(self, round_number: int) -> tuple[Seat, ...]:
         r = round_number - 1
         pairings = self.pairings
-        colour: dict[int, str] = {}
+        colour: dict[int, str | None] = {}
         result: dict[int, str] = {}
         for game in self.tournament.games:  # the game listed last counts, as in Pairings
             if game.round == round_number:
                 black, white = OUTCOMES[game.result]
-                colour[game.black], result[game.black] = "B", black
-                colour[game.white], result[game.white] = "W", white
+                known = game.colours_known
+                colour[game.black], result[game.black] = "B" if known else None, black
+                colour[game.white], result[game.white] = "W" if known else None, white
         half = Fraction(1, 2)
         seats = []
         for p in range(self.size):

@@ -48,7 +48,7 @@ class RoundLine:
     situation: str  # win, loss, jigo, ..., bye, absent, not assigned
     opponent: int | None = None
     opponent_name: str = ""
-    colour: str = ""  # "B" or "W"
+    colour: str = ""  # "B" or "W"; "" without a game or when the source gives no colour
     handicap: int = 0
     by_default: bool = False
     contribution: Fraction | None = None
@@ -140,7 +140,7 @@ def _game_lines(standings: Standings, player: int) -> list[RoundLine]:
                 OUTCOMES[game.result][0 if black else 1],
                 opponent=opponent,
                 opponent_name=tournament.players[opponent].name,
-                colour="B" if black else "W",
+                colour=("B" if black else "W") if game.colours_known else "",
                 handicap=game.handicap,
                 by_default=game.by_default,
             )

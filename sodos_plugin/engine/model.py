@@ -12,8 +12,13 @@ round, or play himself. Every game scores; for the player's own SOS-type values 
 listed *last* in :attr:`Tournament.games` counts (see :class:`sodos_plugin.engine.scores.Pairings`).
 Readers that accept such games warn, naming both games.
 
-Validation here is structural (indexes, rounds, handicaps); readers report problems in
-terms of their files before building the model.
+Unknown stays unknown: a player's identifiers are only those the source gives
+(:attr:`Player.ids`), and a game's colours and komi are known or not
+(:attr:`Game.colours_known`, :attr:`Game.komi`); writers print nothing the source did not
+give (docs/rules.md §12).
+
+Validation here is structural (indexes, rounds, handicaps, types); readers report
+problems in terms of their files before building the model.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import datetime
 import math
 import re
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -83,6 +88,56 @@ class Participation(Enum):
     NOT_ASSIGNED = "not assigned"
 
 
+#: Identifier schemes readers know, in the order writers show them: scheme → what the
+#: identifier is (its label in CSV and HTML). ``egd``: the European Go Database PIN (h9
+#: ``|PIN``, OpenGotha ``egfPin``); ``ffg``: the French federation's licence (OpenGotha
+#: ``ffgLicence``); ``aga``: the American Go Association's member id (OpenGotha
+#: ``agaId``). A host may give other schemes; they are shown after these, by name.
+ID_SCHEMES: dict[str, str] = {"egd": "EGD PIN", "ffg": "FFG licence", "aga": "AGA id"}
+
+
+class Ids(Mapping[str, str]):
+    """A player's identifiers by scheme (:data:`ID_SCHEMES`): a frozen, hashable mapping.
+
+    ``Ids({"egd": "19713452"})``; ``Ids()`` is "none known". It compares equal to a
+    dict with the same items, so ``player.ids == {"egd": "19713452"}``.
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
+        self._data = dict(items)
+
+    def __getitem__(self, scheme: str) -> str:
+        return self._data[scheme]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._data.items()))
+
+    def __repr__(self) -> str:
+        return f"Ids({self._data!r})"
+
+
+#: No identifier known (one shared object: most players have none).
+NO_IDS = Ids()
+
+
+def id_schemes(players: Iterable[Player]) -> list[str]:
+    """The identifier schemes any of ``players`` has, known schemes first
+    (:data:`ID_SCHEMES` order), then others by name: the id columns writers show."""
+    found: set[str] = set()
+    for player in players:
+        if player.ids:
+            found.update(player.ids)
+    return [s for s in ID_SCHEMES if s in found] + sorted(found - set(ID_SCHEMES))
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """A registered player.
@@ -96,6 +151,11 @@ class Player:
         the printed decimal exactly as ``repr`` shows it (GoR ``2674.564``, OGS
         ``1465.2197``); :func:`rating_value` gives the exact value for sorting.
     :param id: the host's own identifier (JSON tournaments), echoed in JSON output.
+    :param ids: the identifiers the source gives, by scheme (:data:`ID_SCHEMES`): the EGD
+        PIN as ``{"egd": "19713452"}`` (h9 ``|PIN``, OpenGotha ``egfPin``), ``"ffg"`` the
+        FFG licence, ``"aga"`` the AGA id; empty (:data:`NO_IDS`) when none is given.
+        Readers give an :class:`Ids`; a host may give any mapping of non-empty strings.
+        Not part of the player's hash (a host's dict is not hashable).
     """
 
     name: str
@@ -106,6 +166,7 @@ class Player:
     smms_correction: int = 0
     start_score: Any = None  # int | Fraction | None; Any keeps the slot type simple
     id: str | None = None
+    ids: Mapping[str, str] = field(default=NO_IDS, hash=False)
 
 
 def rating_value(rating: int | float) -> Fraction:
@@ -126,7 +187,17 @@ def rating_value(rating: int | float) -> Fraction:
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """A game of one round. ``by_default`` marks a forfeit (not played over the board)."""
+    """A game of one round.
+
+    :param by_default: a forfeit (not played over the board).
+    :param colours_known: whether the source says who had Black. When ``False`` (an h9
+        token without ``/w`` or ``/b``, OpenGotha ``knownColor="false"``) ``black`` and
+        ``white`` are only the game's two sides in the source's order: nothing shows or
+        writes a colour for it, and criteria see no colour (``Seat.colour`` is
+        ``None``, docs/plugins.md). A handicap still has the sides the source gives.
+    :param komi: the game's komi when the source gives one per game, else ``None``
+        (the event's komi, when known, is ``Tournament.info["KM"]``).
+    """
 
     round: int
     black: int
@@ -134,6 +205,8 @@ class Game:
     result: Result = Result.UNKNOWN
     handicap: int = 0
     by_default: bool = False
+    colours_known: bool = True
+    komi: float | None = None
 
 
 # Readers make games and players by the hundred thousand: a frozen dataclass's __init__
@@ -141,12 +214,14 @@ class Game:
 _new = object.__new__
 _GAME_SETTERS = tuple(
     Game.__dict__[name].__set__
-    for name in ("round", "black", "white", "result", "handicap", "by_default")
-)
-_set_round, _set_black, _set_white, _set_result, _set_handicap, _set_by_default = (
-    Game.__dict__[name].__set__
-    for name in ("round", "black", "white", "result", "handicap", "by_default")
-)
+    for name in (
+        "round", "black", "white", "result", "handicap", "by_default", "colours_known", "komi"
+    )
+)  # fmt: skip
+(
+    _set_round, _set_black, _set_white, _set_result, _set_handicap, _set_by_default,
+    _set_colours_known, _set_komi,
+) = _GAME_SETTERS  # fmt: skip
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -165,10 +240,17 @@ def iso_day(text: str | None) -> str:
 
 
 def new_game(
-    round: int, black: int, white: int, result: Result, handicap: int, by_default: bool
+    round: int,
+    black: int,
+    white: int,
+    result: Result,
+    handicap: int,
+    by_default: bool,
+    colours_known: bool = True,
+    komi: float | None = None,
 ) -> Game:
-    """``Game(round, black, white, result, handicap, by_default)``, made faster (every
-    field given; the same object)."""
+    """``Game(round, black, white, result, handicap, by_default, colours_known, komi)``,
+    made faster (the same object)."""
     game = _new(Game)
     _set_round(game, round)
     _set_black(game, black)
@@ -176,6 +258,8 @@ def new_game(
     _set_result(game, result)
     _set_handicap(game, handicap)
     _set_by_default(game, by_default)
+    _set_colours_known(game, colours_known)
+    _set_komi(game, komi)
     return game
 
 
@@ -184,7 +268,7 @@ class Games(tuple):
     :class:`Game`, which also keeps the columns the games were made of, so that the
     tournament checks the columns (C speed) instead of reading every game again."""
 
-    columns: tuple[tuple[Any, ...], ...]  # round, black, white, handicap, result
+    columns: tuple[tuple[Any, ...], ...]  # round, black, white, handicap, result, known, komi
 
 
 def _from_columns(cls: type, setters: Sequence[Any], columns: Sequence[Sequence[Any]]) -> list:
@@ -203,12 +287,23 @@ def games_from_columns(
     results: Sequence[Result],
     handicaps: Sequence[int],
     by_defaults: Sequence[bool],
+    colours_known: Sequence[bool] | None = None,
+    komis: Sequence[float | None] | None = None,
 ) -> Games:
     """The games of equal-length columns (``Game(rounds[i], blacks[i], ...)``, the same
-    objects as :func:`new_game` makes), for a :class:`Tournament`."""
-    columns = tuple(map(tuple, (rounds, blacks, whites, results, handicaps, by_defaults)))
+    objects as :func:`new_game` makes), for a :class:`Tournament`; without
+    ``colours_known`` every game's colours are known, without ``komis`` no game has its
+    own komi."""
+    n = len(rounds)
+    known = (True,) * n if colours_known is None else tuple(colours_known)
+    komi = (None,) * n if komis is None else tuple(komis)
+    columns = (
+        *map(tuple, (rounds, blacks, whites, results, handicaps, by_defaults)),
+        known,
+        komi,
+    )
     games = Games(_from_columns(Game, _GAME_SETTERS, columns))
-    games.columns = (columns[0], columns[1], columns[2], columns[4], columns[3])
+    games.columns = (columns[0], columns[1], columns[2], columns[4], columns[3], known, komi)
     return games
 
 
@@ -229,11 +324,17 @@ def players_from_columns(
     smms_corrections: Sequence[int],
     start_scores: Sequence[Any],
     ids: Sequence[str | None],
+    id_maps: Sequence[Mapping[str, str]] | None = None,
 ) -> Players:
     """The players of equal-length columns in :class:`Player`'s field order (the same
-    objects as :func:`new_player` makes), for a :class:`Tournament`."""
+    objects as :func:`new_player` makes), for a :class:`Tournament`; ``id_maps``: each
+    player's ``ids`` (none known without it)."""
+    maps = (NO_IDS,) * len(names) if id_maps is None else id_maps
     columns = tuple(
-        map(tuple, (names, ranks, ratings, clubs, countries, smms_corrections, start_scores, ids))
+        map(
+            tuple,
+            (names, ranks, ratings, clubs, countries, smms_corrections, start_scores, ids, maps),
+        )
     )
     players = Players(_from_columns(Player, _PLAYER_SETTERS, columns))
     players.columns = columns
@@ -243,7 +344,8 @@ def players_from_columns(
 _PLAYER_SETTERS = tuple(
     Player.__dict__[name].__set__
     for name in (
-        "name", "rank", "rating", "club", "country", "smms_correction", "start_score", "id"
+        "name", "rank", "rating", "club", "country", "smms_correction", "start_score", "id",
+        "ids",
     )
 )  # fmt: skip
 
@@ -257,10 +359,11 @@ def new_player(
     smms_correction: int,
     start_score: Any,
     id: str | None,
+    ids: Mapping[str, str] = NO_IDS,
 ) -> Player:
     """``Player(...)`` with every field given, made faster (see :func:`new_game`)."""
     player = _new(Player)
-    s_name, s_rank, s_rating, s_club, s_country, s_smms, s_start, s_id = _PLAYER_SETTERS
+    s_name, s_rank, s_rating, s_club, s_country, s_smms, s_start, s_id, s_ids = _PLAYER_SETTERS
     s_name(player, name)
     s_rank(player, rank)
     s_rating(player, rating)
@@ -269,6 +372,7 @@ def new_player(
     s_smms(player, smms_correction)
     s_start(player, start_score)
     s_id(player, id)
+    s_ids(player, ids)
     return player
 
 
@@ -368,7 +472,7 @@ class Tournament:
             try:
                 for game in self.games:
                     game.round | game.black | game.white | game.handicap  # noqa: B018 - ints
-                    if type(game.result) is not result:
+                    if type(game.result) is not result or not _known_and_komi(game):
                         raise TypeError
             except (TypeError, AttributeError):
                 _game_field(where, self.games)
@@ -453,30 +557,40 @@ class Tournament:
         raise KeyError(name)
 
 
-_ROUND, _BLACK, _WHITE, _HANDICAP, _RESULT = map(
-    attrgetter, ("round", "black", "white", "handicap", "result")
+_ROUND, _BLACK, _WHITE, _HANDICAP, _RESULT, _KNOWN, _KOMI = map(
+    attrgetter, ("round", "black", "white", "handicap", "result", "colours_known", "komi")
 )
+_NONE = type(None)
 
 
 def _columns(games: tuple[Game, ...]) -> tuple[Sequence[Any], ...]:
-    """(round, black, white, handicap, result) of every game, as columns: those a reader
-    built the games from (:class:`Games`), else read from the games (C-speed ``map``)."""
+    """(round, black, white, handicap, result, colours_known, komi) of every game, as
+    columns: those a reader built the games from (:class:`Games`), else read from the
+    games (C-speed ``map``)."""
     if type(games) is Games:
         return games.columns
-    fields = (_ROUND, _BLACK, _WHITE, _HANDICAP, _RESULT)
+    fields = (_ROUND, _BLACK, _WHITE, _HANDICAP, _RESULT, _KNOWN, _KOMI)
     return tuple(list(map(field_of, games)) for field_of in fields)
 
 
 def _games_are_ints(games: tuple[Game, ...]) -> bool:
-    """Whether every game's round, players and handicap are ``int`` and its result a
-    Result, checked column by column at C speed (False: the caller's slow check)."""
+    """Whether every game's round, players and handicap are ``int``, its result a
+    Result, its colours flag a ``bool`` and its komi ``None`` or a finite number,
+    checked column by column at C speed (False: the caller's slow check)."""
     try:
-        *numbers, results = _columns(games)
+        *numbers, results, known, komis = _columns(games)
     except AttributeError:
         return False
     for column in numbers:
         if not set(map(type, column)) <= {int}:
             return False
+    if not set(map(type, known)) <= {bool}:
+        return False
+    komis = set(komis)
+    if not set(map(type, komis)) <= {_NONE, float, int} or not all(
+        k is None or math.isfinite(k) for k in komis
+    ):
+        return False
     return set(map(type, results)) <= {Result}
 
 
@@ -487,7 +601,7 @@ def _paired_if_valid(games: tuple[Game, ...], n: int, rounds: int) -> set[tuple[
     if not games:
         return set()
     if type(games) is Games:
-        round_of, blacks, whites, handicaps, _ = games.columns
+        round_of, blacks, whites, handicaps, *_ = games.columns
     else:
         round_of = list(map(_ROUND, games))
         blacks = list(map(_BLACK, games))
@@ -527,9 +641,10 @@ def _players_are_typed(players: tuple[Player, ...]) -> bool:
     :func:`_check_player` wants, checked column by column at C speed (False: ask each)."""
     if type(players) is not Players:
         return False
-    names, ranks, ratings, clubs, countries, corrections, starts, _ = players.columns
+    names, ranks, ratings, clubs, countries, corrections, starts, _, id_maps = players.columns
     return (
-        set(map(type, names)) <= {str}
+        all(ids is NO_IDS or (type(ids) is Ids and _ids_are_text(ids)) for ids in id_maps)
+        and set(map(type, names)) <= {str}
         and set(map(type, ranks)) <= {int, _NONE_TYPE}
         and set(map(type, ratings)) <= {int, float, _NONE_TYPE}
         and not any(map(ne, ratings, ratings))  # NaN
@@ -538,6 +653,11 @@ def _players_are_typed(players: tuple[Player, ...]) -> bool:
         and set(map(type, corrections)) <= {int}
         and set(map(type, starts)) <= {int, Fraction, _NONE_TYPE}
     )
+
+
+def _ids_are_text(ids: Mapping[str, str]) -> bool:
+    """Whether every scheme and identifier of ``ids`` is a non-empty string."""
+    return all(type(k) is str and type(v) is str and k and v.strip() for k, v in ids.items())
 
 
 def _check_player(where: str, i: int, player: Player) -> None:
@@ -559,6 +679,23 @@ def _check_player(where: str, i: int, player: Player) -> None:
     start = player.start_score
     if start is not None and type(start) not in (int, Fraction):
         _bad(where, f"{field_name}.start_score", "expected an int, a Fraction or None", start)
+    ids = player.ids
+    if ids is not NO_IDS and not (isinstance(ids, Mapping) and _ids_are_text(ids)):
+        _bad(
+            where,
+            f"{field_name}.ids",
+            "expected a mapping of scheme to identifier, both non-empty strings, e.g. "
+            '{"egd": "19713452"}',
+            ids,
+        )
+
+
+def _known_and_komi(game: Game) -> bool:
+    """Whether a game's ``colours_known`` is a bool and its ``komi`` None or finite."""
+    komi = game.komi
+    return type(game.colours_known) is bool and (
+        komi is None or (type(komi) in (int, float) and math.isfinite(komi))
+    )
 
 
 def _game_field(where: str, games: tuple[Game, ...]) -> NoReturn:
@@ -577,4 +714,8 @@ def _game_field(where: str, games: tuple[Game, ...]) -> NoReturn:
                 _bad(where, f"games[{i}].{name}", f"expected {what} (an integer)", value)
         if type(game.result) is not Result:
             _bad(where, f"games[{i}].result", "expected a sodos_plugin.Result", game.result)
+        if type(game.colours_known) is not bool:
+            _bad(where, f"games[{i}].colours_known", "expected True or False", game.colours_known)
+        if not _known_and_komi(game):
+            _bad(where, f"games[{i}].komi", "expected a finite number or None", game.komi)
     raise ModelError(f"{where}: games: unexpected data")  # pragma: no cover

@@ -1,4 +1,4 @@
-"""EGD h9/h10 results reader (EGD h9 format, docs/rules.md §11).
+"""EGD h9/h10 results reader (docs/rules.md §12).
 
 Contract: ``read([path])`` returns a Tournament rebuilt from the **round tokens**; the
 printed criterion columns are kept aside (:attr:`H9Row.printed`, for conformance
@@ -13,14 +13,21 @@ Format, as scanned here:
   ``;Pl Name Rank Cou Club``, ``;# Pl rank Cntry club``) then criterion names run
   together (``MMS  SOSSOSOS``; ``score`` is read as NBW; round labels over the round
   tokens such as ``1`` or ``2nd`` are skipped): it is split into the known names of
-  :data:`COLUMNS`; a word that is not made of known names (``Rank``, ``U20``) is an
-  ignored column, named in a warning. Value columns beyond the header (OpenGotha's
-  trailing ``0``) are ignored;
+  :data:`COLUMNS`, OpenGotha's short criterion names (``Rank`` included); a word that
+  is not made of known names (``U20``, a category's place) is an ignored column, named
+  in a warning. Each name is read as the criterion OpenGotha means (docs/rules.md §12):
+  ``SOS``, ``SOSOS``, ``SODOS``, ``SOS-1``... take the event's form (``SOSM`` in a
+  McMahon file, one with an ``MMS`` column; ``SOSW`` in a Swiss), ``Rank`` is RANK, so
+  that an event has the labels its OpenGotha XML gives. Value columns beyond the
+  header (OpenGotha's trailing ``0``) are ignored;
 * rows: place (blank for a tie), a name of any length, the rank (``3d``, ``12K``),
   country, club, the value columns and one token per round, in either order;
-  a trailing ``|PIN`` is ignored. Values may be ``2½``, ``2.5``, ``2.75``, ``2¼`` or,
-  in ISO-8859-15 files, ``2`` followed by byte 0xBD/0xBC/0xBE (read as ½ ¼ ¾, their
-  Latin-1 meaning, in value columns; OpenGotha prints SODOS in quarters);
+  then, in files the EGD keeps, ``|PIN``: the player's EGD PIN (``Player.ids["egd"]``,
+  everything after the ``|``). ``XX`` as the country and ``xxxx`` as the club are
+  OpenGotha's marks for "unknown" and read as unknown. Values may be ``2½``, ``2.5``,
+  ``2.75``, ``2¼`` or, in ISO-8859-15 files, ``2`` followed by byte 0xBD/0xBC/0xBE
+  (read as ½ ¼ ¾, their Latin-1 meaning, in value columns; OpenGotha prints SODOS in
+  quarters); a ``Rating`` column gives the players' ratings;
 * round tokens ``opp{+|-|=|?}[/{w|b}[h]]`` (``!`` instead of ``/`` marks a game won
   or lost by default); the opponent is the *row number* (1-based, rows in file order);
   ``0+`` free win (bye, 1 point), ``0=`` unplayed round worth ½ (read as an absence
@@ -30,11 +37,14 @@ Format, as scanned here:
 Start scores: h9 does not store them. When an ``MMS`` column is printed, each
 player's start score is recovered as *printed MMS − points earned in the rounds*
 (games, plus ½ per ``0=`` and 1 per ``0+``, their running total floored as with
-OpenGotha's default round-down); it is the only printed value used. Without an MMS
-column the file is read as a Swiss event and start scores are not needed.
+OpenGotha's default round-down); with the Rating column (the players' ratings, which
+RATING ranks by), it is the only printed value used. Without an MMS column the file is
+read as a Swiss event and start scores are not needed.
 
-Colours: a game whose tokens give no colour (``12+``) is stored with the earlier row
-as Black; colour matters only for a handicap, which such tokens cannot carry.
+Colours: a game whose tokens give no colour (``12+``, ``12+/?0``) has its colours
+unknown (``Game.colours_known`` false; the earlier row is stored as ``black``, a side
+only); one token's colour gives both. A handicap game needs both colours: the reader
+refuses ``12+/?3`` (who gave the stones is unknown).
 
 Encodings: UTF-8 when the bytes decode as UTF-8 (a BOM is skipped), else ISO-8859-15.
 Only a regular file is read, within the ``max_bytes`` option (default 16 MiB; see
@@ -56,7 +66,16 @@ from typing import Any
 
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
-from sodos_plugin.engine.model import Game, Result, Tournament, iso_day, new_game, new_player
+from sodos_plugin.engine.model import (
+    NO_IDS,
+    Game,
+    Ids,
+    Result,
+    Tournament,
+    iso_day,
+    new_game,
+    new_player,
+)
 from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.errors import InputError
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
@@ -66,26 +85,44 @@ NAME = "h9"
 MAX_BYTES = 16 << 20
 MAX_ROUNDS = 64
 
-#: Header column names → our criterion names (the bare names take the system's form).
+_WHOLE_FORMS = [f"{base}{form}" for base in ("SOS", "SOSOS", "SODOS", "CUSS") for form in "WM"]
+_WHOLE_FORMS += [f"SOS{form}-{cut}" for form in "WM" for cut in "12"]
+#: Header column names (upper-cased) → the criterion they name; ``{}`` is the event's
+#: form, W or M (docs/rules.md §12). OpenGotha's short names
+#: (``PlacementParameterSet.allPlacementCriteria``; its export cuts them to 5 letters:
+#: ``Ratin``), older names (``SSOS``, ``SDOS``: pairgoth, old WAGC files), ``SODOMS``,
+#: and the W and M names whole (``SODOSW``: a form that is not the event's).
 COLUMNS: dict[str, str] = {
     "NBW": "NBW",
     "MMS": "MMS",
-    "SOS": "SOS",
-    "SOSOS": "SOSOS",
-    "SSOS": "SOSOS",
-    "SODOS": "SODOS",
-    "SDOS": "SODOS",
-    "SODOMS": "SODOMS",
-    "CUSS": "CUSS",
-    "SOS-1": "SOS-1",
-    "SOS-2": "SOS-2",
+    "SOS": "SOS{}",
+    "SOSOS": "SOSOS{}",
+    "SSOS": "SOSOS{}",
+    "SODOS": "SODOS{}",
+    "SDOS": "SODOS{}",
+    "SODOMS": "SODOSM",
+    "CUSS": "CUSS{}",
+    "SOS-1": "SOS{}-1",
+    "SOS-2": "SOS{}-2",
+    # a form the event does not have, written whole (sodos's h9 writer)
+    **{name: name for name in _WHOLE_FORMS},
     "EXT": "EXT",
     "EXR": "EXR",
     "DC": "DC",
     "SDC": "SDC",
+    "CAT": "CAT",
+    "CPS": "CPS",
+    "STS": "STS",
+    "SOSTS": "SOSTS",
+    "RANK": "RANK",
+    "RATING": "RATING",
+    "RATIN": "RATING",
+    "NULL": "NULL",
     # Some EGD submissions label the main score "score" (WAGC 2018: the number of wins).
     "SCORE": "NBW",
 }
+#: Country and club OpenGotha writes when it knows none (``generateH9File``).
+UNKNOWN_COUNTRY, UNKNOWN_CLUB = "XX", "xxxx"
 
 # "; Pl Name Rk Co Club ..." (OpenGotha), ";Pl Name Rank Cou Club ...", ";# Pl rank Cntry club".
 _COLUMN_LINE = re.compile(r"^;\W*Pl\b.*?\bclub\b(.*)$", re.IGNORECASE)
@@ -146,6 +183,7 @@ class H9Row:
     opponents: list[int]
     suffixes: list[str]
     _rounds: list[RoundToken] | None = field(default=None, repr=False, compare=False)
+    pin: str = ""  # the EGD PIN after "|", "" when the row has none
 
     @property
     def rounds(self) -> list[RoundToken]:
@@ -166,7 +204,9 @@ class H9File:
 
     @property
     def criteria(self) -> list[str]:
-        return [COLUMNS[c] for c in self.columns if not c.startswith("?")]
+        """The criteria the columns name, in the event's form (M with an MMS column)."""
+        form = "M" if "MMS" in self.columns else "W"
+        return [COLUMNS[c].format(form) for c in self.columns if not c.startswith("?")]
 
 
 def split_columns(text: str) -> list[str]:
@@ -281,6 +321,12 @@ def parse_round(token: str) -> RoundToken | None:
         colour=(colour or "").lower().replace("?", ""),
         handicap=int(handicap or 0),
     )
+
+
+def _pin(line: str) -> str:
+    """The EGD PIN of a row: the words after its first ``|`` (``""`` when none)."""
+    at = line.find("|")
+    return "" if at < 0 else " ".join(line[at + 1 :].split())
 
 
 def _token(opponent: int, suffix: str) -> RoundToken:
@@ -467,7 +513,9 @@ def _scan_columns(text: str, source: str) -> H9File | None:
         split = at + values if values_first else at + rounds
         value_texts.append(" ".join(tokens[at:split] if values_first else tokens[split:]))
         round_texts.append(" ".join(tokens[split:] if values_first else tokens[at:split]))
-        rows.append((number, place, " ".join(tokens[first:rank_at]), rank, country, club))
+        rows.append(
+            (number, place, " ".join(tokens[first:rank_at]), rank, country, club, _pin(line))
+        )
     fraction_of: dict[str, Fraction] = {}
     # one object per distinct opponent number, suffix ("+/w0"), country and club: a
     # 100 000-row file has 900 000 round tokens
@@ -494,7 +542,7 @@ def _scan_columns(text: str, source: str) -> H9File | None:
             for word in set(words).difference(fraction_of):
                 fraction_of[word] = parse_value(word)  # type: ignore[assignment]
             fractions = list(map(fraction_of.__getitem__, words))
-        for i, (number, place, name, rank, country, club) in enumerate(
+        for i, (number, place, name, rank, country, club, pin) in enumerate(
             rows[start : start + _CHUNK]
         ):
             v = i * values
@@ -512,6 +560,7 @@ def _scan_columns(text: str, source: str) -> H9File | None:
                     printed,
                     opponents[r : r + rounds],
                     suffixes[r : r + rounds],
+                    pin=pin,
                 )
             )
     return result
@@ -567,7 +616,7 @@ def _scan_row_fast(
     printed = {column: value for column, value in zip(columns, values) if column[0] != "?"}
     name = " ".join(tokens[first:rank_at])
     return H9Row(number, place, name, rank, country, club, printed, list(map(int, opponents)),
-                 suffixes)  # fmt: skip
+                 suffixes, pin=_pin(line))  # fmt: skip
 
 
 def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
@@ -635,7 +684,10 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
     if len(rounds) > MAX_ROUNDS:
         raise InputError(f"more than {MAX_ROUNDS} rounds", source=parsed.source, where=where)
     opponents = [token.opponent for token in rounds]
-    return H9Row(number, place, name, rank, country, club, printed, opponents, suffixes, rounds)
+    return H9Row(
+        number, place, name, rank, country, club, printed, opponents, suffixes, rounds,
+        pin=_pin(line),
+    )  # fmt: skip
 
 
 def _fits_after_rank(rest: list[str]) -> bool:
@@ -688,10 +740,20 @@ def interpret(parsed: H9File, *, fast: bool = True) -> tuple[Tournament, list[st
         if not match:
             raise InputError(f"HA[{ha}]: expected h<n>, e.g. HA[h1]", source=source)
         settings["handicap"] = {"reduction": int(match.group(1))}
+    rating_column = next((c for c in ("RATING", "RATIN") if c in parsed.columns), None)
+    notes = list(parsed.notes)
+    if "CAT" in parsed.columns:
+        notes.append(
+            f"{source}: CAT: h9 does not give the category limits: every player is in "
+            "category 1 (set categories.lower_limits)"
+        )
     players = tuple(
         new_player(
-            row.name, row.rank, None, row.club, row.country, 0,
-            None if starts is None else starts[i], None,
+            row.name, row.rank,
+            None if rating_column is None else _rating(row.printed[rating_column]),
+            _known(row.club, UNKNOWN_CLUB), _known(row.country, UNKNOWN_COUNTRY),
+            0, None if starts is None else starts[i], None,
+            Ids({"egd": row.pin}) if row.pin else NO_IDS,
         )
         for i, row in enumerate(rows)
     )  # fmt: skip
@@ -710,7 +772,19 @@ def interpret(parsed: H9File, *, fast: bool = True) -> tuple[Tournament, list[st
         )
     except ValueError as error:
         raise InputError(str(error), source=source) from None
-    return tournament, list(parsed.notes)
+    return tournament, notes
+
+
+def _known(word: str, unknown: str) -> str:
+    """A country or club as read (``_`` already spaces), ``""`` for OpenGotha's mark of
+    an unknown one; a writer's leading ``_`` (which keeps a club ``0`` from reading as a
+    value) is dropped with the spaces around the words."""
+    return "" if word == unknown else " ".join(word.split())
+
+
+def _rating(value: Fraction) -> int | float:
+    """A printed Rating column value as ``Player.rating``: an int, or the decimal."""
+    return int(value) if value.denominator == 1 else float(value)
 
 
 #: A round's points for the start score, in halves, by outcome (as _POINTS)
@@ -771,25 +845,25 @@ def _games_fast(parsed: H9File, mcmahon: bool):
                 decision = decided[key] = _decide(*key)
             if decision is None:
                 return None
-            swap, result, handicap, by_default = decision
+            swap, result, handicap, by_default, known = decision
             if swap:
-                append(new_game(r, index[q - 1], p, result, handicap, by_default))
+                append(new_game(r, index[q - 1], p, result, handicap, by_default, known))
             else:
-                append(new_game(r, p, index[q - 1], result, handicap, by_default))
+                append(new_game(r, p, index[q - 1], result, handicap, by_default, known))
         if starts is not None:
             starts.append(rows[p].printed["MMS"] - Fraction(earned + free // 2 * 2, 2))
     return games, byes, absences, starts
 
 
 def _decide(suffix: str, other: str) -> tuple | None:
-    """(black is the later row, result, handicap, by default) of a game whose tokens end
-    in ``suffix`` (earlier row) and ``other``, as :func:`_game` builds it; None if it
-    refuses them."""
+    """(black is the later row, result, handicap, by default, colours known) of a game
+    whose tokens end in ``suffix`` (earlier row) and ``other``, as :func:`_game` builds
+    it; None if it refuses them."""
     try:
         game = _game(1, 0, 1, _token(1, suffix), _token(1, other), "", "")
     except InputError:
         return None
-    return game.black == 1, game.result, game.handicap, game.by_default
+    return game.black == 1, game.result, game.handicap, game.by_default, game.colours_known
 
 
 def _games(parsed: H9File):
@@ -877,7 +951,8 @@ def _game(r, p, q, token, other, source, where) -> Game:
             "--": Result.BOTH_LOSE,
             "?": Result.UNKNOWN,
         }[kind]
-    return Game(r, black, white, result, token.handicap, token.by_default)
+    known = colours != ("", "")
+    return Game(r, black, white, result, token.handicap, token.by_default, known)
 
 
 def _start_scores(parsed: H9File, games, byes, absences) -> list[Fraction]:

@@ -70,10 +70,19 @@ from defusedxml import DefusedXmlException
 from sodos_hookspecs import FileReport, ReadResult
 
 from sodos_plugin.engine.identity import identity_key
-from sodos_plugin.engine.model import CompatView, Result, Tournament, iso_day, new_game, new_player
+from sodos_plugin.engine.model import (
+    NO_IDS,
+    CompatView,
+    Ids,
+    Result,
+    Tournament,
+    iso_day,
+    new_game,
+    new_player,
+)
 from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.errors import InputError
-from sodos_plugin.readers import opengotha_keys, safe_xml
+from sodos_plugin.readers import opengotha_event, opengotha_keys, safe_xml
 from sodos_plugin.readers.java_hashmap import integer_hash, iteration_order
 from sodos_plugin.readers.opengotha_values import (
     DEFAULTS,
@@ -268,6 +277,22 @@ class _Player:
     participating: str
     club: str
     country: str
+    ids: Mapping[str, str] = NO_IDS
+
+
+#: Player attributes that are identifiers → their scheme in ``Player.ids`` (an empty
+#: attribute is none; docs/rules.md §6).
+ID_ATTRIBUTES = (("egfPin", "egd"), ("ffgLicence", "ffg"), ("agaId", "aga"))
+
+
+def _ids(element: Element) -> Mapping[str, str]:
+    """The player's identifiers the file gives (``egfPin``, ``ffgLicence``, ``agaId``)."""
+    found = {}
+    for attribute, scheme in ID_ATTRIBUTES:
+        value = (element.get(attribute) or "").strip()
+        if value:
+            found[scheme] = value
+    return Ids(found) if found else NO_IDS
 
 
 def _players(root: Element, attrs: Attributes, turkish: bool) -> list[_Player]:
@@ -304,6 +329,7 @@ def _players(root: Element, attrs: Attributes, turkish: bool) -> list[_Player]:
             attrs.text(element, "participating"),
             element.get("club", ""),
             element.get("country", ""),
+            _ids(element),
         )
         key = opengotha_keys.key_of(name + first, turkish)
         if key in keys:
@@ -480,6 +506,7 @@ class _GameRecord:
     result: Result
     by_default: bool
     handicap: int
+    colours_known: bool = True  # knownColor="false": the file does not say who had Black
 
 
 def _game_records(root: Element, attrs: Attributes) -> list[_GameRecord]:
@@ -521,6 +548,7 @@ def _game_records(root: Element, attrs: Attributes) -> list[_GameRecord]:
                 result,
                 by_default,
                 handicap,
+                get("knownColor", "true").strip() != "false",
             )
         )
     return records
@@ -677,13 +705,17 @@ def _tournament(
             player.smms_correction,
             None,
             None,
+            player.ids,
         )
         for player in players
     ]
     games = tuple(
-        new_game(record.round, black, white, record.result, record.handicap, record.by_default)
+        new_game(
+            record.round, black, white, record.result, record.handicap, record.by_default,
+            record.colours_known,
+        )
         for record, black, white in games_in_order
-    )
+    )  # fmt: skip
     try:
         return Tournament(
             name=meta.name or Path(source).stem,
@@ -993,16 +1025,9 @@ def board_size(text: str | None) -> int | None:
 
 def event_info(general: Element) -> dict[str, str]:
     """What the file says about the event, under EGD h9 names (``Tournament.info``):
-    place, dates, komi and basic time, as OpenGotha's own h9 export writes them."""
-    info = {}
-    dates = [d.strip() for d in (general.get("beginDate"), general.get("endDate")) if d]
-    if dates:
-        info["DT"] = ",".join(dict.fromkeys(dates))
-    for key, attribute in (("PC", "location"), ("KM", "komi"), ("TM", "basicTime")):
-        value = (general.get(attribute) or "").strip()
-        if value:
-            info[key] = value
-    return info
+    dates, place, komi, adjusted time, class and time system, as OpenGotha's own h9
+    export writes them (:func:`sodos_plugin.readers.opengotha_event.h9_header`)."""
+    return opengotha_event.h9_header(general)
 
 
 def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:

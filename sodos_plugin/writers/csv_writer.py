@@ -1,5 +1,9 @@
 """CSV output: one row per player, values as exact decimals (``2.5``).
 
+Columns: ``place, tied, name, rank, country, club``, then one column per identifier
+scheme any player has (``egd_pin``, ``ffg_licence``, ``aga_id``, another scheme by its
+name; empty when a player has none: see ``Player.ids``), then the criteria.
+
 Text cells (names, rank, country, club, criterion names) are written safe:
 
 * control and format characters are escaped visibly (``\\x1b``, ``\\n``: see
@@ -24,6 +28,7 @@ from typing import Any, TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
+from sodos_plugin.engine.model import ID_SCHEMES, id_schemes
 from sodos_plugin.engine.numbers import value_texts
 from sodos_plugin.engine.standings import Standings, rank_text
 from sodos_plugin.errors import ConfigError
@@ -58,13 +63,22 @@ def text_cell(text: str, escape_formulas: bool = True) -> str:
     return text
 
 
+def id_heading(scheme: str) -> str:
+    """``egd`` → ``egd_pin`` (:data:`~sodos_plugin.engine.model.ID_SCHEMES`' label as one
+    lower-case word); another scheme keeps its name."""
+    label = ID_SCHEMES.get(scheme)
+    return "_".join(label.lower().split()) if label else scheme
+
+
 def write(standings: Standings, stream: TextIO) -> None:
     guard = options(standings.settings.plugin_sections.get(SECTION, {}))
     out = csv.writer(stream, lineterminator="\n")
+    players = standings.tournament.players
+    schemes = id_schemes(players)
     # a criterion a third-party plugin computed says so in its heading: "SODOS (sodos-foo 1.2)"
     headings = [text_cell(standings.heading(c), guard) for c in standings.criteria]
-    out.writerow(["place", "tied", "name", "rank", "country", "club", *headings])
-    players = standings.tournament.players
+    ids = [text_cell(id_heading(s), guard) for s in schemes]
+    out.writerow(["place", "tied", "name", "rank", "country", "club", *ids, *headings])
     order = standings.order
     values = [value_texts(standings, c, half=".5") for c in standings.criteria]
     out.writerows(
@@ -75,6 +89,7 @@ def write(standings: Standings, stream: TextIO) -> None:
             text_cell(rank_text(player.rank), guard),
             text_cell(player.country, guard),
             text_cell(player.club, guard),
+            *[text_cell(player.ids.get(s, ""), guard) for s in schemes],
             *[texts[index] for texts in values],
         ]
         for place, tied, index, player in zip(

@@ -3,8 +3,11 @@
 Valid HTML5 with its style inline (no scripts, no external files). Like OpenGotha's
 standings page, each round's cell is ``<opponent number><result>/<colour><handicap>``:
 ``12+/w3`` = won against number 12 with White at handicap 3; ``-`` a loss, ``=`` a
-jigo, ``?`` no result yet, ``!`` a game decided by default. Rounds without a game show
-``bye``, ``abs`` (announced absent) or ``–`` (not paired). Numbers are the players'
+jigo, ``?`` no result yet, ``!`` a game decided by default; a game whose colours the
+source does not give shows none (``12+``, ``12+/?3`` with a handicap; docs/rules.md
+§12). Rounds without a game show ``bye``, ``abs`` (announced absent) or ``–`` (not
+paired). The players' identifiers the input gives (EGD PIN, FFG licence, AGA id) are
+columns after the club, one per scheme present. Numbers are the players'
 line numbers on the page; values print halves as ``½`` as the terminal table does.
 
 Every text from the input goes through :func:`escape`: HTML-escaped, and its control
@@ -19,7 +22,7 @@ from typing import TextIO
 
 from sodos_hookspecs import Writer, hookimpl
 
-from sodos_plugin.engine.model import SYMBOLS
+from sodos_plugin.engine.model import ID_SCHEMES, SYMBOLS, id_schemes
 from sodos_plugin.engine.numbers import value_texts
 from sodos_plugin.engine.standings import Standings, rank_text
 from sodos_plugin.util.textsafe import printable
@@ -77,17 +80,19 @@ def round_cells(standings: Standings) -> list[list[str]]:
         more = (f", handicap {game.handicap}" if game.handicap else "") + (
             ", by default" if game.by_default else ""
         )
+        known = game.colours_known
         for me, other, colour in ((game.black, game.white, "b"), (game.white, game.black, "w")):
             symbol = SYMBOLS[game.result][0 if colour == "b" else 1]
             name = names.get(other)
             if name is None:
                 name = names[other] = escape(t.players[other].name)
-            side = "Black" if colour == "b" else "White"
-            cells[me][game.round - 1] = _cell(
-                f"{number[other]}{symbol}{forfeit}/{colour}{hcp}",
-                CLASS[symbol],
-                f"{side} against {name}{more}",
-            )
+            if known:
+                mark = f"{forfeit}/{colour}{hcp}"
+                tip = f"{'Black' if colour == 'b' else 'White'} against {name}{more}"
+            else:  # no colour shown: none was given
+                mark = f"{forfeit}/?{hcp}" if hcp else forfeit
+                tip = f"Against {name} (colour not given){more}"
+            cells[me][game.round - 1] = _cell(f"{number[other]}{symbol}{mark}", CLASS[symbol], tip)
     return cells
 
 
@@ -113,6 +118,7 @@ def write(standings: Standings, stream: TextIO) -> None:
     title = t.name or "Tournament"
     rounds = standings.round
     cells = round_cells(standings)
+    schemes = id_schemes(t.players)
     out = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -130,6 +136,7 @@ def write(standings: Standings, stream: TextIO) -> None:
         '<table class="standings">',
         "<thead><tr>"
         + "".join(f"<th>{h}</th>" for h in ("Num", "Pl", "Name", "Rank", "Co", "Club"))
+        + "".join(f'<th class="id">{escape(ID_SCHEMES.get(s, s))}</th>' for s in schemes)
         + "".join(f'<th class="round">R{r}</th>' for r in range(1, rounds + 1))
         + "".join(
             f'<th class="criterion" title="{escape(_provider(standings, c))}">'
@@ -155,6 +162,7 @@ def write(standings: Standings, stream: TextIO) -> None:
             f"<td>{escape(rank_text(player.rank))}</td>",
             f"<td>{escape(player.country)}</td>",
             f"<td>{escape(player.club)}</td>",
+            *[f'<td class="id">{escape(player.ids.get(s, ""))}</td>' for s in schemes],
             *cells[index],
             *[column[index] for column in values],
         ]
@@ -167,7 +175,8 @@ def write(standings: Standings, stream: TextIO) -> None:
         out.append("</ul>")
     out.append(
         "<footer>Round cells: opponent number, + win, - loss, = jigo, ? no result, "
-        "! by default, /w or /b colour then handicap; bye, abs (absent), – not paired. "
+        "! by default, /w or /b colour then handicap (no colour: none given); bye, abs "
+        "(absent), – not paired. "
         "Made with sodos-plugin.</footer>"
     )
     out += ["</body>", "</html>", ""]

@@ -11,6 +11,8 @@ Contract:
   writes it: ``12+/w3`` won against the player on line 12 with White at handicap 3,
   ``-`` a loss, ``=`` a jigo, ``?`` no result yet, ``!`` after the result a game decided
   by default; ``bye``, ``abs`` (announced absent) or ``–`` (not paired) without a game.
+  A game whose colours the source does not give (h9 ``12+``) shows no colour: ``12+``,
+  or ``12+/?3`` with a handicap (docs/rules.md §12).
   The line of a player is his place when no place is shared;
 * names are aligned by display width (East Asian wide characters take two columns) and
   cut at :data:`NAME_WIDTH` columns with ``…``, clubs at :data:`CLUB_WIDTH` (a note
@@ -49,8 +51,12 @@ def round_cells(standings: Standings, line_of: dict[int, int]) -> list[list[str]
         forfeit = "!" if game.by_default else ""
         hcp = str(game.handicap) if game.handicap else ""
         black, white = game.black, game.white
-        cells[black][r - 1] = f"{line_of[white]}{as_black}{forfeit}/b{hcp}"
-        cells[white][r - 1] = f"{line_of[black]}{as_white}{forfeit}/w{hcp}"
+        if game.colours_known:
+            b, w = f"{forfeit}/b{hcp}", f"{forfeit}/w{hcp}"
+        else:  # no colour shown: none was given
+            b = w = f"{forfeit}/?{hcp}" if hcp else forfeit
+        cells[black][r - 1] = f"{line_of[white]}{as_black}{b}"
+        cells[white][r - 1] = f"{line_of[black]}{as_white}{w}"
     for r, p in t.byes:  # the bye wins over a game in the same round (docs/rules.md §6)
         if r <= rounds:
             cells[p][r - 1] = "bye"

@@ -110,6 +110,19 @@ def test_example_plugin_by_default_win_does_not_count():
     assert standings.value("BWG", 0) == 1  # round 2 only
 
 
+def test_example_plugin_game_without_colours_does_not_count():
+    """An unknown colour is not Black (an h9 token ``12+``: docs/plugins.md, seat.colour)."""
+    import dataclasses
+
+    host = Host(config_file=False, entry_points=False)
+    host.register(load_example_module(), name="example-plus-runtime")
+    t = tournament(["X", "Y"], 2, [(1, "X", "Y", B), (2, "X", "Y", B)])
+    games = (t.games[0], dataclasses.replace(t.games[1], colours_known=False))
+    standings = host.standings(dataclasses.replace(t, games=games), system="swiss",
+                               criteria=["BWG"])  # fmt: skip
+    assert standings.value("BWG", 0) == 1  # round 1 only
+
+
 def test_example_reader_errors_name_the_line(tmp_path):
     from sodos_plugin import InputError
 

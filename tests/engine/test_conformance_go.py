@@ -88,8 +88,8 @@ def test_mpj2022_bye_adds_zero_to_sos_in_swiss(capsys):
     path = shared_path(*GO, "h9_mpj2022_opengotha_sodos.txt")
     default = standings_json(path, capsys)
     other = standings_json(path, capsys, "-o", "unplayed.virtual_opponent=self")
-    sos = {r["player"]["name"]: r["values"]["SOS"] for r in default["standings"]}
-    sos_self = {r["player"]["name"]: r["values"]["SOS"] for r in other["standings"]}
+    sos = {r["player"]["name"]: r["values"]["SOSW"] for r in default["standings"]}
+    sos_self = {r["player"]["name"]: r["values"]["SOSW"] for r in other["standings"]}
     assert sos["Stalinski Viktor"] == 26  # as printed; bye in round 1
     assert sos_self["Stalinski Viktor"] == 26 + 3 - 1  # + own score 3 minus the bye point
 

@@ -15,7 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sodos_plugin.engine.model import (
+    NO_IDS,
     Game,
+    Ids,
     Player,
     Result,
     Tournament,
@@ -66,7 +68,8 @@ games_strategy = st.lists(
 
 
 def columns_of(games):
-    fields = ("round", "black", "white", "result", "handicap", "by_default")
+    fields = ("round", "black", "white", "result", "handicap", "by_default", "colours_known",
+              "komi")  # fmt: skip
     return [[getattr(g, name) for g in games] for name in fields]
 
 
@@ -157,3 +160,65 @@ def test_games_from_columns_out_of_range_are_named(game, message):
         with pytest.raises(ModelError) as error:
             Tournament("t", 1, (Player("A"), Player("B")), games)
         assert str(error.value) == message
+
+
+def test_new_fields_ids_colours_and_komi():
+    game = new_game(2, 0, 1, Result.BLACK_WINS, 0, False, False, 6.5)
+    assert game == Game(2, 0, 1, Result.BLACK_WINS, 0, False, colours_known=False, komi=6.5)
+    assert new_game(1, 0, 1, Result.JIGO, 0, False) == Game(1, 0, 1, Result.JIGO)  # defaults
+    assert Game(1, 0, 1).colours_known is True and Game(1, 0, 1).komi is None
+    ids = Ids({"egd": "19713452"})
+    player = new_player("Ann", 2, None, "", "", 0, None, None, ids)
+    assert player == Player("Ann", 2, ids={"egd": "19713452"})  # a dict compares equal
+    assert Player("Ann").ids == {} and Player("Ann").ids is NO_IDS
+    # ids are not hashed: a host's dict leaves the player hashable
+    assert hash(Player("Ann", ids={"egd": "1"})) == hash(Player("Ann"))
+    assert hash(ids) == hash(Ids([("egd", "19713452")])) and repr(ids) == "Ids({'egd': '19713452'})"
+
+
+@pytest.mark.parametrize(
+    ("player", "game", "field"),
+    [
+        (Player("A", ids={"egd": 19713452}), None, "players[0].ids"),
+        (Player("A", ids={"": "1"}), None, "players[0].ids"),
+        (Player("A", ids={"egd": " "}), None, "players[0].ids"),
+        (Player("A", ids=[("egd", "1")]), None, "players[0].ids"),
+        (None, Game(1, 0, 1, colours_known=1), "games[0].colours_known"),
+        (None, Game(1, 0, 1, komi=float("nan")), "games[0].komi"),
+        (None, Game(1, 0, 1, komi="6.5"), "games[0].komi"),
+        (None, Game(1, 0, 1, komi=True), "games[0].komi"),
+    ],
+)  # type: ignore[arg-type]
+def test_new_fields_of_the_wrong_type_are_named(player, game, field):
+    """Named alike whether the model reads each object or a reader's columns."""
+    players = (player or Player("A"), Player("B"))
+    as_columns = players_from_columns(
+        *zip(*[[getattr(p, name) for name in PLAYER_FIELDS] for p in players]),
+        id_maps=[p.ids for p in players],
+    )
+    games = (game,) if game else ()
+    for given_players, given_games in (
+        (players, games),
+        (as_columns, games_from_columns(*columns_of(games)) if games else ()),
+    ):
+        with pytest.raises(ModelError, match=field.replace("[", r"\[").replace("]", r"\]")):
+            Tournament("t", 1, given_players, given_games)
+
+
+def test_columns_carry_ids_colours_and_komi():
+    games = games_from_columns([1], [0], [1], [Result.JIGO], [0], [False], [False], [6.5])
+    assert games == (Game(1, 0, 1, Result.JIGO, colours_known=False, komi=6.5),)
+    default = games_from_columns([1], [0], [1], [Result.JIGO], [0], [False])
+    assert default == (Game(1, 0, 1, Result.JIGO),)
+    ids = Ids({"egd": "1"})
+    players = players_from_columns(["A"], [None], [None], [""], [""], [0], [None], [None], [ids])
+    assert players[0].ids == {"egd": "1"}
+    assert (
+        players_from_columns(["A"], [None], [None], [""], [""], [0], [None], [None])[0].ids
+        is NO_IDS
+    )
+
+
+def test_komi_may_be_an_int_or_a_float():
+    games = (Game(1, 0, 1, komi=6), Game(2, 0, 1, komi=7.5))
+    assert Tournament("t", 2, (Player("A"), Player("B")), games).games[0].komi == 6

@@ -60,12 +60,12 @@ def test_small_file_is_recomputed_from_round_tokens(tmp_path, encoding):
     alice = "Alice Marie-Louise de la Fontaine-Longuenom"
     assert [p.name for p in t.players] == [alice, "Carol Lée", "Bob Smith"]
     assert [p.rank for p in t.players] == [2, -5, -10]
-    assert t.settings["system"] == "swiss" and t.settings["criteria"] == ["NBW", "SOS"]
+    assert t.settings["system"] == "swiss" and t.settings["criteria"] == ["NBW", "SOSW"]
     assert t.settings["handicap"] == {"reduction": 2}
     assert t.byes == {(1, 1)} and not t.absences
     half = Fraction(3, 2)
     assert values(result, "NBW") == {alice: half, "Carol Lée": half, "Bob Smith": 0}
-    assert values(result, "SOS") == {alice: half, "Carol Lée": half, "Bob Smith": half}
+    assert values(result, "SOSW") == {alice: half, "Carol Lée": half, "Bob Smith": half}
     _, parsed, _ = h9.read_path(path)
     assert [row.printed for row in parsed.rows] == [
         {"NBW": half, "SOS": half},
@@ -78,8 +78,13 @@ def test_small_file_is_recomputed_from_round_tokens(tmp_path, encoding):
 
 def test_columns_run_together_and_unknown_columns_are_noted():
     assert h9.split_columns("MMS  SOSSOSOS") == ["MMS", "SOS", "SOSOS"]
-    assert h9.split_columns("NBW  SOSSODOS Rank  U20") == ["NBW", "SOS", "SODOS", "?Rank", "?U20"]
-    assert h9.split_columns("SOSTS") == ["?SOSTS"]  # not SOS + "TS"
+    # OpenGotha's short names, Rank and Rating (cut to "Ratin") among them
+    assert h9.split_columns("NBW  SOSSODOS Rank  U20") == ["NBW", "SOS", "SODOS", "RANK", "?U20"]
+    assert h9.split_columns("  CATRatin RankSOS-1 CUSSSODOS") == [
+        "CAT", "RATIN", "RANK", "SOS-1", "CUSS", "SODOS"
+    ]  # fmt: skip
+    assert h9.split_columns("SOSTS") == ["SOSTS"]  # not SOS + "TS"
+    assert h9.split_columns("SODOSW SOSM-1") == ["SODOSW", "SOSM-1"]  # the other form, whole
     # Round labels over the round tokens are not value columns (WAGC 2016, 2018).
     assert h9.split_columns("1st 2nd r3d 4th  score sos") == ["SCORE", "SOS"]
     assert h9.split_columns("score sos sosos  1   2   3") == ["SCORE", "SOS", "SOSOS"]
@@ -175,10 +180,10 @@ def comparable(result):
 )
 def test_xml_to_h9_to_standings_round_trip(xml_name, tmp_path):
     before, after, text = round_trip(xml_name, tmp_path)
-    assert text.startswith("; EV[") and "; HA[h1]" in text
+    assert text.startswith("; CL[A]\n; EV[") and "; HA[h1]" in text
     assert comparable(after) == comparable(before)
     assert after.settings.system == before.settings.system == "mcmahon"
-    assert after.criteria == ("MMS", "SOS", "SOSOS")
+    assert after.criteria == before.criteria == ("MMS", "SOSM", "SOSOSM")  # one label each
 
 
 def test_writer_keeps_forfeits_byes_and_absences(tmp_path):
@@ -269,3 +274,85 @@ def test_cli_writes_h9_that_reads_back(tmp_path, capsys):
     t, parsed, _ = h9.read_path(out)
     assert [row.printed["SOS"] for row in parsed.rows][:3] == [128, 132, 129]
     assert t.settings["handicap"] == {"reduction": 1}
+
+
+# -- ids, colours, countries, criteria (docs/rules.md §12) ------------------------------
+
+
+def colours_file(row1_tokens: str, row2_tokens: str, columns: str = "NBW") -> str:
+    return (
+        f"; Pl Name Rk Co Club {columns}\n"
+        f"   1 Ann 3d XX xxxx 1 {row1_tokens}  |19713452\n"
+        f"   2 Bob 2d FR _0   0 {row2_tokens}\n"
+    )
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_pin_colours_and_unknown_marks_are_read(fast):
+    t, notes = h9.interpret(h9.scan(colours_file("2+", "1-"), "t.h9", fast=fast), fast=fast)
+    ann, bob = t.players
+    assert (dict(ann.ids), dict(bob.ids)) == ({"egd": "19713452"}, {})
+    assert (ann.country, ann.club, bob.country, bob.club) == ("", "", "FR", "0")  # XX, xxxx
+    (game,) = t.games
+    assert not game.colours_known and (game.black, game.white) == (0, 1)  # sides only
+    assert game.result == Result.BLACK_WINS  # the first side, Ann, won
+
+
+@pytest.mark.parametrize(
+    ("tokens", "known", "black"),
+    [
+        (("2+", "1-"), False, 0),
+        (("2+/?0", "1-/?0"), False, 0),  # OpenGotha's unknown colour
+        (("2+!", "1-!"), False, 0),  # by default, no colour
+        (("2+/w", "1-"), True, 1),  # one side's colour gives both
+        (("2+", "1-/w0"), True, 0),
+        (("2+/b0", "1-/w0"), True, 0),
+    ],
+)
+def test_a_game_has_colours_when_a_token_gives_one(tokens, known, black):
+    for fast in (True, False):
+        t, _ = h9.interpret(h9.scan(colours_file(*tokens), "t.h9", fast=fast), fast=fast)
+        assert (t.games[0].colours_known, t.games[0].black) == (known, black), (tokens, fast)
+
+
+def test_a_handicap_game_without_colours_is_refused():
+    with pytest.raises(InputError, match="a handicap game needs colours"):
+        h9.interpret(h9.scan(colours_file("2+/?3", "1-/?3"), "t.h9"))
+
+
+def test_rank_and_rating_columns_are_criteria_and_ratings_a_cat_column_says_what_is_missing():
+    text = (
+        "; Pl Name Rk Co Club  CATRatin Rank  NBW  SOS\n"
+        "   1 Ann 3d FR Par    1 2100    2    1    0   2+/b0\n"
+        "   2 Bob 2d FR Par    1 2050    1    0    1   1-/w0\n"
+    )
+    t, notes = h9.interpret(h9.scan(text, "t.h9"))
+    assert t.settings["criteria"] == ["CAT", "RATING", "RANK", "NBW", "SOSW"]
+    assert [p.rating for p in t.players] == [2100, 2050]
+    assert notes == ["t.h9: CAT: h9 does not give the category limits: every player is in "
+                     "category 1 (set categories.lower_limits)"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("columns", "criteria"),
+    [
+        ("MMS SOSSOSOS", ["MMS", "SOSM", "SOSOSM"]),  # a McMahon: the M form
+        ("NBW SOSSOSOS", ["NBW", "SOSW", "SOSOSW"]),  # a Swiss: the W form
+        ("MMS SOS-1 CUSS SODOMS", ["MMS", "SOSM-1", "CUSSM", "SODOSM"]),
+        ("MMS SOSM SODOSW", ["MMS", "SOSM", "SODOSW"]),  # the other form, written whole
+    ],
+)
+def test_columns_name_the_criteria_of_the_event(columns, criteria):
+    text = f"; Pl Name Rk Co Club {columns}\n   1 Ann 3d FR Par" + " 1" * len(criteria) + " 0-\n"
+    t, _ = h9.interpret(h9.scan(text, "t.h9"))
+    assert t.settings["criteria"] == criteria
+
+
+def test_the_xml_and_the_h9_of_one_event_have_one_label_per_criterion():
+    """Juvisy's XML says SOSM, SOSOSM; OpenGotha's h9 of it SOS, SOSOS: read as the same."""
+    host = Host(config_file=False, entry_points=False)
+    labels = [
+        host.standings(host.read([shared_path(*GO, f"opengotha_{stem}")]).tournament).criteria
+        for stem in ("Tournoi_de_Juvisy.xml", "Tournoi_de_Juvisy.h9")
+    ]
+    assert labels[0] == labels[1] == ("MMS", "SOSM", "SOSOSM")

@@ -50,7 +50,7 @@ def outcome(text: str, fast: bool):
     except InputError as error:
         return ("error", str(error))
     rows = [
-        (r.line, r.place, r.name, r.rank, r.country, r.club, r.printed, r.rounds)
+        (r.line, r.place, r.name, r.rank, r.country, r.club, r.printed, r.rounds, r.pin)
         for r in parsed.rows
     ]
     starts = [(type(p.start_score), p.start_score) for p in tournament.players]
@@ -73,13 +73,14 @@ def test_real_file_reads_the_same_both_ways(path):
 def test_real_files_take_the_fast_paths(path):
     """Else the comparisons above would compare the reference with itself."""
     text = h9.decode(path.read_bytes())
-    if path.name == "izmny.h9":  # a row with too few values: only the reference reads it
+    if path.name in ("izmny.h9", "h9names.h9"):
+        # OpenGotha 3.51 wrote ½ and ¼ as "?" ("33?"): rows with too few values, which
+        # only the reference reads (to name the row)
         assert h9._scan_columns(text, str(path)) is None
         return
     parsed = h9._scan_columns(text, str(path))
     assert parsed is not None
-    if path.name != "h9names.h9":  # its opponents are rows of a longer file
-        assert h9._games_fast(parsed, "MMS" in parsed.columns) is not None
+    assert h9._games_fast(parsed, "MMS" in parsed.columns) is not None
 
 
 def _real_texts() -> list[str]:

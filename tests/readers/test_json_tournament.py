@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import subprocess
 import sys
@@ -24,7 +25,8 @@ from conftest import ROOT, shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Host, Result
+from sodos_plugin import Game, Host, Player, Result
+from sodos_plugin.engine.model import NO_IDS
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers import json_tournament
 from sodos_plugin.readers.json_tournament import Limits, dumps, parse, parse_many, to_document
@@ -516,12 +518,23 @@ def test_to_document_reads_back_equal():
     assert dict(back.settings) == dict(tournament.settings)
 
 
+def json_held(value):
+    """What the JSON format holds today: players without ``ids``, games with their
+    colours as if known (JSON has no place for either yet; see
+    test_json_does_not_hold_ids_and_unknown_colours_yet)."""
+    if isinstance(value, tuple) and value and isinstance(value[0], Player):
+        return tuple(dataclasses.replace(p, ids=NO_IDS) for p in value)
+    if isinstance(value, tuple) and value and isinstance(value[0], Game):
+        return tuple(dataclasses.replace(g, colours_known=True) for g in value)
+    return value
+
+
 def round_trip(host: Host, path: Path) -> tuple[dict, dict]:
     read = host.read([path])
     text = dumps(to_document(read.tournament))
     back, _ = parse(text.encode(), "converted.json")
     for field in ("name", "date", "rounds", "players", "games", "byes", "absences"):
-        assert getattr(back, field) == getattr(read.tournament, field), (path, field)
+        assert getattr(back, field) == json_held(getattr(read.tournament, field)), (path, field)
     before = host.standings(read.tournament).as_dict()
     after = host.standings(back).as_dict()
     before.pop("warnings"), after.pop("warnings")
@@ -536,6 +549,13 @@ CONFORMANCE_GO = [
     "h9_mpj2022_opengotha_sodos.txt",
     "h9_wagc2025_opengotha.txt",
 ]
+
+
+@pytest.mark.xfail(strict=True, reason="the JSON format holds no ids nor unknown colours yet")
+def test_json_does_not_hold_ids_and_unknown_colours_yet(host):
+    read = host.read([shared_path("conformance", "go", "h9_mpj2022_opengotha_sodos.txt")])
+    back, _ = parse(dumps(to_document(read.tournament)).encode(), "converted.json")
+    assert (back.players, back.games) == (read.tournament.players, read.tournament.games)
 
 
 @pytest.mark.parametrize("name", CONFORMANCE_GO)
@@ -584,6 +604,18 @@ def test_sodos_schema_prints_the_generated_schema_as_shipped(tmp_path):
     assert json.loads(sodos("schema", "standings", cwd=tmp_path).stdout)["title"]
 
 
+def test_convert_says_what_json_cannot_hold_yet(tmp_path):
+    """Ids are left out with a warning; colours the input does not give are not invented."""
+    xml = shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")  # FFG licences
+    done = sodos("convert", str(xml), "--to", "json", cwd=tmp_path)
+    assert done.returncode == 0
+    assert b"warning: 19 players' identifiers (egd, ffg) are not written" in done.stderr
+    h9 = shared_path("conformance", "go", "h9_mpj2022_opengotha_sodos.txt")  # no colours
+    done = sodos("convert", str(h9), "--to", "json", cwd=tmp_path)
+    assert done.returncode == 2 and b"56 games have no colour in the input" in done.stderr
+
+
+@pytest.mark.xfail(strict=True, reason="JSON holds no ids yet: its CSV has no id columns")
 def test_convert_then_standings_through_the_cli(tmp_path):
     xml = shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
     out = tmp_path / "juvisy.json"

@@ -19,8 +19,10 @@ from conftest import SHARED_DATA, shared_path
 
 from sodos_plugin import Host, InputError, Result
 from sodos_plugin.cli import main
+from sodos_plugin.engine import explain
 from sodos_plugin.readers import opengotha_file, opengotha_keys
 from sodos_plugin.readers.java_hashmap import integer_hash, iteration_order, string_hash
+from sodos_plugin.writers import table
 
 GO = ("conformance", "go")
 
@@ -613,3 +615,37 @@ def test_dtd_defaults_apply_when_the_file_names_the_dtd(tmp_path):
     )
     t, _ = opengotha_file.read_file(path)
     assert t.settings["scoring"]["bye"] == "1/2"  # tournament.dtd: genNBW2ValueBye "1"
+
+
+def test_identifiers_and_unknown_colours_are_kept(tmp_path):
+    """egfPin, ffgLicence, agaId as Player.ids (empty: none); knownColor="false" as
+    colours unknown, which no writer shows (docs/rules.md §6, §12)."""
+    unknown = game(1, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS").replace(
+        'knownColor="true"', 'knownColor="false"'
+    )
+    path = xml_file(
+        tmp_path, "\n".join([unknown, game(2, "GAMMAGUY", "ALPHAANN", "RESULT_WHITEWINS")])
+    )
+    text = path.read_text("utf-8")
+    text = text.replace(
+        'firstName="Ann"', 'firstName="Ann" egfPin="19713452" ffgLicence="1500104" agaId=""'
+    )
+    text = text.replace('firstName="Bob"', 'firstName="Bob" egfPin=" " agaId="14722"')
+    path.write_text(text, encoding="utf-8")
+    t = opengotha_file.read_path(path)
+    assert [dict(p.ids) for p in t.players] == [
+        {"egd": "19713452", "ffg": "1500104"}, {"aga": "14722"}, {}
+    ]  # fmt: skip
+    assert sorted((g.round, g.colours_known) for g in t.games) == [(1, False), (2, True)]
+    host = Host(config_file=False, entry_points=False)
+    standings = host.standings(t)
+    line = {p: n for n, p in enumerate(standings.order, start=1)}
+    cells = table.round_cells(standings, line)
+    assert (cells[0][0], cells[1][0]) == (f"{line[1]}+", f"{line[0]}-")  # no colour
+    assert (cells[2][1], cells[0][1]) == (f"{line[0]}-/b", f"{line[2]}+/w")
+    explained = explain.explain_player(standings, 0)
+    assert [g.colour for g in explained.games] == ["", "W"]  # standings after round 2
+    csv = host.render(standings, "csv").splitlines()
+    assert csv[0].startswith("place,tied,name,rank,country,club,egd_pin,ffg_licence,aga_id,")
+    h9_text = host.render(standings, "h9")
+    assert "|19713452" in h9_text and "|14722" not in h9_text  # h9 holds the EGD PIN only
