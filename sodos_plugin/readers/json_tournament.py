@@ -55,13 +55,15 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from msgspec import UNSET
+from msgspec import UNSET, UnsetType
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
 from sodos_plugin.config.settings import resolve
 from sodos_plugin.engine.identity import identity_key as identity
 from sodos_plugin.engine.model import (
+    NO_IDS,
     Game,
+    Ids,
     Player,
     Result,
     Tournament,
@@ -401,6 +403,11 @@ class _Players(_Index):
         start = _given(entry.start_score, None)
         if start is not None:
             start = exact(start, source, f"{where}.start_score")
+        ids = NO_IDS
+        if entry.ids:  # UNSET and {} are false
+            for scheme, identifier in entry.ids.items():
+                _text(identifier, source, f"{where}.ids.{scheme}")
+            ids = Ids(entry.ids)
         return Player(
             name=name,
             rank=rank,
@@ -410,6 +417,7 @@ class _Players(_Index):
             smms_correction=_given(entry.smms_correction, 0),
             start_score=start,
             id=player_id,
+            ids=ids,
         )
 
 
@@ -461,6 +469,8 @@ def build(document: schema.Tournament, source: str) -> tuple[Tournament, list[st
                 RESULTS[entry.result],
                 _given(entry.handicap, 0),
                 _given(entry.by_default, False),
+                colours_known=_given(entry.colours_known, True),
+                komi=_given(entry.komi, None),
             )
         )
     for k, earlier, p in repeated:
@@ -494,6 +504,16 @@ def build(document: schema.Tournament, source: str) -> tuple[Tournament, list[st
                     f"({label}[{marked[label][(r, p)]}])"
                 )
             marked[label].setdefault((r, p), k)
+    bye_of_round: dict[int, int] = {}  # round → the first bye's entry
+    for k, entry in enumerate(_lists(document)[0]):
+        first = bye_of_round.setdefault(entry.round, k)
+        p, q = (roster.find(e.player, "") for e in (document.byes[first], entry))
+        if p != q:
+            warnings.append(
+                f"{source}: byes[{k}]: round {entry.round}: two players have the bye: "
+                f"{roster.players[p].name} (byes[{first}]) and {roster.players[q].name} "
+                f"(byes[{k}]); each gets the bye's points"
+            )
     tournament = _tournament(
         document,
         source,
@@ -551,6 +571,12 @@ def _tournament(
     """The settings, the date and the name checked; the model built."""
     settings = _settings(document)
     _check_settings(document, settings, source)
+    info = {} if document.info is UNSET else msgspec.structs.asdict(document.info)
+    info = {
+        key: _text(value, source, f"info.{key}")
+        for key, value in info.items()
+        if value is not UNSET
+    }
     date = _given(document.date, "")
     if date:
         try:
@@ -573,6 +599,8 @@ def _tournament(
             absences=absences,
             settings=settings,
             source=source,
+            info=info,
+            size=_given(document.board_size, None),
         )
     except ValueError as error:
         if repeated:  # the model refuses two games in one round: name them
@@ -588,23 +616,36 @@ def _tournament(
 
 # -- 3. meaning, column by column ---------------------------------------------------------
 
-_P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START = map(
+_P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START, _P_IDS = map(
     attrgetter,
-    ("name", "id", "rank", "rating", "club", "country", "smms_correction", "start_score"),
+    ("name", "id", "rank", "rating", "club", "country", "smms_correction", "start_score", "ids"),
 )
-_G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_DEFAULT = map(
-    attrgetter, ("round", "black", "white", "result", "handicap", "by_default")
+_G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_DEFAULT, _G_KNOWN, _G_KOMI = map(
+    attrgetter,
+    ("round", "black", "white", "result", "handicap", "by_default", "colours_known", "komi"),
 )
 _R_ROUND, _R_PLAYER = attrgetter("round"), attrgetter("player")
-_PLAYER_COLUMNS = (_P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START)
-_GAME_COLUMNS = (_G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_DEFAULT)
+_PLAYER_COLUMNS = (
+    _P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START, _P_IDS
+)  # fmt: skip
+_GAME_COLUMNS = (
+    _G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_DEFAULT, _G_KNOWN, _G_KOMI
+)  # fmt: skip
 _VALUE = attrgetter("_value_")  # an Enum member's value, at C speed (its hash is Python's)
 _RESULT_OF = {result.value: result for result in Result}
 _NONE = {UNSET: None}
 _EMPTY = {UNSET: ""}
 _ZERO = {UNSET: 0}
 _FALSE = {UNSET: False}
+_TRUE = {UNSET: True}
 _given_id = partial(is_not, UNSET)
+
+
+def _id_maps(column: list[Any]) -> list[Any] | None:
+    """Each player's ``ids`` as the model keeps them (None: nobody has any)."""
+    if column.count(UNSET) == len(column):
+        return None
+    return [Ids(ids) if ids else NO_IDS for ids in column]
 
 
 class _Ranks(dict):
@@ -656,7 +697,7 @@ def _fast(
 ) -> tuple[Tournament, list[str]] | None:
     """The usual document, column by column: (Tournament, no warnings), or None when
     anything is unusual (a problem, or something to warn about): then :func:`build`."""
-    names, ids, ranks, ratings, clubs, countries, smms, starts = columns.players
+    names, ids, ranks, ratings, clubs, countries, smms, starts, id_maps = columns.players
     n = len(names)
     if any(map(str.isspace, names)):
         return None
@@ -697,9 +738,10 @@ def _fast(
         list(map(_ZERO.get, smms, smms)),
         start_values,
         list(map(_NONE.get, ids, ids)),
+        _id_maps(id_maps),
     )
     rounds = document.rounds
-    g_round, g_black, g_white, g_result, g_handicap, g_default = columns.games
+    g_round, g_black, g_white, g_result, g_handicap, g_default, g_known, g_komi = columns.games
     blacks = _references(g_black, ints[0], index, n)
     whites = _references(g_white, ints[1], index, n)
     if blacks is None or whites is None or (g_round and max(g_round) > rounds):
@@ -721,8 +763,8 @@ def _fast(
         marked.append(frozenset(zip(r_round, players_of)))
         keys.append(packed)
     byes, absences = marked
-    if not keys[0].isdisjoint(keys[1]):
-        return None
+    if not keys[0].isdisjoint(keys[1]) or len(set(columns.byes[0])) != len(byes):
+        return None  # a bye and an absence, or two byes in one round (a warning)
     games = games_from_columns(
         g_round,
         blacks,
@@ -730,6 +772,8 @@ def _fast(
         list(map(_RESULT_OF.__getitem__, map(_VALUE, g_result))),
         list(map(_ZERO.get, g_handicap, g_handicap)),
         list(map(_FALSE.get, g_default, g_default)),
+        list(map(_TRUE.get, g_known, g_known)),
+        list(map(_NONE.get, g_komi, g_komi)),
     )
     return _tournament(document, source, players, games, byes, absences), []
 
@@ -888,6 +932,7 @@ def to_document(tournament: Tournament) -> schema.Tournament:
             country=player.country or UNSET,
             smms_correction=player.smms_correction or UNSET,
             start_score=UNSET if player.start_score is None else _number(player.start_score),
+            ids=dict(player.ids) if player.ids else UNSET,
         )
 
     def game_entry(game: Game) -> schema.Game:
@@ -897,7 +942,9 @@ def to_document(tournament: Tournament) -> schema.Tournament:
             white=reference(game.white),
             result=TEXTS[game.result],
             handicap=game.handicap or UNSET,
+            komi=_unless(game.komi),
             by_default=True if game.by_default else UNSET,
+            colours_known=UNSET if game.colours_known else False,
         )
 
     return schema.Tournament(
@@ -914,7 +961,16 @@ def to_document(tournament: Tournament) -> schema.Tournament:
         ],
         # the recorded settings, in their order (a Struct holds them as they are)
         settings=_json_ready(tournament.settings) if tournament.settings else UNSET,
+        info=_info(tournament.info),
+        board_size=_unless(tournament.size),
     )
+
+
+def _info(info: Mapping[str, str]) -> schema.Info | UnsetType:
+    """The event's facts (EGD h9 header names) as the document holds them; a key the
+    format has no member for is left out (``sodos convert`` then refuses to write)."""
+    known = {key: value for key, value in info.items() if key in schema.Info.__struct_fields__}
+    return schema.Info(**known) if known else UNSET
 
 
 def dumps(document: schema.Tournament) -> str:

@@ -41,7 +41,10 @@ DOCUMENTS: dict[str, Document] = {
     d.name: d
     for d in (
         Document(
-            "tournament", tournament.Tournament, tournament.VERSION, "sodos tournament, version 1"
+            "tournament",
+            tournament.Tournament,
+            tournament.VERSION,
+            f"sodos tournament, version {tournament.VERSION}",
         ),
         Document("standings", standings.Standings, 1, "sodos standings"),
         Document("explain", explain.Explanation, 1, "sodos explanation of one player"),

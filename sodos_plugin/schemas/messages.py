@@ -46,6 +46,9 @@ __all__ = [
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PATH = re.compile(r" - at `\$(.*)`$")
+_KEY_PATH = re.compile(r" - at `key` in `\$(.*)`$")
+#: msgspec's step into a mapping's value (``[...]``: it does not say which key).
+_SOME_KEY = object()
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]|\[\.\.\.\]")
 
 Path = list  # of str (keys) and int (indexes)
@@ -385,13 +388,38 @@ def _position(value: Any, path: Path) -> tuple[float, ...]:
 
 
 def _error_path(error: msgspec.ValidationError) -> Path:
-    match = _PATH.search(str(error))
-    if not match:
+    """The path msgspec names: a mapping's value as :data:`_SOME_KEY`; a bad key of a
+    mapping ends the path with it too."""
+    text = str(error)
+    match = _PATH.search(text)
+    key_match = None if match else _KEY_PATH.search(text)
+    if not match and not key_match:
         return []
     steps: Path = []
-    for key, index in _STEP.findall(match[1]):
-        steps.append(int(index) if index else key)
+    for key, index in _STEP.findall((match or key_match)[1]):
+        steps.append(int(index) if index else key if key else _SOME_KEY)
+    if key_match:
+        steps.append(_SOME_KEY)
     return steps
+
+
+def _fits(node: mi.Type, value: Any) -> bool:
+    """Whether a mapping's key or value passes the checks :func:`explain` spells and a
+    string's pattern."""
+    bare = _bare(node)
+    if isinstance(bare, mi.StrType) and bare.pattern and isinstance(value, str):
+        return re.search(bare.pattern, value) is not None and explain(node, value) is None
+    return explain(node, value) is None
+
+
+def _bad_entry(branch: mi.DictType, item: dict, key_error: bool) -> Any:
+    """The first key of a mapping whose key (or value) does not fit its type."""
+    for key, child in item.items():
+        if not _fits(
+            branch.key_type if key_error else branch.value_type, key if key_error else child
+        ):
+            return key
+    return next(iter(item), "")
 
 
 def problem(kind: Any, value: Any, error: msgspec.ValidationError | None) -> tuple[Path, str]:
@@ -402,13 +430,22 @@ def problem(kind: Any, value: Any, error: msgspec.ValidationError | None) -> tup
     found: tuple[Path, str] | None = None
     if error is not None:
         path = _error_path(error)
+        key_error = _KEY_PATH.search(str(error)) is not None
         node, item = type_info(kind), value
-        for step in path:
+        for position, step in enumerate(path):
             branch = _container(node, item)
             if isinstance(branch, mi.StructType):
                 fields = {f.encode_name: f.type for f in branch.fields}
                 node = fields.get(step, mi.AnyType())
             elif isinstance(branch, mi.DictType):
+                if step is _SOME_KEY:
+                    last = key_error and position == len(path) - 1
+                    step = path[position] = _bad_entry(branch, item, last)
+                    if last:  # the key is wrong: said at its mapping, naming it
+                        path.pop()
+                        text = str(error).split(" - at `", 1)[0]
+                        found = (path, f"key {shown(step)}: {text[:1].lower()}{text[1:]}")
+                        break
                 node = branch.value_type
             elif isinstance(branch, mi.ListType):
                 node = branch.item_type
@@ -418,11 +455,11 @@ def problem(kind: Any, value: Any, error: msgspec.ValidationError | None) -> tup
                 item = item[step]
             except (KeyError, IndexError, TypeError):
                 break
-        below = explain(node, item)
-        if below is None:  # msgspec's own words, for a check the types do not spell
+        below = None if found is not None else explain(node, item)
+        if found is None and below is None:  # msgspec's words, for a check not spelt here
             text = str(error).split(" - at `", 1)[0]
             found = (path, text[:1].lower() + text[1:])
-        else:
+        elif found is None and below is not None:
             found = ([*path, *below[0]], below[1])
     if duplicate is not None:
         if found is None:

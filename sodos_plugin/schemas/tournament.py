@@ -1,6 +1,12 @@
-"""The JSON tournament format (``sodos schema``), version 1: the one definition of what a
+"""The JSON tournament format (``sodos schema``), version 2: the one definition of what a
 host hands over, read by :mod:`sodos_plugin.readers.json_tournament` and written by
 ``sodos convert``.
+
+Version 2 adds what other formats say and version 1 could not hold (docs/hosts.md): a
+player's ``ids`` (EGD PIN, FFG licence, AGA id), a game's ``colours_known`` (false: the
+source does not say who had Black) and its ``komi`` kept in the model, the event's
+``info`` (the EGD h9 header: class, komi, place...) and ``board_size``. A version 1
+document is read as before (it has none of them); sodos writes version 2.
 
 Every optional member defaults to :data:`msgspec.UNSET`, so a decoded document says which
 members were given (``null`` is a value, an absent member is UNSET): the reader counts
@@ -16,7 +22,10 @@ from typing import Annotated, Literal
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 FORMAT = "sodos-tournament"
-VERSION = 1
+VERSION = 2
+#: The versions this reader reads (a document of version 1 is a version 2 one without
+#: the members version 2 added).
+VERSIONS = (1, 2)
 
 Text = Annotated[str, Meta(max_length=200)]
 Name = Annotated[str, Meta(min_length=1, max_length=200)]
@@ -34,6 +43,8 @@ ExactNumber = Annotated[
     Annotated[float, Meta(ge=-10000, le=10000)] | Annotated[str, Meta(min_length=1, max_length=20)],
     Meta(description='an exact value: a number (2, 2.5) or a fraction as text ("5/2")'),
 ]
+Scheme = Annotated[str, Meta(pattern="^[a-z][a-z0-9_]{0,19}$")]
+Identifier = Annotated[str, Meta(min_length=1, max_length=64, pattern="\\S")]
 Points = (
     Annotated[int, Meta(ge=0, le=1000)]
     | Annotated[float, Meta(ge=0, le=1000)]
@@ -103,6 +114,13 @@ class Player(Struct, forbid_unknown_fields=True, kw_only=True):
         ExactNumber | None | UnsetType,
         Meta(description="an explicit McMahon start score, replacing the one from the rank"),
     ] = UNSET
+    ids: Annotated[
+        Annotated[dict[Scheme, Identifier], Meta(max_length=8)] | UnsetType,
+        Meta(
+            description="the player's identifiers by scheme: egd (EGD PIN), ffg (FFG "
+            "licence), aga (AGA id), or another scheme's name (version 2)"
+        ),
+    ] = UNSET
 
 
 class Game(Struct, forbid_unknown_fields=True, kw_only=True):
@@ -115,12 +133,37 @@ class Game(Struct, forbid_unknown_fields=True, kw_only=True):
     handicap: Annotated[int, Meta(ge=0, le=9)] | UnsetType = UNSET
     komi: Annotated[
         Annotated[float, Meta(ge=-100, le=100)] | None | UnsetType,
-        Meta(description="accepted for the host's records; no rule here uses it"),
+        Meta(description="the game's own komi, kept and written again; no rule here uses it"),
     ] = UNSET
     by_default: Annotated[
         bool | UnsetType,
         Meta(description="won or lost by default (a forfeit), not played over the board"),
     ] = UNSET
+    colours_known: Annotated[
+        bool | UnsetType,
+        Meta(
+            description="false: the source does not say who had Black; 'black' and 'white' "
+            "are then only the two sides, and no colour is shown (version 2; default true)"
+        ),
+    ] = UNSET
+
+
+InfoText = Annotated[str, Meta(max_length=500)]
+
+
+class Info(Struct, forbid_unknown_fields=True, kw_only=True):
+    """What the source says about the event, under the EGD h9 header's names (docs/rules.md
+    §12): the ratings take the class and komi from it."""
+
+    TC: Annotated[InfoText | UnsetType, Meta(description="the EGD tournament code")] = UNSET
+    CL: Annotated[InfoText | UnsetType, Meta(description="the EGD class: A, B, C or D")] = UNSET
+    PC: Annotated[InfoText | UnsetType, Meta(description="the place: country,city")] = UNSET
+    DT: Annotated[InfoText | UnsetType, Meta(description="the dates: first,last (YYYY-MM-DD)")] = (
+        UNSET
+    )
+    KM: Annotated[InfoText | UnsetType, Meta(description="the komi, e.g. 7.5")] = UNSET
+    TM: Annotated[InfoText | UnsetType, Meta(description="the thinking time")] = UNSET
+    CM: Annotated[InfoText | UnsetType, Meta(description="a comment")] = UNSET
 
 
 class RoundPlayer(Struct, forbid_unknown_fields=True, kw_only=True):
@@ -209,7 +252,7 @@ class Tournament(Struct, forbid_unknown_fields=True, kw_only=True):
     schema: Annotated[str, Meta(max_length=500)] | UnsetType = field(default=UNSET, name="$schema")
     format: Literal["sodos-tournament"]
     version: Annotated[
-        Literal[1],
+        Literal[1, 2],
         Meta(description="the version of this format; a reader refuses versions it does not know"),
     ]
     name: Annotated[str, Meta(max_length=500)] | UnsetType = UNSET
@@ -239,3 +282,11 @@ class Tournament(Struct, forbid_unknown_fields=True, kw_only=True):
         Meta(description="players announced absent in a round"),
     ] = UNSET
     settings: Settings | UnsetType = UNSET
+    info: Annotated[
+        Info | UnsetType,
+        Meta(description="what the source says about the event, EGD h9 header names (version 2)"),
+    ] = UNSET
+    board_size: Annotated[
+        Annotated[int, Meta(ge=2, le=52)] | UnsetType,
+        Meta(description="the board size, when the source says it (version 2; 19 if absent)"),
+    ] = UNSET
