@@ -17,7 +17,7 @@ Criteria given as ``totals`` (NBW, MMS) show their details on every round.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -25,7 +25,7 @@ from typing import Any
 from msgspec import UNSET
 
 from sodos_plugin.engine import compat
-from sodos_plugin.engine.model import OUTCOMES, Game, Tournament
+from sodos_plugin.engine.model import NO_IDS, OUTCOMES, Game, Tournament
 from sodos_plugin.engine.numbers import format_value
 from sodos_plugin.engine.scores import BYE, NOT_ASSIGNED, PAIRED, Pairings
 from sodos_plugin.engine.standings import Standings, json_number, rank_text
@@ -91,6 +91,7 @@ class Explanation:
     #: (docs/rules.md §7; see :func:`with_opengotha`)
     opengotha: list[str] = field(default_factory=list)
     player_id: str | None = None  # the host's id (JSON tournaments)
+    player_ids: Mapping[str, str] = NO_IDS  # the source's identifiers (EGD PIN...)
 
 
 def find_player(tournament: Tournament, name: str) -> int:
@@ -225,6 +226,7 @@ def explain_player(standings: Standings, player_name: str | int) -> Explanation:
         games=games,
         criteria=criteria,
         player_id=info.id,
+        player_ids=info.ids,
     )
 
 
@@ -271,7 +273,12 @@ def document(explanation: Explanation, warnings: Sequence[str] = ()) -> schema.E
     return schema.Explanation(
         tournament=schema.Tournament(name=e.tournament, rounds=e.round, system=e.system),
         player=PlayerEntry(
-            e.name, e.rank, e.country, e.club, UNSET if e.player_id is None else e.player_id
+            e.name,
+            e.rank,
+            e.country,
+            e.club,
+            UNSET if e.player_id is None else e.player_id,
+            dict(e.player_ids) if e.player_ids else UNSET,
         ),
         place=e.place,
         tied=e.tied,

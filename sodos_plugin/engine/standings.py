@@ -156,7 +156,9 @@ class Standings:
         return codec.builtins(self.document())
 
 
-_NAME, _RANK, _COUNTRY, _CLUB, _ID = map(attrgetter, ("name", "rank", "country", "club", "id"))
+_NAME, _RANK, _COUNTRY, _CLUB, _ID, _IDS = map(
+    attrgetter, ("name", "rank", "country", "club", "id", "ids")
+)
 
 
 class _RankTexts(dict):
@@ -166,8 +168,10 @@ class _RankTexts(dict):
 
 
 def player_entries(players: Sequence[Player]) -> list[schema.Player]:
-    """Each player as the answers show them; ``id`` only when the host gave one."""
+    """Each player as the answers show them; ``id`` only when the host gave one, ``ids``
+    only when the source gives any."""
     ids = list(map(_ID, players))
+    id_maps = [dict(i) if i else UNSET for i in map(_IDS, players)]
     return list(
         map(
             schema.Player,
@@ -176,6 +180,7 @@ def player_entries(players: Sequence[Player]) -> list[schema.Player]:
             map(_COUNTRY, players),
             map(_CLUB, players),
             map({None: UNSET}.get, ids, ids),
+            id_maps,
         )
     )
 

@@ -1,4 +1,4 @@
-"""The explanation of one player (``sodos schema explain``), version 1: what ``sodos
+"""The explanation of one player (``sodos schema explain``), version 2: what ``sodos
 explain PLAYER --format json`` prints and ``POST /explain`` answers, built by
 :func:`sodos_plugin.engine.explain.document`.
 

@@ -1,10 +1,10 @@
-"""The standings document (``sodos schema standings``), version 1: what ``sodos standings
+"""The standings document (``sodos schema standings``), version 2: what ``sodos standings
 --format json`` prints and ``POST /standings`` answers, built by
 :meth:`sodos_plugin.engine.standings.Standings.document`.
 
 Values are JSON numbers: integers stay integers, halves and quarters are exact binary
 fractions (2.5). Members may be added in later versions (as optional ones, UNSET when
-absent): clients ignore members they do not know.
+absent): clients ignore members they do not know. Version 2 added a player's ``ids``.
 """
 
 from __future__ import annotations
@@ -30,6 +30,13 @@ class Player(Struct):
     club: str
     id: Annotated[
         str | UnsetType, Meta(description="the host's id, when the tournament gave one")
+    ] = UNSET
+    ids: Annotated[
+        dict[str, str] | UnsetType,
+        Meta(
+            description="the player's identifiers by scheme, when the source gives any: egd "
+            "(EGD PIN), ffg (FFG licence), aga (AGA id) (version 2)"
+        ),
     ] = UNSET
 
 
