@@ -1,18 +1,28 @@
-"""``sodos serve`` under load on loopback, beside the CLI as a subprocess per request.
+"""``sodos serve`` under load on loopback, beside its HTTP floor and the CLI, in one run.
 
 A generated tournament (default 200 players, 7 rounds) is posted ``--requests`` times
 (default 2 000) by ``--clients`` concurrent clients (default 8, one keep-alive
 connection each) to ``POST /standings`` of a real ``sodos serve`` on a free loopback
 port. Printed: requests/s, p50/p99 latency, errors (any answer that is not 200 with the
 expected bytes; must be 0), and the service's peak memory (resident set of the server
-and its worker processes, sampled every 20 ms). The baseline, in the same run, is the
-same tournament through ``sodos standings FILE --format json`` as one subprocess per
-request, ``--baseline-requests`` times (default 200) with the same number of clients.
+and its worker processes, sampled every 20 ms).
 
-Bounded: every request has a timeout, the whole run stops after ``--max-seconds``, and
-only 127.0.0.1 is contacted. Usage::
+Two baselines, in the same run, with the same body and clients:
 
-    python benchmarks/serve.py                      # the issue's run
+* **the yardstick**: the same waitress server, with the settings ``sodos serve`` gives it
+  (threads, connection limit, body limit, channel timeout), whose application reads the
+  body and answers the stored standings document (the same bytes): what serving costs
+  with no work at all. The ratio *service / yardstick* is how near sodos comes to its
+  own HTTP floor (target: at least 0.2, and p99 at most 50 ms at 8 clients).
+* the CLI, ``sodos standings FILE --format json`` as one subprocess per request,
+  ``--baseline-requests`` times (default 200; 0 skips it).
+
+``--cycles N`` runs yardstick then service N times and prints each cycle's ratio (the
+machine may be shared: read the ratios, not the absolute figures). Bounded: every request
+has a timeout, the whole run stops after ``--max-seconds``, and only 127.0.0.1 is
+contacted. Usage::
+
+    python benchmarks/serve.py                      # the standard run
     python benchmarks/serve.py --requests 200 --baseline-requests 20
 """
 
@@ -29,6 +39,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from sodos_plugin import Host
 
 RANKS = [f"{k}k" for k in range(20, 0, -1)] + [f"{d}d" for d in range(1, 8)]
 
@@ -154,6 +166,89 @@ def report(label: str, latencies: list[float], errors: int, wall: float) -> floa
     return rate
 
 
+YARDSTICK = """
+import sys
+import waitress
+
+path, threads, connections, body_limit = sys.argv[1], *map(int, sys.argv[2:5])
+with open(path, "rb") as handle:
+    stored = handle.read()
+HEADERS = [
+    ("Content-Type", "application/json; charset=utf-8"),
+    ("Content-Length", str(len(stored))),
+    ("Cache-Control", "no-store"),
+    ("X-Content-Type-Options", "nosniff"),
+]
+
+
+def app(environ, start_response):
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    environ["wsgi.input"].read(length)  # the body, read as sodos reads it
+    start_response("200 OK", HEADERS)
+    return [stored]
+
+
+server = waitress.create_server(
+    app, host="127.0.0.1", port=0, threads=threads, connection_limit=connections,
+    max_request_body_size=body_limit, channel_timeout=30,
+    clear_untrusted_proxy_headers=True, ident="sodos",
+)
+sys.stderr.write(f"listening on http://127.0.0.1:{server.effective_port}\\n")
+sys.stderr.flush()
+server.run()
+"""
+
+
+class Server:
+    """A server subprocess on a free loopback port (its first stderr line names it)."""
+
+    def __init__(self, command: list[str], env: dict[str, str]):
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        first = self.process.stderr.readline()
+        if "listening on http://127.0.0.1:" not in first:
+            self.stop()
+            raise RuntimeError(f"the server did not start: {first}")
+        threading.Thread(target=self.process.stderr.read, daemon=True).start()
+        self.port = int(first.split("listening on http://127.0.0.1:", 1)[1].split()[0])
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def poster(port: int, body: bytes, expected: bytes):
+    """One client's request: POST /standings on a keep-alive connection, answer checked."""
+
+    def post(state: dict) -> bool:
+        connection = state.get("connection")
+        if connection is None:
+            connection = state["connection"] = http.client.HTTPConnection(
+                "127.0.0.1", port, timeout=60
+            )
+        try:
+            connection.request("POST", "/standings", body, {"Content-Type": "application/json"})
+            response = connection.getresponse()
+            answer = response.read()
+        except (OSError, http.client.HTTPException):
+            connection.close()
+            state.pop("connection")
+            return False
+        return response.status == 200 and answer == expected
+
+    return post
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=200)
@@ -162,6 +257,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--baseline-requests", type=int, default=200)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--cycles", type=int, default=1)
     parser.add_argument("--max-seconds", type=float, default=900)
     args = parser.parse_args()
     deadline = time.monotonic() + args.max_seconds
@@ -184,53 +280,44 @@ def main() -> int:
         check=True,
         timeout=120,
     ).stdout
+    stored = folder / "answer.json"
+    stored.write_bytes(expected)
+    serve = Host(config_file=config, entry_points=False).settings.serve  # sodos serve's own
+    load_average = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     print(
-        f"tournament: {args.players} players, {args.rounds} rounds, {len(body)} bytes; "
-        f"{args.clients} clients; service: {args.workers} workers; "
-        f"python {sys.version.split()[0]}, {os.cpu_count()} cores"
+        f"tournament: {args.players} players, {args.rounds} rounds, {len(body)} bytes in, "
+        f"{len(expected)} bytes out; {args.clients} clients; service: {args.workers} workers; "
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; load average "
+        + " ".join(f"{v:.2f}" for v in load_average)
     )
-
-    service = subprocess.Popen(
-        [*sodos_command(), "serve", "--port", "0", *common],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        first = service.stderr.readline()
-        if "listening on http://" not in first:
-            print(f"sodos serve did not start: {first}", file=sys.stderr)
-            return 2
-        threading.Thread(target=service.stderr.read, daemon=True).start()
-        port = int(first.split("listening on http://127.0.0.1:", 1)[1].split()[0])
-        idle = tree_rss_kib(service.pid)
-        sampler = Sampler(service.pid)
-        sampler.start()
-
-        def post(state: dict) -> bool:
-            connection = state.get("connection")
-            if connection is None:
-                connection = state["connection"] = http.client.HTTPConnection(
-                    "127.0.0.1", port, timeout=60
-                )
-            try:
-                connection.request("POST", "/standings", body, {"Content-Type": "application/json"})
-                response = connection.getresponse()
-                answer = response.read()
-            except (OSError, http.client.HTTPException):
-                connection.close()
-                state.pop("connection")
-                return False
-            return response.status == 200 and answer == expected
-
-        served = load(args.requests, args.clients, deadline, post)
-        sampler.stop.set()
-        sampler.join()
-    finally:
-        service.terminate()
-        service.wait(30)
+    yardstick_command = [
+        sys.executable, "-c", YARDSTICK, str(stored), str(serve["concurrency"] + 4),
+        str(serve["max_connections"]), str(serve["max_request_bytes"]),
+    ]  # fmt: skip
+    rows: list[tuple[str, tuple]] = []
+    ratios: list[tuple[float, float]] = []
+    idle = peak = 0
+    for cycle in range(args.cycles):
+        floor = Server(yardstick_command, env)
+        try:
+            bare = load(args.requests, args.clients, deadline, poster(floor.port, body, expected))
+        finally:
+            floor.stop()
+        service = Server([*sodos_command(), "serve", "--port", "0", *common], env)
+        try:
+            idle = tree_rss_kib(service.process.pid)
+            sampler = Sampler(service.process.pid)
+            sampler.start()
+            served = load(
+                args.requests, args.clients, deadline, poster(service.port, body, expected)
+            )
+            sampler.stop.set()
+            sampler.join()
+            peak = max(peak, sampler.peak)
+        finally:
+            service.stop()
+        suffix = f" #{cycle + 1}" if args.cycles > 1 else ""
+        rows += [(f"waitress yardstick{suffix}", bare), (f"sodos serve (HTTP){suffix}", served)]
 
     def run_cli(state: dict) -> bool:
         done = subprocess.run(
@@ -241,18 +328,31 @@ def main() -> int:
         )
         return done.returncode == 0 and done.stdout == expected
 
-    baseline = load(args.baseline_requests, args.clients, deadline, run_cli)
+    baseline = None
+    if args.baseline_requests:
+        baseline = load(args.baseline_requests, args.clients, deadline, run_cli)
+        rows.append(("CLI, a subprocess each", baseline))
 
     print()
-    rate = report("sodos serve (HTTP)", *served)
-    base = report("CLI, a subprocess each", *baseline)
+    rates = {label: report(label, *measured) for label, measured in rows}
     print(
-        f"\nservice memory: {idle / 1024:.0f} MiB idle, {sampler.peak / 1024:.0f} MiB peak "
+        f"\nservice memory: {idle / 1024:.0f} MiB idle, {peak / 1024:.0f} MiB peak "
         f"(server and workers, resident)"
     )
-    if base:
-        print(f"throughput ratio, service / CLI: {rate / base:.1f}x")
-    errors = served[1] + baseline[1]
+    for cycle in range(args.cycles):
+        suffix = f" #{cycle + 1}" if args.cycles > 1 else ""
+        rate = rates[f"sodos serve (HTTP){suffix}"]
+        floor_rate = rates[f"waitress yardstick{suffix}"]
+        p99 = percentile(rows[2 * cycle + 1][1][0], 0.99) * 1000
+        ratios.append((rate / floor_rate if floor_rate else 0.0, p99))
+        print(
+            f"throughput ratio{suffix}, service / waitress yardstick: {ratios[-1][0]:.3f} "
+            f"(target >= 0.2); service p99 {p99:.1f} ms (target <= 50 ms)"
+        )
+    if baseline is not None and rates["CLI, a subprocess each"]:
+        last = rates[rows[2 * args.cycles - 1][0]]
+        print(f"throughput ratio, service / CLI: {last / rates['CLI, a subprocess each']:.1f}x")
+    errors = sum(measured[1] for _, measured in rows)
     if errors:
         print(f"ERRORS: {errors}", file=sys.stderr)
     return 1 if errors else 0

@@ -18,8 +18,9 @@ PACKAGE = ROOT / "sodos_plugin"
 #: lowest first; a module may import its own layer and the layers before it
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "util"),
+    ("schemas",),
     ("engine",),
-    ("config", "schemas"),
+    ("config",),
     ("plugins",),
     ("criteria", "writers", "readers"),
     ("ratings",),

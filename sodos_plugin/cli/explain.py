@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from sodos_plugin.cli._common import (
@@ -18,9 +17,9 @@ from sodos_plugin.cli._common import (
 )
 from sodos_plugin.cli._options import history_options_for_explain, rating_options
 from sodos_plugin.cli._streams import say
-from sodos_plugin.engine.explain import as_dict, explain_player, render, with_opengotha
+from sodos_plugin.engine.explain import document, explain_player, render, with_opengotha
+from sodos_plugin.schemas import codec
 from sodos_plugin.util.lazy import LazyModule
-from sodos_plugin.util.textsafe import json_text
 
 # the ratings command's module, for --ratings only (sodos_plugin.util.lazy)
 rated = LazyModule("sodos_plugin.cli.ratings", globals(), "rated")
@@ -76,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
     announce_plugins(host, standings, sys.stderr, reader=args.reader_used)
     explanation = with_opengotha(explain_player(standings, args.player), host.standings, standings)
     if args.format == "json":
-        text = json.dumps(as_dict(explanation, standings.warnings), ensure_ascii=False, indent=1)
-        sys.stdout.write(json_text(text) + "\n")
+        sys.stdout.write(codec.encode_text(document(explanation, standings.warnings)) + "\n")
     else:
         sys.stdout.write(render(explanation))  # names escaped line by line in render
     for warning in standings.warnings:

@@ -8,7 +8,6 @@ built-ins are folded into one line unless ``--all``; ``--kind`` keeps one kind o
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from sodos_plugin.cli._common import EXIT_OK, UsageError, common, make_host
@@ -16,6 +15,7 @@ from sodos_plugin.errors import ConfigError
 from sodos_plugin.plugins.registry import KINDS
 from sodos_plugin.plugins.registry import kind as kind_of
 from sodos_plugin.plugins.report import plugin_rows
+from sodos_plugin.schemas.service import plugins_report
 
 EXAMPLES = (
     "sodos plugins",
@@ -67,8 +67,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as error:
         raise UsageError(f"--kind: {error}") from None
     if args.format == "json":
-        json.dump(rows, sys.stdout, indent=1, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(plugins_report(rows).decode("utf-8") + "\n")
         return EXIT_OK
     out = sys.stdout
     third = [r for r in rows if r["origin"] != "builtin"]

@@ -10,7 +10,6 @@ One spelling per choice across ``ratings``, ``explain --ratings`` and ``standing
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from pathlib import Path
@@ -277,10 +276,9 @@ def check_changes_format(fmt: str) -> None:
 
 
 def json_with_changes(host, standings, run, stream) -> None:
-    """The standings' JSON with one more key, ``ratings``: the run's ``as_dict()``."""
-    buffer = io.StringIO()
-    host.write(standings, "json", buffer)
-    data = json.loads(buffer.getvalue())
+    """The standings' JSON (as the json writer plugin wrote it) with one more key,
+    ``ratings``: the run's document (``sodos schema standings``)."""
+    data = json.loads(host.render(standings, "json"))
     data["ratings"] = run.as_dict()
     text = json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False)
     stream.write(json_text(text) + "\n")

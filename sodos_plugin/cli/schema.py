@@ -1,4 +1,5 @@
-"""``sodos schema [NAME]``: print a JSON Schema this package ships (default: tournament)."""
+"""``sodos schema [NAME]``: print the JSON Schema of a document (default: tournament, the
+input format), generated from the document's one definition (:mod:`sodos_plugin.schemas`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import argparse
 import sys
 
 from sodos_plugin.cli._streams import EXIT_OK
-from sodos_plugin.schemas import NAMES, text
+from sodos_plugin.schemas.catalog import NAMES, text
 
 EXAMPLES = ("sodos schema > tournament.schema.json", "sodos schema standings")
 

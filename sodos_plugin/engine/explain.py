@@ -17,17 +17,22 @@ Criteria given as ``totals`` (NBW, MMS) show their details on every round.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from msgspec import UNSET
+
 from sodos_plugin.engine import compat
-from sodos_plugin.engine.model import OUTCOMES, Game, Tournament
+from sodos_plugin.engine.model import NO_IDS, OUTCOMES, Game, Tournament
 from sodos_plugin.engine.numbers import format_value
 from sodos_plugin.engine.scores import BYE, NOT_ASSIGNED, PAIRED, Pairings
 from sodos_plugin.engine.standings import Standings, json_number, rank_text
 from sodos_plugin.errors import InputError
+from sodos_plugin.schemas import codec
+from sodos_plugin.schemas import explain as schema
+from sodos_plugin.schemas.standings import Player as PlayerEntry
 from sodos_plugin.util.suggest import suggestion
 from sodos_plugin.util.textsafe import printable
 
@@ -86,6 +91,7 @@ class Explanation:
     #: (docs/rules.md §7; see :func:`with_opengotha`)
     opengotha: list[str] = field(default_factory=list)
     player_id: str | None = None  # the host's id (JSON tournaments)
+    player_ids: Mapping[str, str] = NO_IDS  # the source's identifiers (EGD PIN...)
 
 
 def find_player(tournament: Tournament, name: str) -> int:
@@ -220,57 +226,72 @@ def explain_player(standings: Standings, player_name: str | int) -> Explanation:
         games=games,
         criteria=criteria,
         player_id=info.id,
+        player_ids=info.ids,
     )
 
 
 # -- rendering ----------------------------------------------------------------------------
 
 
-def as_dict(explanation: Explanation, warnings: Sequence[str] = ()) -> dict[str, Any]:
-    """The explanation for programs: the standings' JSON conventions (numbers as JSON
-    numbers, ``json_number``), every round of every criterion with its parts."""
+def document(explanation: Explanation, warnings: Sequence[str] = ()) -> schema.Explanation:
+    """The explanation for programs (:mod:`sodos_plugin.schemas.explain`): the standings'
+    JSON conventions (numbers as JSON numbers, ``json_number``), every round of every
+    criterion with its parts."""
     e = explanation
 
-    def game(line: RoundLine) -> dict[str, Any]:
-        return {
-            "round": line.round,
-            "situation": line.situation,
-            "opponent": line.opponent_name if line.paired else None,
-            "colour": line.colour or None,
-            "handicap": line.handicap,
-            "by_default": line.by_default,
-        }
+    def game(line: RoundLine) -> schema.Game:
+        return schema.Game(
+            round=line.round,
+            situation=line.situation,
+            opponent=line.opponent_name if line.paired else None,
+            colour=line.colour or None,
+            handicap=line.handicap,
+            by_default=line.by_default,
+        )
 
-    def criterion(c: CriterionLines) -> dict[str, Any]:
-        rounds = []
-        for line in c.rounds:
-            row: dict[str, Any] = {"round": line.round}
-            if c.kind == "sum":
-                row["adds"] = json_number(line.contribution or Fraction(0))
-                row["cut"] = line.dropped
-            row["details"] = {k: json_number(v) for k, v in line.details.items()}
-            rounds.append(row)
-        return {
-            "name": c.name,
-            "description": c.description,
-            "rule": c.source,
-            "value": json_number(c.value),
-            "kind": c.kind,
-            "drop_lowest": c.drop_lowest,
-            "rounds": rounds,
-        }
+    def criterion(c: CriterionLines) -> schema.Criterion:
+        summed = c.kind == "sum"
+        rounds = [
+            schema.Round(
+                round=line.round,
+                adds=json_number(line.contribution or Fraction(0)) if summed else UNSET,
+                cut=line.dropped if summed else UNSET,
+                details={k: json_number(v) for k, v in line.details.items()},
+            )
+            for line in c.rounds
+        ]
+        return schema.Criterion(
+            name=c.name,
+            description=c.description,
+            rule=c.source,
+            value=json_number(c.value),
+            kind=c.kind,
+            drop_lowest=c.drop_lowest,
+            rounds=rounds,
+        )
 
-    return {
-        "tournament": {"name": e.tournament, "rounds": e.round, "system": e.system},
-        "player": {"name": e.name, "rank": e.rank, "country": e.country, "club": e.club}
-        | ({"id": e.player_id} if e.player_id is not None else {}),
-        "place": e.place,
-        "tied": e.tied,
-        "games": [game(line) for line in e.games],
-        "criteria": [criterion(c) for c in e.criteria],
-        "opengotha": list(e.opengotha),
-        "warnings": list(warnings),
-    }
+    return schema.Explanation(
+        tournament=schema.Tournament(name=e.tournament, rounds=e.round, system=e.system),
+        player=PlayerEntry(
+            e.name,
+            e.rank,
+            e.country,
+            e.club,
+            UNSET if e.player_id is None else e.player_id,
+            dict(e.player_ids) if e.player_ids else UNSET,
+        ),
+        place=e.place,
+        tied=e.tied,
+        games=[game(line) for line in e.games],
+        criteria=[criterion(c) for c in e.criteria],
+        opengotha=list(e.opengotha),
+        warnings=list(warnings),
+    )
+
+
+def as_dict(explanation: Explanation, warnings: Sequence[str] = ()) -> dict[str, Any]:
+    """:func:`document` as plain data (JSON-ready dicts and lists)."""
+    return codec.builtins(document(explanation, warnings))
 
 
 def _game_text(line: RoundLine) -> list[str]:

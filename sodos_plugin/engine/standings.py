@@ -12,14 +12,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import repeat
-from operator import add, eq, mul, sub
+from operator import add, attrgetter, eq, mul, sub
 from typing import TYPE_CHECKING, Any
 
+from msgspec import UNSET
 from sodos_hookspecs import Breakdown, Criterion, FileReport
 
 from sodos_plugin.engine.model import Player, Tournament
 from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.engine.scores import positions
+from sodos_plugin.schemas import codec
+from sodos_plugin.schemas import standings as schema
 
 if TYPE_CHECKING:
     from sodos_plugin.config.settings import Settings
@@ -112,44 +115,74 @@ class Standings:
             for position, index in enumerate(self.order)
         ]
 
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON shape other tools rely on (numbers as JSON numbers)."""
+    def document(self) -> schema.Standings:
+        """The standings document (:mod:`sodos_plugin.schemas.standings`): what ``sodos
+        standings --format json`` prints. Built column by column: values by player index
+        (:meth:`json_numbers`), one entry per player, rows in standings order."""
+        criteria = self.criteria
         players = self.tournament.players
-        numbers = {c: self.json_numbers(c) for c in self.criteria}
-        return {
-            "tournament": {
-                "name": self.tournament.name,
-                "rounds": self.round,
-                "scheduled_rounds": self.tournament.rounds,
-                "round_note": self.round_note,
-                "system": self.settings.system,
-            },
-            "criteria": list(self.criteria),
-            "providers": {c: dict(self.providers.get(c, {})) for c in self.criteria},
-            "standings": [
-                {
-                    "place": self.places[position],
-                    "tied": self.tied[position],
-                    "player": player_dict(players[index]),
-                    "values": {c: numbers[c][index] for c in self.criteria},
-                }
-                for position, index in enumerate(self.order)
-            ],
-            "warnings": list(self.warnings),
-        }
+        if criteria:
+            columns = [self.json_numbers(c) for c in criteria]
+            values = list(map(dict, map(zip, repeat(criteria), zip(*columns))))
+        else:
+            values = [{} for _ in players]
+        entries = player_entries(players)
+        order = self.order
+        return schema.Standings(
+            tournament=schema.Tournament(
+                name=self.tournament.name,
+                rounds=self.round,
+                scheduled_rounds=self.tournament.rounds,
+                round_note=self.round_note,
+                system=self.settings.system,
+            ),
+            criteria=list(criteria),
+            providers={c: schema.Provider(**self.providers.get(c, {})) for c in criteria},
+            standings=list(
+                map(
+                    schema.Row,
+                    self.places,
+                    self.tied,
+                    map(entries.__getitem__, order),
+                    map(values.__getitem__, order),
+                )
+            ),
+            warnings=list(self.warnings),
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape other tools rely on (numbers as JSON numbers), as plain data:
+        :meth:`document`'s."""
+        return codec.builtins(self.document())
 
 
-def player_dict(player: Player) -> dict[str, Any]:
-    """A player in JSON output; ``id`` only when the host gave one (JSON tournaments)."""
-    entry = {
-        "name": player.name,
-        "rank": rank_text(player.rank),
-        "country": player.country,
-        "club": player.club,
-    }
-    if player.id is not None:
-        entry["id"] = player.id
-    return entry
+_NAME, _RANK, _COUNTRY, _CLUB, _ID, _IDS = map(
+    attrgetter, ("name", "rank", "country", "club", "id", "ids")
+)
+
+
+class _RankTexts(dict):
+    def __missing__(self, rank: int | None) -> str:
+        text = self[rank] = rank_text(rank)
+        return text
+
+
+def player_entries(players: Sequence[Player]) -> list[schema.Player]:
+    """Each player as the answers show them; ``id`` only when the host gave one, ``ids``
+    only when the source gives any."""
+    ids = list(map(_ID, players))
+    id_maps = [dict(i) if i else UNSET for i in map(_IDS, players)]
+    return list(
+        map(
+            schema.Player,
+            map(_NAME, players),
+            map(_RankTexts().__getitem__, map(_RANK, players)),
+            map(_COUNTRY, players),
+            map(_CLUB, players),
+            map({None: UNSET}.get, ids, ids),
+            id_maps,
+        )
+    )
 
 
 def rank_text(rank: int | None) -> str:

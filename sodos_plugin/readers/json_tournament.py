@@ -1,27 +1,35 @@
 """JSON tournament reader and writer: the format hosts in any language hand over.
 
-Contract: :func:`parse` turns the bytes of one JSON tournament (``sodos schema`` prints
-its JSON Schema, ``sodos_plugin/schemas/tournament.schema.json``) into a
-:class:`~sodos_plugin.engine.model.Tournament` whose ``settings`` are the document's own
-``settings``; every problem is an :class:`~sodos_plugin.errors.InputError` whose
-``where`` is the JSON path of the bad value (``games[12].white``). :func:`to_document`
-is the inverse: any Tournament (read from XML, h9, an SGF folder...) as a document
-that :func:`parse` reads back to an equal Tournament (``sodos convert``).
+Contract: :func:`parse` turns the bytes of one JSON tournament (its one definition is
+:class:`sodos_plugin.schemas.tournament.Tournament`; ``sodos schema`` prints its JSON
+Schema) into a :class:`~sodos_plugin.engine.model.Tournament` whose ``settings`` are the
+document's own ``settings``; every problem is an :class:`~sodos_plugin.errors.InputError`
+whose ``where`` is the JSON path of the bad value (``games[12].white``).
+:func:`parse_many` reads a tournament or an array of them (``POST /ratings``).
+:func:`to_document` is the inverse of :func:`parse`: any Tournament (read from XML, h9,
+an SGF folder...) as a document that :func:`parse` reads back to an equal Tournament
+(``sodos convert``).
 
 Layers, each bounded before the next runs (the same limits for a file and for an HTTP
 request, options of ``[plugin.builtin.json_tournament]``):
 
 1. bytes: at most ``max_bytes``; at most ``max_values`` values (counted at C speed as
-   commas and brackets, an upper bound) and at most ``max_depth`` levels of nesting
-   (checked on the brackets outside strings), so that no document can make the
-   decoder's memory or recursion large;
-2. text: UTF-8 (a BOM is skipped); standard JSON only (``NaN``/``Infinity`` refused,
-   a key given twice in one object refused);
-3. shape: the schema, checked by :mod:`sodos_plugin.schemas.shape` (no third-party
-   validator at run time);
-4. meaning: player references, rounds within ``rounds``, ranks, exact start scores,
+   commas and brackets, an upper bound); at most ``max_depth`` levels of nesting
+   (checked on the brackets outside strings; decoding by the types never goes deeper
+   than the format's own :data:`~sodos_plugin.schemas.tournament.DEPTH`);
+2. text and shape: msgspec decodes the bytes into the format's types at C speed:
+   UTF-8 (a BOM is skipped), standard JSON only (``NaN``/``Infinity`` refused), every
+   member of the right type and within its limits. A key given twice in one object is
+   refused: the members decoded are counted against the text's colons (C speed);
+3. meaning: player references, rounds within ``rounds``, ranks, exact start scores,
    byes and absences against games, and the settings through
    :func:`sodos_plugin.config.settings.resolve`.
+
+When any of it fails, the document is read again the slow way (the json module, value by
+value, :mod:`sodos_plugin.schemas.messages`), which finds the first problem in document
+order and says it; the usual document never takes that way. Meaning is checked column by
+column (C-speed ``map``/``set``) for the usual document, and player by player, game by
+game for any other, which also says each warning.
 
 Players are referred to by index (an integer from 0), by ``id``, or by name (the
 project's identity rule: case, width and spacing do not matter). Players who share a
@@ -32,6 +40,7 @@ counts for SOS-type values.
 
 from __future__ import annotations
 
+import copy
 import datetime
 import json
 import re
@@ -39,30 +48,53 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import partial
+from itertools import repeat
+from operator import add, attrgetter, is_not, mul
 from pathlib import Path
 from typing import Any
 
+import msgspec
+from msgspec import UNSET, UnsetType
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
-from sodos_plugin import schemas
 from sodos_plugin.config.settings import resolve
 from sodos_plugin.engine.identity import identity_key as identity
-from sodos_plugin.engine.model import Game, Player, Result, Tournament
+from sodos_plugin.engine.model import (
+    NO_IDS,
+    Game,
+    Ids,
+    Player,
+    Result,
+    Tournament,
+    games_from_columns,
+    players_from_columns,
+)
 from sodos_plugin.engine.ranks import format_rank, parse_rank
 from sodos_plugin.errors import ConfigError, InputError
-from sodos_plugin.schemas.shape import ShapeError, compile_schema, object_pairs, shown
+from sodos_plugin.schemas import codec
+from sodos_plugin.schemas import tournament as schema
+from sodos_plugin.schemas.messages import (
+    first_duplicate,
+    integral_floats,
+    json_path,
+    object_pairs,
+    problem,
+    shown,
+    without_surrogates,
+)
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
 
 NAME = "json"
-FORMAT = "sodos-tournament"
-VERSION = 1
+FORMAT = schema.FORMAT
+VERSION = schema.VERSION
 PLUGIN = "builtin.json_tournament"
 SECTION = f"[plugin.{PLUGIN}]"
 
 #: Options the host adds for every reader (see Host.read), not from the config section.
 RUN_OPTIONS = ("skip_bad", "jobs")
-RESULTS: dict[str, Result] = {result.value: result for result in Result}
+RESULTS: dict[schema.Result, Result] = {text: Result(text.value) for text in schema.Result}
+TEXTS: dict[Result, schema.Result] = {result: text for text, result in RESULTS.items()}
 
 
 @dataclass(frozen=True)
@@ -100,25 +132,37 @@ class Limits:
         return cls(**values)
 
 
+DEFAULT_LIMITS = Limits()
+
 # -- 1. bytes -----------------------------------------------------------------------------
 
 _STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _INNERMOST = re.compile(rb"\[\]|\{\}")
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_BOM = b"\xef\xbb\xbf"
 
 
-def _check_bytes(data: bytes, source: str, limits: Limits) -> None:
+_NOT_MARKS = bytes(b for b in range(256) if b not in b",[{:")
+
+
+def _check_size(data: bytes, source: str, limits: Limits) -> bytes:
+    """The size limits; returns the text's commas, brackets and colons (one C pass)."""
     if len(data) > limits.max_bytes:
         raise InputError(
             f"document is {len(data)} bytes, above the limit of {limits.max_bytes} "
             f"(option {SECTION} max_bytes)",
             source=source,
         )
-    values = data.count(b",") + data.count(b"[") + data.count(b"{") + 1
+    marks = data.translate(None, _NOT_MARKS)
+    values = marks.count(b",") + marks.count(b"[") + marks.count(b"{") + 1
     if values > limits.max_values:
         raise InputError(
             f"more than {limits.max_values} values (option {SECTION} max_values)", source=source
         )
+    return marks
+
+
+def _check_depth(data: bytes, source: str, limits: Limits) -> None:
     # Nesting: strings removed, only brackets kept; each pass removes the innermost pairs.
     skeleton = _STRINGS.sub(b"", data).translate(None, _NOT_BRACKETS)
     for _ in range(limits.max_depth):
@@ -134,17 +178,28 @@ def _check_bytes(data: bytes, source: str, limits: Limits) -> None:
         )
 
 
-# -- 2. text ------------------------------------------------------------------------------
+def _key_colons(data: bytes) -> int:
+    """The colons outside strings: one per member of every object in the text."""
+    return _STRINGS.sub(b"", data).count(b":")
+
+
+# -- 2. text and shape --------------------------------------------------------------------
+
+_ONE = msgspec.json.Decoder(schema.Tournament)
+_MANY = msgspec.json.Decoder(list[schema.Tournament])
+_ARRAY = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*\[")
 
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def decode(data: bytes, source: str, limits: Limits = Limits()) -> Any:
-    """Bytes → decoded JSON value, within ``limits``; errors name line and column."""
-    _check_bytes(data, source, limits)
-    if data.startswith(b"\xef\xbb\xbf"):
+def decode(data: bytes, source: str, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """Bytes → the decoded JSON value (the json module), within ``limits``; errors name
+    line and column. Keys given twice are marked (:func:`~.messages.object_pairs`)."""
+    _check_size(data, source, limits)
+    _check_depth(data, source, limits)
+    if data.startswith(_BOM):
         data = data[3:]
     try:
         text = data.decode("utf-8")
@@ -164,18 +219,11 @@ def decode(data: bytes, source: str, limits: Limits = Limits()) -> Any:
         raise InputError(f"not valid JSON: {str(error).split(':')[0]}", source=source) from None
 
 
-# -- 3. shape -----------------------------------------------------------------------------
-
-
-@cache
-def _shape():
-    return compile_schema(schemas.load("tournament"))
-
-
-def check_shape(document: Any, source: str) -> None:
-    """The schema's checks; raises InputError at the JSON path of the first bad value."""
-    if isinstance(document, dict):
-        version = document.get("version")
+def validate(value: Any, source: str) -> schema.Tournament:
+    """A decoded value (:func:`decode`) → the typed document; raises InputError at the
+    JSON path of the first bad value (a newer ``version`` first)."""
+    if isinstance(value, dict):
+        version = value.get("version")
         if type(version) is int and version > VERSION:
             raise InputError(
                 f"version {version} of the tournament format is newer than this sodos "
@@ -183,13 +231,39 @@ def check_shape(document: Any, source: str) -> None:
                 source=source,
                 where="version",
             )
+    # the document as the types take it (2.0 as an integer); messages show the values given
+    working = integral_floats(schema.Tournament, copy.deepcopy(value))
     try:
-        _shape()(document)
-    except ShapeError as error:
-        raise InputError(error.message, source=source, where=error.where) from None
+        document = msgspec.convert(working, schema.Tournament)
+    except msgspec.ValidationError as error:
+        path, message = problem(schema.Tournament, value, error)
+    except UnicodeEncodeError:  # msgspec cannot word an error about a lone surrogate
+        try:
+            msgspec.convert(without_surrogates(working), schema.Tournament)
+            path, message = problem(schema.Tournament, value, None)
+        except msgspec.ValidationError as error:
+            path, message = problem(schema.Tournament, value, error)
+    else:
+        if first_duplicate(schema.Tournament, value) is None:
+            return document
+        path, message = problem(schema.Tournament, value, None)
+    raise InputError(message, source=source, where=json_path(path))
 
 
-# -- 4. meaning ---------------------------------------------------------------------------
+def _typed(data: bytes, source: str, limits: Limits, decoder: Any) -> tuple[Any, bytes]:
+    """The fast way: bytes → (typed document(s) or None, the text's marks); None: the
+    slow way says why."""
+    marks = _check_size(data, source, limits)
+    if limits.max_depth < schema.DEPTH:
+        _check_depth(data, source, limits)
+    body = data[3:] if data.startswith(_BOM) else data
+    try:
+        return decoder.decode(body), marks
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None, marks
+
+
+# -- 3. meaning ---------------------------------------------------------------------------
 
 _EXACT = re.compile(r"\s*([+-]?\d{1,6})(?:\.(\d{1,6}))?\s*|\s*([+-]?\d{1,6})\s*/\s*(\d{1,6})\s*")
 MAX_DENOMINATOR = 1024
@@ -237,62 +311,21 @@ def exact(value: Any, source: str, where: str) -> int | Fraction:
     return int(result) if result.denominator == 1 else result
 
 
-class _Players:
-    """The players and how references find them (index, id, or name)."""
+def _given(value: Any, default: Any) -> Any:
+    return default if value is UNSET else value
 
-    def __init__(self, entries: Sequence[Mapping[str, Any]], source: str):
+
+class _Index:
+    """How references find players: by index, by ``id``, or by name (identity rule)."""
+
+    def __init__(self, count: int, source: str):
+        self.count = count
         self.source = source
-        self.players: list[Player] = []
         self.ids: dict[str, int] = {}
         self.names: dict[str, list[int]] = {}
-        self.warnings: list[str] = []
-        for i, entry in enumerate(entries):
-            self.players.append(self._player(i, entry))
-
-    def _player(self, i: int, entry: Mapping[str, Any]) -> Player:
-        source, where = self.source, f"players[{i}]"
-        name = _text(entry["name"], source, f"{where}.name")
-        if not name.strip():
-            raise InputError("a name cannot be blank", source=source, where=f"{where}.name")
-        player_id = entry.get("id")
-        if player_id is not None:
-            _text(player_id, source, f"{where}.id")
-            if player_id in self.ids:
-                raise InputError(
-                    f"id {shown(player_id)} is also players[{self.ids[player_id]}]'s",
-                    source=source,
-                    where=f"{where}.id",
-                )
-            self.ids[player_id] = i
-        same = self.names.setdefault(identity(name), [])
-        if len(same) == 1 and (player_id is None or self.players[same[0]].id is None):
-            self.warnings.append(
-                f"{source}: {where}.name: players[{same[0]}] and players[{i}] are both called "
-                f"{shown(name)}: games refer to them by index (or give them ids)"
-            )
-        same.append(i)
-        rank = entry.get("rank")
-        if rank is not None:
-            try:
-                rank = parse_rank(rank)
-            except ValueError as error:
-                raise InputError(str(error), source=source, where=f"{where}.rank") from None
-        start = entry.get("start_score")
-        if start is not None:
-            start = exact(start, source, f"{where}.start_score")
-        return Player(
-            name=name,
-            rank=rank,
-            rating=entry.get("rating"),
-            club=_text(entry.get("club", ""), source, f"{where}.club"),
-            country=_text(entry.get("country", ""), source, f"{where}.country"),
-            smms_correction=int(entry.get("smms_correction", 0)),
-            start_score=start,
-            id=player_id,
-        )
 
     def find(self, reference: Any, where: str) -> int:
-        n = len(self.players)
+        n = self.count
         if not isinstance(reference, str):
             index = int(reference)
             if index >= n:
@@ -329,9 +362,68 @@ class _Players:
         )
 
 
-def _round_of(entry: Mapping[str, Any], rounds: int, source: str, where: str) -> int:
-    """The entry's round, which the shape check made an integer ≥ 1; not after the last."""
-    r = int(entry["round"])
+class _Players(_Index):
+    """The players one by one, each problem and warning in document order."""
+
+    def __init__(self, entries: Sequence[schema.Player], source: str):
+        super().__init__(len(entries), source)
+        self.players: list[Player] = []
+        self.warnings: list[str] = []
+        for i, entry in enumerate(entries):
+            self.players.append(self._player(i, entry))
+
+    def _player(self, i: int, entry: schema.Player) -> Player:
+        source, where = self.source, f"players[{i}]"
+        name = _text(entry.name, source, f"{where}.name")
+        if not name.strip():
+            raise InputError("a name cannot be blank", source=source, where=f"{where}.name")
+        player_id = _given(entry.id, None)
+        if player_id is not None:
+            _text(player_id, source, f"{where}.id")
+            if player_id in self.ids:
+                raise InputError(
+                    f"id {shown(player_id)} is also players[{self.ids[player_id]}]'s",
+                    source=source,
+                    where=f"{where}.id",
+                )
+            self.ids[player_id] = i
+        same = self.names.setdefault(identity(name), [])
+        if len(same) == 1 and (player_id is None or self.players[same[0]].id is None):
+            self.warnings.append(
+                f"{source}: {where}.name: players[{same[0]}] and players[{i}] are both called "
+                f"{shown(name)}: games refer to them by index (or give them ids)"
+            )
+        same.append(i)
+        rank = _given(entry.rank, None)
+        if rank is not None:
+            try:
+                rank = parse_rank(rank)
+            except ValueError as error:
+                raise InputError(str(error), source=source, where=f"{where}.rank") from None
+        start = _given(entry.start_score, None)
+        if start is not None:
+            start = exact(start, source, f"{where}.start_score")
+        ids = NO_IDS
+        if entry.ids:  # UNSET and {} are false
+            for scheme, identifier in entry.ids.items():
+                _text(identifier, source, f"{where}.ids.{scheme}")
+            ids = Ids(entry.ids)
+        return Player(
+            name=name,
+            rank=rank,
+            rating=_given(entry.rating, None),
+            club=_text(_given(entry.club, ""), source, f"{where}.club"),
+            country=_text(_given(entry.country, ""), source, f"{where}.country"),
+            smms_correction=_given(entry.smms_correction, 0),
+            start_score=start,
+            id=player_id,
+            ids=ids,
+        )
+
+
+def _round_of(entry: Any, rounds: int, source: str, where: str) -> int:
+    """The entry's round, which the types made an integer ≥ 1; not after the last."""
+    r = entry.round
     if r > rounds:
         raise InputError(
             f"round {r} is after the last round (rounds is {rounds})",
@@ -341,19 +433,24 @@ def _round_of(entry: Mapping[str, Any], rounds: int, source: str, where: str) ->
     return r
 
 
-def build(document: Mapping[str, Any], source: str) -> tuple[Tournament, list[str]]:
-    """A checked document → (Tournament, warnings). Call :func:`check_shape` first."""
-    rounds = int(document["rounds"])
-    roster = _Players(document["players"], source)
+def _lists(document: schema.Tournament) -> tuple[list[schema.RoundPlayer], ...]:
+    return _given(document.byes, []), _given(document.absences, [])
+
+
+def build(document: schema.Tournament, source: str) -> tuple[Tournament, list[str]]:
+    """A typed document → (Tournament, warnings), entry by entry: each problem at its
+    JSON path, each warning, in document order."""
+    rounds = document.rounds
+    roster = _Players(document.players, source)
     warnings: list[str] = roster.warnings
     games: list[Game] = []
     seen: dict[tuple[int, int], int] = {}
     repeated: list[tuple[int, int, int]] = []  # (game, earlier game, player)
-    for k, entry in enumerate(document["games"]):
+    for k, entry in enumerate(document.games):
         where = f"games[{k}]"
         r = _round_of(entry, rounds, source, where)
-        black = roster.find(entry["black"], f"{where}.black")
-        white = roster.find(entry["white"], f"{where}.white")
+        black = roster.find(entry.black, f"{where}.black")
+        white = roster.find(entry.white, f"{where}.white")
         if black == white:
             raise InputError(
                 f"the same player as black ({shown(roster.players[black].name)})",
@@ -369,9 +466,11 @@ def build(document: Mapping[str, Any], source: str) -> tuple[Tournament, list[st
                 r,
                 black,
                 white,
-                RESULTS[entry["result"]],
-                int(entry.get("handicap", 0)),
-                bool(entry.get("by_default", False)),
+                RESULTS[entry.result],
+                _given(entry.handicap, 0),
+                _given(entry.by_default, False),
+                colours_known=_given(entry.colours_known, True),
+                komi=_given(entry.komi, None),
             )
         )
     for k, earlier, p in repeated:
@@ -381,11 +480,11 @@ def build(document: Mapping[str, Any], source: str) -> tuple[Tournament, list[st
             "for SOS-type values"
         )
     marked: dict[str, dict[tuple[int, int], int]] = {"byes": {}, "absences": {}}
-    for label in ("byes", "absences"):
-        for k, entry in enumerate(document.get(label, ())):
+    for label, entries in zip(("byes", "absences"), _lists(document)):
+        for k, entry in enumerate(entries):
             where = f"{label}[{k}]"
             r = _round_of(entry, rounds, source, where)
-            p = roster.find(entry["player"], f"{where}.player")
+            p = roster.find(entry.player, f"{where}.player")
             name = roster.players[p].name
             if (r, p) in seen:
                 raise InputError(
@@ -405,16 +504,80 @@ def build(document: Mapping[str, Any], source: str) -> tuple[Tournament, list[st
                     f"({label}[{marked[label][(r, p)]}])"
                 )
             marked[label].setdefault((r, p), k)
-    settings = document.get("settings", {})
+    bye_of_round: dict[int, int] = {}  # round → the first bye's entry
+    for k, entry in enumerate(_lists(document)[0]):
+        first = bye_of_round.setdefault(entry.round, k)
+        p, q = (roster.find(e.player, "") for e in (document.byes[first], entry))
+        if p != q:
+            warnings.append(
+                f"{source}: byes[{k}]: round {entry.round}: two players have the bye: "
+                f"{roster.players[p].name} (byes[{first}]) and {roster.players[q].name} "
+                f"(byes[{k}]); each gets the bye's points"
+            )
+    tournament = _tournament(
+        document,
+        source,
+        roster.players,
+        games,
+        frozenset(marked["byes"]),
+        frozenset(marked["absences"]),
+        repeated,
+    )
+    return tournament, warnings
+
+
+def _settings(document: schema.Tournament) -> dict[str, Any]:
+    return {} if document.settings is UNSET else msgspec.to_builtins(document.settings)
+
+
+#: Settings found valid, by their encoded text: a host sends the same settings with
+#: every request, and checking them is a pure function of them. Bounded.
+_VALID_SETTINGS: dict[bytes | None, None] = {}
+MAX_VALID_SETTINGS = 256
+
+
+def _check_settings(document: schema.Tournament, settings: dict[str, Any], source: str) -> None:
+    """The document's settings as config entries (:func:`resolve`), once per distinct
+    settings; a problem at its path under ``settings``."""
+    try:
+        key = b"" if document.settings is UNSET else msgspec.json.encode(document.settings)
+    except UnicodeEncodeError:  # a lone surrogate: checked, never kept
+        key = None
+    if key in _VALID_SETTINGS:
+        return
     try:
         resolve([(source, settings)])
     except ConfigError as error:
-        key = error.where or ""
-        message = error.message.removeprefix(f"{key}: ") if key else error.message
+        where = error.where or ""
+        message = error.message.removeprefix(f"{where}: ") if where else error.message
         raise InputError(
-            message, source=source, where=f"settings.{key}" if key else "settings"
+            message, source=source, where=f"settings.{where}" if where else "settings"
         ) from None
-    date = document.get("date", "")
+    if key is not None:
+        if len(_VALID_SETTINGS) >= MAX_VALID_SETTINGS:
+            _VALID_SETTINGS.clear()
+        _VALID_SETTINGS[key] = None
+
+
+def _tournament(
+    document: schema.Tournament,
+    source: str,
+    players: Sequence[Player],
+    games: Sequence[Game],
+    byes: frozenset[tuple[int, int]],
+    absences: frozenset[tuple[int, int]],
+    repeated: Sequence[tuple[int, int, int]] = (),
+) -> Tournament:
+    """The settings, the date and the name checked; the model built."""
+    settings = _settings(document)
+    _check_settings(document, settings, source)
+    info = {} if document.info is UNSET else msgspec.structs.asdict(document.info)
+    info = {
+        key: _text(value, source, f"info.{key}")
+        for key, value in info.items()
+        if value is not UNSET
+    }
+    date = _given(document.date, "")
     if date:
         try:
             datetime.date.fromisoformat(date)
@@ -425,37 +588,286 @@ def build(document: Mapping[str, Any], source: str) -> tuple[Tournament, list[st
                 f"expected a date as YYYY-MM-DD, got {shown(date)}", source=source, where="date"
             ) from None
     try:
-        tournament = Tournament(
-            name=_text(document.get("name", ""), source, "name"),
+        return Tournament(
+            name=_text(_given(document.name, ""), source, "name"),
             date=date,
-            rounds=rounds,
-            players=tuple(roster.players),
-            games=tuple(games),
-            byes=frozenset(marked["byes"]),
-            absences=frozenset(marked["absences"]),
+            rounds=document.rounds,
+            # tuples as they are: a reader's Players and Games keep their columns
+            players=players if isinstance(players, tuple) else tuple(players),
+            games=games if isinstance(games, tuple) else tuple(games),
+            byes=byes,
+            absences=absences,
             settings=settings,
             source=source,
+            info=info,
+            size=_given(document.board_size, None),
         )
     except ValueError as error:
         if repeated:  # the model refuses two games in one round: name them
             k, earlier, p = repeated[0]
             raise InputError(
-                f"{roster.players[p].name} has two games in round {games[k].round} "
+                f"{players[p].name} has two games in round {games[k].round} "
                 f"(games[{earlier}] and games[{k}])",
                 source=source,
                 where=f"games[{k}]",
             ) from None
         raise InputError(str(error), source=source) from None
-    return tournament, warnings
+
+
+# -- 3. meaning, column by column ---------------------------------------------------------
+
+_P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START, _P_IDS = map(
+    attrgetter,
+    ("name", "id", "rank", "rating", "club", "country", "smms_correction", "start_score", "ids"),
+)
+_G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_DEFAULT, _G_KNOWN, _G_KOMI = map(
+    attrgetter,
+    ("round", "black", "white", "result", "handicap", "by_default", "colours_known", "komi"),
+)
+_R_ROUND, _R_PLAYER = attrgetter("round"), attrgetter("player")
+_PLAYER_COLUMNS = (
+    _P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START, _P_IDS
+)  # fmt: skip
+_GAME_COLUMNS = (
+    _G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_DEFAULT, _G_KNOWN, _G_KOMI
+)  # fmt: skip
+_VALUE = attrgetter("_value_")  # an Enum member's value, at C speed (its hash is Python's)
+_RESULT_OF = {result.value: result for result in Result}
+_NONE = {UNSET: None}
+_EMPTY = {UNSET: ""}
+_ZERO = {UNSET: 0}
+_FALSE = {UNSET: False}
+_TRUE = {UNSET: True}
+_given_id = partial(is_not, UNSET)
+
+
+def _id_maps(column: list[Any]) -> list[Any] | None:
+    """Each player's ``ids`` as the model keeps them (None: nobody has any)."""
+    if column.count(UNSET) == len(column):
+        return None
+    return [Ids(ids) if ids else NO_IDS for ids in column]
+
+
+class _Ranks(dict):
+    """Rank text → rank, each distinct text parsed once (a ValueError for a bad one)."""
+
+    def __init__(self) -> None:
+        super().__init__({UNSET: None, None: None})
+
+    def __missing__(self, text: str) -> int:
+        rank = self[text] = parse_rank(text)
+        return rank
+
+
+class _Columns:
+    """A typed document's entries as columns (C-speed ``map``)."""
+
+    def __init__(self, document: schema.Tournament):
+        players, games = document.players, document.games
+        byes, absences = _lists(document)
+        self.players = [list(map(get, players)) for get in _PLAYER_COLUMNS]
+        self.games = [list(map(get, games)) for get in _GAME_COLUMNS]
+        self.byes = [list(map(_R_ROUND, byes)), list(map(_R_PLAYER, byes))]
+        self.absences = [list(map(_R_ROUND, absences)), list(map(_R_PLAYER, absences))]
+
+
+def _references(column: list[Any], ints: bool, index: _Index | None, n: int) -> list[int] | None:
+    """A column of references (``ints``: all indexes) as player indexes, or None (a
+    problem: the slow way)."""
+    if not column:
+        return column
+    if ints:
+        return column if max(column) < n else None
+    if index is None:
+        return None
+    table: dict[Any, int] = dict(zip(range(n), range(n)))
+    for reference in {r for r in column if type(r) is str}:
+        try:
+            table[reference] = index.find(reference, "")
+        except InputError:
+            return None
+    try:
+        return list(map(table.__getitem__, column))
+    except KeyError:  # an index past the last player
+        return None
+
+
+def _fast(
+    document: schema.Tournament, columns: _Columns, source: str
+) -> tuple[Tournament, list[str]] | None:
+    """The usual document, column by column: (Tournament, no warnings), or None when
+    anything is unusual (a problem, or something to warn about): then :func:`build`."""
+    names, ids, ranks, ratings, clubs, countries, smms, starts, id_maps = columns.players
+    n = len(names)
+    if any(map(str.isspace, names)):
+        return None
+    given_ids = ids if UNSET not in ids else list(filter(_given_id, ids))
+    if len(set(given_ids)) != len(given_ids):
+        return None
+    index: _Index | None = None
+    references = (columns.games[1], columns.games[2], columns.byes[1], columns.absences[1])
+    ints = [set(map(type, column)) <= {int} for column in references]
+    strings = not all(ints)
+    if len(given_ids) < n or strings:  # names matter: to warn, or to find players by
+        keys = list(map(identity, names))
+        if len(set(keys)) != n and len(given_ids) < n:
+            return None  # players who share a name: warned about one by one
+        index = _Index(n, source)
+        index.ids = {i: k for k, i in enumerate(ids) if i is not UNSET}
+        for k, key in enumerate(keys):
+            index.names.setdefault(key, []).append(k)
+    try:
+        rank_values = list(map(_Ranks().__getitem__, ranks))
+    except ValueError:
+        return None
+    if starts.count(UNSET) + starts.count(None) == n:
+        start_values: list[Any] = [None] * n
+    else:
+        try:
+            start_values = [
+                None if s is UNSET or s is None else exact(s, source, "") for s in starts
+            ]
+        except InputError:
+            return None
+    players = players_from_columns(
+        names,
+        rank_values,
+        list(map(_NONE.get, ratings, ratings)),
+        list(map(_EMPTY.get, clubs, clubs)),
+        list(map(_EMPTY.get, countries, countries)),
+        list(map(_ZERO.get, smms, smms)),
+        start_values,
+        list(map(_NONE.get, ids, ids)),
+        _id_maps(id_maps),
+    )
+    rounds = document.rounds
+    g_round, g_black, g_white, g_result, g_handicap, g_default, g_known, g_komi = columns.games
+    blacks = _references(g_black, ints[0], index, n)
+    whites = _references(g_white, ints[1], index, n)
+    if blacks is None or whites is None or (g_round and max(g_round) > rounds):
+        return None
+    # (round, player) as one integer, round * n + player: a set of ints is cheap
+    base = list(map(mul, g_round, repeat(n)))
+    seen = set(map(add, base, blacks))
+    seen.update(map(add, base, whites))
+    if len(seen) != 2 * len(g_round):
+        return None  # a player twice in a round (two games: a warning; black is white)
+    marked, keys = [], []
+    for (r_round, r_player), all_ints in zip((columns.byes, columns.absences), ints[2:]):
+        players_of = _references(r_player, all_ints, index, n)
+        if players_of is None or (r_round and max(r_round) > rounds):
+            return None
+        packed = set(map(add, map(mul, r_round, repeat(n)), players_of))
+        if len(packed) != len(r_round) or not seen.isdisjoint(packed):
+            return None
+        marked.append(frozenset(zip(r_round, players_of)))
+        keys.append(packed)
+    byes, absences = marked
+    if not keys[0].isdisjoint(keys[1]) or len(set(columns.byes[0])) != len(byes):
+        return None  # a bye and an absence, or two byes in one round (a warning)
+    games = games_from_columns(
+        g_round,
+        blacks,
+        whites,
+        list(map(_RESULT_OF.__getitem__, map(_VALUE, g_result))),
+        list(map(_ZERO.get, g_handicap, g_handicap)),
+        list(map(_FALSE.get, g_default, g_default)),
+        list(map(_TRUE.get, g_known, g_known)),
+        list(map(_NONE.get, g_komi, g_komi)),
+    )
+    return _tournament(document, source, players, games, byes, absences), []
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def _limits(options: Mapping[str, Any] | None, limits: Limits | None) -> Limits:
+    return limits if limits is not None else Limits.from_options(options or {})
+
+
+_ENCODE = msgspec.json.Encoder().encode
+_ESCAPED_COLON = re.compile(rb"\\u003[aA]")
+
+
+def _once_each(data: bytes, marks: bytes, decoded: Any) -> bool:
+    """Whether every member of the text was decoded, none lost to a key given twice
+    (msgspec keeps the last): the decoded document written again has as many colons as
+    the text, one per member plus those inside strings, unless a string of the text
+    spells a colon as an escape; then both are counted outside strings."""
+    written = _ENCODE(decoded)
+    if written.count(b":") == marks.count(b":") and not _ESCAPED_COLON.search(data):
+        return True
+    return _key_colons(written) == _key_colons(data)
+
+
+def _checked(
+    data: bytes, marks: bytes, documents: Sequence[schema.Tournament]
+) -> list[_Columns] | None:
+    """The documents' columns when their members are the text's (no key given twice)."""
+    if not _once_each(data, marks, documents):
+        return None
+    return [_Columns(document) for document in documents]
 
 
 def parse(
-    data: bytes, source: str, options: Mapping[str, Any] | None = None
+    data: bytes,
+    source: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    limits: Limits | None = None,
 ) -> tuple[Tournament, list[str]]:
-    """Bytes of one JSON tournament → (Tournament, warnings), every layer checked."""
-    document = decode(data, source, Limits.from_options(options or {}))
-    check_shape(document, source)
-    return build(document, source)
+    """Bytes of one JSON tournament → (Tournament, warnings), every layer checked.
+    ``limits``: the reader's options already checked (a service builds them once)."""
+    limits = _limits(options, limits)
+    document, marks = _typed(data, source, limits, _ONE)
+    columns = None if document is None else _checked(data, marks, [document])
+    if document is None or columns is None:
+        document = validate(decode(data, source, limits), source)
+        return build(document, source)
+    return _fast(document, columns[0], source) or build(document, source)
+
+
+def parse_many(
+    data: bytes,
+    source: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    limits: Limits | None = None,
+) -> tuple[list[Tournament], list[str]]:
+    """A tournament, or an array of tournaments (a history), → (tournaments, warnings).
+    In an array, document ``i`` is ``source[i]`` in warnings, and a problem's path
+    starts with ``[i]``."""
+    limits = _limits(options, limits)
+    many = _ARRAY.match(data) is not None
+    typed, marks = _typed(data, source, limits, _MANY if many else _ONE)
+    documents: list[Any] = []
+    columns: list[_Columns] | None = None
+    if typed is not None:
+        documents = typed if many else [typed]
+        columns = _checked(data, marks, documents)
+    if columns is None:  # the slow way: the json module, then document by document
+        value = decode(data, source, limits)
+        many = isinstance(value, list)
+        documents = value if many else [value]
+    if not documents:
+        raise InputError("an empty array: give a tournament or an array of tournaments")
+    tournaments, warnings = [], []
+    for i, document in enumerate(documents):
+        prefix = f"[{i}]" if many else ""
+        name = f"{source}{prefix}"
+        try:
+            if columns is None:
+                typed_document = validate(document, name)
+                tournament, notes = build(typed_document, name)
+            else:
+                tournament, notes = _fast(document, columns[i], name) or build(document, name)
+        except InputError as error:
+            where = error.where if error.where not in (None, "$") else ""
+            joined = f"{prefix}.{where}" if prefix and where else (prefix or where)
+            raise InputError(error.message, source=source, where=joined or None) from None
+        tournaments.append(tournament)
+        warnings += notes
+    return tournaments, warnings
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -486,8 +898,14 @@ def _json_ready(value: Any) -> Any:
     return value
 
 
-def to_document(tournament: Tournament) -> dict[str, Any]:
-    """The tournament as a JSON tournament document (:func:`parse` reads it back equal)."""
+def _unless(value: Any, absent: Any = None) -> Any:
+    """UNSET for a value the document leaves out (``absent``, or empty)."""
+    return UNSET if value == absent or (absent is None and value is None) else value
+
+
+def to_document(tournament: Tournament) -> schema.Tournament:
+    """The tournament as a JSON tournament document (:func:`parse` reads it back equal).
+    Its ``settings`` are the tournament's own, as the reader recorded them."""
     players = tournament.players
     names = Counter(identity(p.name) for p in players)
     ids = {p.id for p in players if p.id is not None}
@@ -504,65 +922,74 @@ def to_document(tournament: Tournament) -> dict[str, Any]:
     references = [reference_of(p, i) for i, p in enumerate(players)]
     reference = references.__getitem__
 
-    def player_entry(player: Player) -> dict[str, Any]:
-        entry: dict[str, Any] = {"name": player.name}
-        if player.id is not None:
-            entry["id"] = player.id
-        if player.rank is not None:
-            entry["rank"] = format_rank(player.rank)
-        if player.rating is not None:
-            entry["rating"] = player.rating
-        if player.club:
-            entry["club"] = player.club
-        if player.country:
-            entry["country"] = player.country
-        if player.smms_correction:
-            entry["smms_correction"] = player.smms_correction
-        if player.start_score is not None:
-            entry["start_score"] = _number(player.start_score)
-        return entry
+    def player_entry(player: Player) -> schema.Player:
+        return schema.Player(
+            name=player.name,
+            id=_unless(player.id),
+            rank=UNSET if player.rank is None else format_rank(player.rank),
+            rating=_unless(player.rating),
+            club=player.club or UNSET,
+            country=player.country or UNSET,
+            smms_correction=player.smms_correction or UNSET,
+            start_score=UNSET if player.start_score is None else _number(player.start_score),
+            ids=dict(player.ids) if player.ids else UNSET,
+        )
 
-    def game_entry(game: Game) -> dict[str, Any]:
-        entry: dict[str, Any] = {
-            "round": game.round,
-            "black": reference(game.black),
-            "white": reference(game.white),
-            "result": game.result.value,
-        }
-        if game.handicap:
-            entry["handicap"] = game.handicap
-        if game.by_default:
-            entry["by_default"] = True
-        return entry
+    def game_entry(game: Game) -> schema.Game:
+        return schema.Game(
+            round=game.round,
+            black=reference(game.black),
+            white=reference(game.white),
+            result=TEXTS[game.result],
+            handicap=game.handicap or UNSET,
+            komi=_unless(game.komi),
+            by_default=True if game.by_default else UNSET,
+            colours_known=UNSET if game.colours_known else False,
+        )
 
-    document: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "name": tournament.name,
-        **({"date": tournament.date} if tournament.date else {}),
-        "rounds": tournament.rounds,
-        "players": [player_entry(p) for p in players],
-        "games": [game_entry(g) for g in tournament.games],
-        "byes": [{"round": r, "player": reference(p)} for r, p in sorted(tournament.byes)],
-        "absences": [{"round": r, "player": reference(p)} for r, p in sorted(tournament.absences)],
-    }
-    if tournament.settings:
-        document["settings"] = _json_ready(tournament.settings)
-    return document
+    return schema.Tournament(
+        format=FORMAT,
+        version=VERSION,
+        name=tournament.name,
+        date=tournament.date or UNSET,
+        rounds=tournament.rounds,
+        players=[player_entry(p) for p in players],
+        games=[game_entry(g) for g in tournament.games],
+        byes=[schema.RoundPlayer(round=r, player=reference(p)) for r, p in sorted(tournament.byes)],
+        absences=[
+            schema.RoundPlayer(round=r, player=reference(p)) for r, p in sorted(tournament.absences)
+        ],
+        # the recorded settings, in their order (a Struct holds them as they are)
+        settings=_json_ready(tournament.settings) if tournament.settings else UNSET,
+        info=_info(tournament.info),
+        board_size=_unless(tournament.size),
+    )
 
 
-def dumps(document: Mapping[str, Any]) -> str:
+def _info(info: Mapping[str, str]) -> schema.Info | UnsetType:
+    """The event's facts (EGD h9 header names) as the document holds them; a key the
+    format has no member for is left out (``sodos convert`` then refuses to write)."""
+    known = {key: value for key, value in info.items() if key in schema.Info.__struct_fields__}
+    return schema.Info(**known) if known else UNSET
+
+
+def dumps(document: schema.Tournament) -> str:
     """A document as text: one player, game, bye or absence per line (diffable)."""
+    items = [
+        (key, getattr(document, name))
+        for name, key in zip(document.__struct_fields__, document.__struct_encode_fields__)
+        if getattr(document, name) is not UNSET
+    ]
+    line = codec.encode_line
     lines = ["{"]
-    items = list(document.items())
     for position, (key, value) in enumerate(items):
         comma = "," if position < len(items) - 1 else ""
-        head = f" {json.dumps(key)}: "
+        head = f" {line(key)}: "
         if isinstance(value, list) and value:
-            body = ",\n".join(f"  {json.dumps(v, ensure_ascii=False)}" for v in value)
+            body = ",\n".join(f"  {line(v)}" for v in value)
             lines.append(f"{head}[\n{body}\n ]{comma}")
         else:
-            lines.append(f"{head}{json.dumps(value, ensure_ascii=False)}{comma}")
+            lines.append(f"{head}{line(value)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -589,7 +1016,7 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
         data = read_regular(path, limits.max_bytes, f"option {SECTION} max_bytes")
     except FileRefused as error:
         raise InputError(str(error), source=source) from None
-    tournament, warnings = parse(data, source, options)
+    tournament, warnings = parse(data, source, limits=limits)
     return ReadResult(tournament, files=[FileReport(source, "ingested")], warnings=warnings)
 
 

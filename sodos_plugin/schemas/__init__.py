@@ -1,32 +1,13 @@
-"""The JSON Schema files this package ships (package data), by name.
+"""The JSON documents sodos reads and writes: each defined once, as typed structures
+(msgspec Structs), from which decoding validates, the JSON Schema is generated and output
+is encoded, all at C speed.
 
-* ``tournament``: the JSON tournament a host hands over (read by
-  :mod:`sodos_plugin.readers.json_tournament`, printed by ``sodos schema``);
-* ``standings``: what ``sodos standings --format json`` and ``POST /standings`` return;
-* ``explain``: what ``sodos explain --format json`` and ``POST /explain`` return;
-* ``error``: the body of every error answer of ``sodos serve``.
+* :mod:`.tournament`: the JSON tournament a host hands over (read by
+  :mod:`sodos_plugin.readers.json_tournament`, written by ``sodos convert``);
+* :mod:`.standings`, :mod:`.explain`, :mod:`.ratings`: what ``sodos standings``,
+  ``explain`` and ``ratings`` print with ``--format json``, and ``sodos serve`` answers;
+* :mod:`.service`: the error answers, ``GET /health`` and the plugins report;
+* :mod:`.codec`: the one encoder; :mod:`.messages`: what is wrong with a document that
+  does not decode, at its JSON path; :mod:`.catalog`: the documents by name and their
+  generated schemas (``sodos schema NAME``).
 """
-
-from __future__ import annotations
-
-from functools import cache
-from typing import Any
-
-NAMES: tuple[str, ...] = ("tournament", "standings", "explain", "error")
-
-
-def text(name: str) -> str:
-    """The schema file's text, exactly as shipped."""
-    if name not in NAMES:
-        raise KeyError(f"no schema {name!r} (known: {', '.join(NAMES)})")
-    from importlib import resources  # here: it costs more than the rest of a reader's start
-
-    return resources.files(__name__).joinpath(f"{name}.schema.json").read_text("utf-8")
-
-
-@cache
-def load(name: str) -> dict[str, Any]:
-    """The schema as a decoded object (do not modify it: it is shared)."""
-    import json
-
-    return json.loads(text(name))

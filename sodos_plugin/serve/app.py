@@ -13,7 +13,6 @@ Routes (docs/hosts.md): ``GET /health``, ``GET /criteria``, ``GET /plugins``,
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 import uuid
@@ -25,6 +24,7 @@ from urllib.parse import parse_qsl
 from sodos_plugin import __version__
 from sodos_plugin.plugins.report import plugin_rows
 from sodos_plugin.readers import json_tournament
+from sodos_plugin.schemas import codec, service
 from sodos_plugin.serve import pool as pools
 from sodos_plugin.serve.jobs import error_body, incident
 
@@ -81,10 +81,6 @@ class Refused(Exception):
         self.headers = list(headers)
 
 
-def _dump(document: Any, *, ensure_ascii: bool = False) -> bytes:
-    return (json.dumps(document, ensure_ascii=ensure_ascii, indent=1) + "\n").encode("utf-8")
-
-
 class App:
     """The service: ``App(host_factory)``; see the module docstring.
 
@@ -103,8 +99,9 @@ class App:
         # what `sodos plugins --kind criterion --format json` and `sodos plugins --format
         # json` print: the plugins do not change while the service runs
         self.static = {
-            "/criteria": _dump(plugin_rows(self.host.registry, "criterion")),
-            "/plugins": _dump(plugin_rows(self.host.registry)),
+            "/criteria": service.plugins_report(plugin_rows(self.host.registry, "criterion"))
+            + b"\n",
+            "/plugins": service.plugins_report(plugin_rows(self.host.registry)) + b"\n",
         }
         self.pool = pools.Pool(host_factory, self.limits.concurrency)
         self.lock = threading.Lock()
@@ -262,16 +259,15 @@ class App:
         return status, answer, []
 
     def _health(self) -> bytes:
-        return _dump(
-            {
-                "status": "ok",
-                "version": __version__,
-                "workers": self.limits.concurrency,
-                "idle": self.pool.idle_count,
-                "restarts": self.pool.restarts,
-                "served": self.served,
-            }
+        health = service.Health(
+            status="ok",
+            version=__version__,
+            workers=self.limits.concurrency,
+            idle=self.pool.idle_count,
+            restarts=self.pool.restarts,
+            served=self.served,
         )
+        return codec.encode(health) + b"\n"
 
     def close(self) -> None:
         """Stop the worker processes (also done when the process exits)."""

@@ -1,27 +1,33 @@
 """What a worker computes for one request: the body in, ``(status, JSON bytes)`` out.
 
-Contract: :func:`run` never raises. A document the CLI prints for the same input is
-returned byte for byte (``sodos standings --format json``, ``sodos explain --format
-json``): the same reader, host calls and writer. A problem with the request is a 400
-naming the field (``games[12].white``, ``round``, ``player``); a plugin's failure or a
-bug is a 500 that names the plugin and hook, or an incident number, and nothing else
-(the details go to the service's stderr).
+Contract: :meth:`Worker.run` never raises. A document the CLI prints for the same input
+is returned byte for byte (``sodos standings --format json``, ``sodos explain --format
+json``, ``sodos ratings --format json``): the same reader, host calls, documents and
+encoder. A problem with the request is a 400 naming the field (``games[12].white``,
+``round``, ``player``); a plugin's failure or a bug is a 500 that names the plugin and
+hook, or an incident number, and nothing else (the details go to the service's stderr).
+
+A request is decode → compute → encode: what does not depend on the request (the host
+with its plugins and settings, the reader's limits) is built once per worker
+(:class:`Worker`).
 """
 
 from __future__ import annotations
 
 import io
-import json
 import sys
 import traceback
 import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from sodos_plugin.engine.explain import as_dict, explain_player
+from sodos_plugin.engine.explain import document as explanation_document
+from sodos_plugin.engine.explain import explain_player
 from sodos_plugin.errors import InputError, PluginError, SodosError
 from sodos_plugin.ratings.report import write
 from sodos_plugin.readers import json_tournament
+from sodos_plugin.schemas import codec, service
+from sodos_plugin.util.gcpause import paused_gc
 
 #: ``source`` of the tournament in a request (shown in the document's warnings).
 SOURCE = "request"
@@ -29,9 +35,8 @@ SOURCE = "request"
 
 def error_body(status: int, message: str, **extra: Any) -> bytes:
     """The body of every error answer (``sodos schema error``); ASCII, nothing raw."""
-    body: dict[str, Any] = {"error": message, "status": status}
-    body.update({k: v for k, v in extra.items() if v is not None})
-    return (json.dumps(body) + "\n").encode("ascii")
+    given = {k: v for k, v in extra.items() if v is not None}
+    return codec.encode_ascii(service.Error(error=message, status=status, **given)) + b"\n"
 
 
 class _BadRequest(Exception):
@@ -59,98 +64,88 @@ class _Stage:
         return False
 
 
-def _tournament(host: Any, body: bytes):
-    options = host.settings.plugin_sections.get(json_tournament.PLUGIN, {})
-    with _Stage("body"):
-        return json_tournament.parse(body, SOURCE, options)
+class Worker:
+    """One worker's state, built once: the host (config, plugins, settings) and the
+    JSON reader's limits; :meth:`run` answers one job."""
 
+    def __init__(self, host: Any):
+        self.host = host
+        section = host.settings.plugin_sections.get(json_tournament.PLUGIN, {})
+        self.limits = json_tournament.Limits.from_options(section)
+        self.routes = {
+            "standings": self.standings,
+            "explain": self.explain,
+            "ratings": self.ratings,
+        }
 
-def _standings(host: Any, options: Mapping[str, Any], body: bytes):
-    tournament, warnings = _tournament(host, body)
-    with _Stage("query"):
-        names = options.get("criteria")
-        if names:  # as registered: "sosm-1" is shown as SOSM-1 (as the CLI does)
-            names = [c.name for c in host.resolve_criteria(names)]
-        return host.standings(
-            tournament,
-            round=options.get("round"),
-            criteria=names,
-            system=options.get("system"),
-            warnings=warnings,
-        )
+    def run(self, route: str, options: Mapping[str, Any], body: bytes) -> tuple[int, bytes]:
+        """(status, answer) of one request; never raises. The cyclic collector is paused
+        while it computes (a request makes thousands of objects and no cycles), and
+        collects between requests (sodos_plugin.util.gcpause)."""
+        try:
+            with paused_gc():
+                return 200, self.routes[route](options, body)
+        except _BadRequest as bad:
+            return 400, error_body(400, bad.message, field=bad.field)
+        except Exception as error:  # a plugin's failure or a bug: the service goes on
+            return 500, incident(error)
 
+    def _standings(self, options: Mapping[str, Any], body: bytes):
+        host = self.host
+        with _Stage("body"):
+            tournament, warnings = json_tournament.parse(body, SOURCE, limits=self.limits)
+        with _Stage("query"):
+            names = options.get("criteria")
+            if names:  # as registered: "sosm-1" is shown as SOSM-1 (as the CLI does)
+                names = [c.name for c in host.resolve_criteria(names)]
+            return host.standings(
+                tournament,
+                round=options.get("round"),
+                criteria=names,
+                system=options.get("system"),
+                warnings=warnings,
+            )
 
-def standings(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
-    result = _standings(host, options, body)
-    stream = io.StringIO()
-    host.write(result, "json", stream)
-    return stream.getvalue().encode("utf-8")
+    def standings(self, options: Mapping[str, Any], body: bytes) -> bytes:
+        # the json writer plugin (a third party may replace it), as the CLI runs it
+        return self.host.render(self._standings(options, body), "json").encode("utf-8")
 
+    def explain(self, options: Mapping[str, Any], body: bytes) -> bytes:
+        result = self._standings(options, body)
+        with _Stage("player"):
+            wanted: str | int = options.get("player", "")
+            if "id" in options:
+                ids = [i for i, p in enumerate(result.tournament.players) if p.id == options["id"]]
+                if not ids:
+                    raise InputError(f"no player has the id {options['id']!r}", where="id")
+                wanted = ids[0]
+            explanation = explain_player(result, wanted)
+        return codec.encode(explanation_document(explanation, result.warnings)) + b"\n"
 
-def explain(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
-    result = _standings(host, options, body)
-    with _Stage("player"):
-        wanted: str | int = options.get("player", "")
-        if "id" in options:
-            ids = [i for i, p in enumerate(result.tournament.players) if p.id == options["id"]]
-            if not ids:
-                raise InputError(f"no player has the id {options['id']!r}", where="id")
-            wanted = ids[0]
-        explanation = explain_player(result, wanted)
-    text = json.dumps(as_dict(explanation, result.warnings), ensure_ascii=False, indent=1)
-    return (text + "\n").encode("utf-8")
-
-
-def ratings(host: Any, options: Mapping[str, Any], body: bytes) -> bytes:
-    """A tournament, or an array of tournaments (a history, each dated), rated as
-    ``sodos ratings FILE... --format json`` rates the same files."""
-    limits = json_tournament.Limits.from_options(
-        host.settings.plugin_sections.get(json_tournament.PLUGIN, {})
-    )
-    with _Stage("body"):
-        value = json_tournament.decode(body, SOURCE, limits)
-        documents = value if isinstance(value, list) else [value]
-        if not documents:
-            raise InputError("an empty array: give a tournament or an array of tournaments")
-        tournaments, warnings = [], []
-        for i, document in enumerate(documents):
-            prefix = f"[{i}]" if isinstance(value, list) else ""
-            source = f"{SOURCE}{prefix}"
-            try:
-                json_tournament.check_shape(document, source)
-                tournament, notes = json_tournament.build(document, source)
-            except InputError as error:
-                where = error.where if error.where not in (None, "$") else ""
-                joined = f"{prefix}.{where}" if prefix and where else (prefix or where)
-                raise InputError(error.message, source=SOURCE, where=joined or None) from None
-            tournaments.append(tournament)
-            warnings += notes
-    with _Stage("query"):
-        history = host.history(tournaments=tournaments)
-        named = [options[k] for k in ("rating", "system") if k in options]
-        if len(set(named)) > 1:
-            raise InputError("rating and system name one choice: give one", where="rating")
-        result = host.ratings(
-            history, system=named[0] if named else "egf", initial=options.get("initial")
-        )
-    result.warnings[:0] = warnings
-    stream = io.StringIO()
-    write(result, "json", stream)
-    return stream.getvalue().encode("utf-8")
-
-
-ROUTES = {"standings": standings, "explain": explain, "ratings": ratings}
+    def ratings(self, options: Mapping[str, Any], body: bytes) -> bytes:
+        """A tournament, or an array of tournaments (a history, each dated), rated as
+        ``sodos ratings FILE... --format json`` rates the same files."""
+        host = self.host
+        with _Stage("body"):
+            tournaments, warnings = json_tournament.parse_many(body, SOURCE, limits=self.limits)
+        with _Stage("query"):
+            history = host.history(tournaments=tournaments)
+            named = [options[k] for k in ("rating", "system") if k in options]
+            if len(set(named)) > 1:
+                raise InputError("rating and system name one choice: give one", where="rating")
+            result = host.ratings(
+                history, system=named[0] if named else "egf", initial=options.get("initial")
+            )
+        result.warnings[:0] = warnings
+        stream = io.StringIO()
+        write(result, "json", stream)
+        return stream.getvalue().encode("utf-8")
 
 
 def run(host: Any, job: tuple[str, Mapping[str, Any], bytes]) -> tuple[int, bytes]:
-    """``job`` = (route, options from the query, body) → (status, body)."""
-    route, options, body = job
-    try:
-        return 200, ROUTES[route](host, options, body)
-    except _BadRequest as bad:
-        return 400, error_body(400, bad.message, field=bad.field)
-    except Exception as error:  # a plugin's failure or a bug: the service goes on
-        return 500, incident(error)
+    """``job`` = (route, options from the query, body) → (status, body), for one job
+    (a worker keeps its :class:`Worker`)."""
+    return Worker(host).run(*job)
 
 
 def incident(error: BaseException) -> bytes:

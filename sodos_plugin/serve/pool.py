@@ -11,7 +11,9 @@ background, so no request — however long, however it fails — takes the servi
 Processes, not threads: a computation in Python cannot be stopped from outside, a
 process can; and a crash (a plugin's C extension, memory) stays in its process.
 Workers are started with ``spawn`` (no fork of a threaded server) and end when the
-parent's end of their pipe closes.
+parent's end of their pipe closes. A job crosses the pipe as a small pickled header
+(route, query options) and the body's bytes as they are (``send_bytes``: no pickling of
+the body); the answer comes back the same way.
 """
 
 from __future__ import annotations
@@ -59,10 +61,13 @@ def _worker_main(conn: Any, host_factory: Callable[[], Any]) -> None:
             conn.send(("failed", f"{type(error).__name__}: {error}"))
         return
     try:
+        worker = jobs.Worker(host)
         conn.send(("ready", os.getpid()))
         while True:
-            job = conn.recv()
-            conn.send(jobs.run(host, job))
+            route, options = conn.recv()
+            status, answer = worker.run(route, options, conn.recv_bytes())
+            conn.send(status)
+            conn.send_bytes(answer)
     except (EOFError, OSError):  # the parent is gone (or gave up on us): end quietly
         return
 
@@ -155,18 +160,22 @@ class Pool:
         threading.Thread(target=start, name="sodos-worker-restart", daemon=True).start()
 
     def run(self, job: tuple, *, timeout: float, wait: float) -> tuple[int, bytes]:
-        """The worker's ``(status, body)`` for ``job``; see the module docstring."""
+        """The worker's ``(status, body)`` for ``job`` = (route, options, body); see the
+        module docstring."""
+        route, options, body = job
         try:
             worker = self.idle.get(timeout=wait)
         except queue.Empty:
             raise Busy from None
         try:
-            worker.conn.send(job)
+            worker.conn.send((route, options))
+            worker.conn.send_bytes(body)
             if not worker.conn.poll(timeout):
                 self._drop(worker)
                 self._replace()
                 raise TimeLimit
-            answer = worker.conn.recv()
+            status = worker.conn.recv()
+            answer = status, worker.conn.recv_bytes()
         except (EOFError, OSError):
             self._drop(worker)
             self._replace()

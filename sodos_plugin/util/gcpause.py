@@ -11,7 +11,8 @@ paused at the boundaries of the work, and nowhere inside it:
 * :func:`worker_start` in each worker process of a parallel read (the pool's
   initializer);
 * the ``sodos`` command pauses it for its whole run (:mod:`sodos_plugin.cli`), one
-  short process; ``sodos serve`` does not, and its workers collect between requests.
+  short process; ``sodos serve`` does not: its workers pause it for each request
+  (:class:`sodos_plugin.serve.jobs.Worker`) and collect between requests.
 """
 
 from __future__ import annotations

@@ -79,3 +79,16 @@ def test_archives_account_runs_on_the_shared_server_records(tmp_path):
     assert account["eligible_rated"] == 15 and account["exit_without_skip_bad"] == 0
     assert {status for status, *_ in account["not_rated"]} == {"excluded"}
     assert "| variants | 23 | 22 | 15 | 15 | 15 (100.00 %) | 0 |" in done.stdout
+
+
+def test_json_io_benchmark_prints_both_ratios():
+    """benchmarks/json_io.py at one small size: reading and writing, each with its
+    json-module baseline and ratio (figures not checked)."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "json_io.py"), "--sizes", "20", "--repeat", "1"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "reading: json_tournament.parse" in done.stdout and "json.loads" in done.stdout
+    assert "writing: the JSON writer" in done.stdout and "json.dumps" in done.stdout
+    assert done.stdout.count("x  (target <= 2x") == 2

@@ -1,8 +1,9 @@
 """The model's fast construction and checks give what the field-by-field ones give.
 
-``new_game``/``new_player`` are the dataclasses' constructors made faster; the
-Tournament checks its games column by column and, on any bad game, falls back to the
-game-by-game loop that names the first one. Tests compare both.
+``new_game``/``new_player`` are the dataclasses' constructors made faster, and
+``games_from_columns``/``players_from_columns`` make them from a reader's columns (and
+keep the columns); the Tournament checks its games (and such players) column by column
+and, on any bad one, falls back to the loop that names the first one. Tests compare all.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from sodos_plugin.engine.model import (
     Player,
     Result,
     Tournament,
+    games_from_columns,
     new_game,
     new_player,
+    players_from_columns,
 )
 from sodos_plugin.errors import ModelError
 
@@ -64,17 +67,64 @@ games_strategy = st.lists(
 )
 
 
+def columns_of(games):
+    fields = ("round", "black", "white", "result", "handicap", "by_default", "colours_known",
+              "komi")  # fmt: skip
+    return [[getattr(g, name) for g in games] for name in fields]
+
+
 @given(games_strategy, st.integers(1, 5), st.integers(0, 4))
 def test_games_are_checked_as_the_reference_checks_them(games, n, rounds):
     players = tuple(Player(f"P{i}") for i in range(n))
     expected = first_error(games, n, rounds)
-    if expected is None:
-        t = Tournament("t", rounds, players, tuple(games))
-        assert t.games == tuple(games)
-    else:
-        with pytest.raises(ModelError) as error:
-            Tournament("t", rounds, players, tuple(games))
-        assert str(error.value) == expected
+    built = games_from_columns(*columns_of(games))
+    assert built == tuple(games) and all(type(g) is Game for g in built)
+    for given_games in (tuple(games), built):  # read from the games, or their columns
+        if expected is None:
+            t = Tournament("t", rounds, players, given_games)
+            assert t.games == tuple(games)
+        else:
+            with pytest.raises(ModelError) as error:
+                Tournament("t", rounds, players, given_games)
+            assert str(error.value) == expected
+
+
+PLAYER_FIELDS = (
+    "name",
+    "rank",
+    "rating",
+    "club",
+    "country",
+    "smms_correction",
+    "start_score",
+    "id",
+)
+
+
+@pytest.mark.parametrize(
+    "bad, field",
+    [
+        ({"rating": float("nan")}, "players[1].rating"),
+        ({"rating": "1500"}, "players[1].rating"),
+        ({"rank": 2.0}, "players[1].rank"),
+        ({"name": 5}, "players[1].name"),
+        ({"club": None}, "players[1].club"),
+        ({"smms_correction": True}, "players[1].smms_correction"),
+        ({"start_score": 2.5}, "players[1].start_score"),
+    ],
+)
+def test_players_from_columns_are_checked_as_each_player_is(bad, field):
+    good = ["Ann", 2, 1500.5, "Par", "FR", -1, Fraction(7, 2), "x1"]
+    other = [bad.get(name, value) for name, value in zip(PLAYER_FIELDS, good)]
+    players = players_from_columns(*zip(good, other))
+    assert players == (new_player(*good), new_player(*other))
+    with pytest.raises(ModelError) as error:
+        Tournament("t", 1, players, ())
+    assert field in str(error.value)
+    with pytest.raises(ModelError) as each:
+        Tournament("t", 1, tuple(players), ())
+    assert str(each.value) == str(error.value)
+    assert Tournament("t", 1, players_from_columns(*zip(good, good)), ()).players[1].name == "Ann"
 
 
 @pytest.mark.parametrize(
@@ -95,6 +145,21 @@ def test_a_game_field_of_the_wrong_type_is_named(game, field):
 def test_bool_fields_pass_as_the_loop_lets_them():
     t = Tournament("t", 2, (Player("A"), Player("B")), (Game(True, False, True),))  # type: ignore[arg-type]
     assert t.games[0].round is True
+
+
+@pytest.mark.parametrize(
+    "game, message",
+    [
+        (Game(1, 0, 1, Result.BLACK_WINS, -1), "t: games: round 1: negative handicap -1"),
+        (Game(2, 0, 1), "t: games: a game in round 2 outside 1..1"),
+        (Game(1, 0, 2), "t: games: round 1: bad players 0 vs 2 (player indexes are 0..1)"),
+    ],
+)
+def test_games_from_columns_out_of_range_are_named(game, message):
+    for games in ((game,), games_from_columns(*columns_of([game]))):
+        with pytest.raises(ModelError) as error:
+            Tournament("t", 1, (Player("A"), Player("B")), games)
+        assert str(error.value) == message
 
 
 def test_new_fields_ids_colours_and_komi():
@@ -125,9 +190,33 @@ def test_new_fields_ids_colours_and_komi():
     ],
 )  # type: ignore[arg-type]
 def test_new_fields_of_the_wrong_type_are_named(player, game, field):
+    """Named alike whether the model reads each object or a reader's columns."""
     players = (player or Player("A"), Player("B"))
-    with pytest.raises(ModelError, match=field.replace("[", r"\[").replace("]", r"\]")):
-        Tournament("t", 1, players, (game,) if game else ())
+    as_columns = players_from_columns(
+        *zip(*[[getattr(p, name) for name in PLAYER_FIELDS] for p in players]),
+        id_maps=[p.ids for p in players],
+    )
+    games = (game,) if game else ()
+    for given_players, given_games in (
+        (players, games),
+        (as_columns, games_from_columns(*columns_of(games)) if games else ()),
+    ):
+        with pytest.raises(ModelError, match=field.replace("[", r"\[").replace("]", r"\]")):
+            Tournament("t", 1, given_players, given_games)
+
+
+def test_columns_carry_ids_colours_and_komi():
+    games = games_from_columns([1], [0], [1], [Result.JIGO], [0], [False], [False], [6.5])
+    assert games == (Game(1, 0, 1, Result.JIGO, colours_known=False, komi=6.5),)
+    default = games_from_columns([1], [0], [1], [Result.JIGO], [0], [False])
+    assert default == (Game(1, 0, 1, Result.JIGO),)
+    ids = Ids({"egd": "1"})
+    players = players_from_columns(["A"], [None], [None], [""], [""], [0], [None], [None], [ids])
+    assert players[0].ids == {"egd": "1"}
+    assert (
+        players_from_columns(["A"], [None], [None], [""], [""], [0], [None], [None])[0].ids
+        is NO_IDS
+    )
 
 
 def test_komi_may_be_an_int_or_a_float():

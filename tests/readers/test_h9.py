@@ -178,6 +178,9 @@ def comparable(result):
         player = dict(row["player"])
         player["country"] = player["country"] or "XX"
         player["club"] = player["club"] or "xxxx"
+        egd = player.pop("ids", {}).get("egd")  # h9 holds the EGD PIN, no other id
+        if egd:
+            player["egd"] = egd
         values = {h9_name(k): v for k, v in row["values"].items()}
         rows.append((row["place"], row["tied"], player, values))
     return rows

@@ -254,7 +254,13 @@ def test_cli_json_shape_on_juvisy(capsys):
     assert first == {
         "place": 1,
         "tied": False,
-        "player": {"name": "Minieri Davide", "rank": "3d", "country": "FR", "club": "75Ju"},
+        "player": {
+            "name": "Minieri Davide",
+            "rank": "3d",
+            "country": "FR",
+            "club": "75Ju",
+            "ids": {"ffg": "1800014"},
+        },
         "values": {"MMS": 36, "SOSM": 128, "SOSOSM": 503},
     }
     assert isinstance(data["warnings"], list)

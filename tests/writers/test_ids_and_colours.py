@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 from sodos_plugin import Game, Host, Player, Result, Tournament
 from sodos_plugin.engine import explain
@@ -72,3 +73,19 @@ def test_html_shows_the_identifiers_and_no_invented_colour():
     assert '<td class="id">19713452</td><td class="id">1500104</td>' in page
     assert "(colour not given)" in page and 'title="Black against Cid' not in page
     assert "White against Cid, handicap 2" in page
+
+
+def test_json_answers_carry_ids_and_no_invented_colour():
+    """Standings and explain documents: ``ids`` only for players the source gives some,
+    a colour ``null`` where the source gives none."""
+    standings = json.loads(rendered("json"))
+    shown = {row["player"]["name"]: row["player"].get("ids") for row in standings["standings"]}
+    assert shown == {
+        "Ann": {"egd": "19713452", "ffg": "1500104"},
+        "Bob": {"aga": "14722", "kgs": "bob1"},
+        "Cid": None,
+    }
+    result = HOST.standings(event(), system="swiss", criteria=["NBW", "SOSW"])
+    answer = explain.as_dict(explain.explain_player(result, 0))
+    assert answer["player"]["ids"] == {"egd": "19713452", "ffg": "1500104"}
+    assert [g["colour"] for g in answer["games"]] == [None, "W", None]

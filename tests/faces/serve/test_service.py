@@ -22,8 +22,9 @@ import pytest
 from conftest import shared_path
 from service import FAULTS, Service, command, environment
 
-from sodos_plugin import Host, schemas
+from sodos_plugin import Host
 from sodos_plugin.readers import json_tournament
+from sodos_plugin.schemas import catalog
 
 pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
 
@@ -209,8 +210,14 @@ def test_documents_match_their_schemas(service, small_file):
     jsonschema = pytest.importorskip("jsonschema")
     _, _, standings = service.post("/standings", small_file.read_bytes())
     _, _, explained = service.post("/explain?player=Ann", small_file.read_bytes())
-    jsonschema.validate(json.loads(standings), schemas.load("standings"))
-    jsonschema.validate(json.loads(explained), schemas.load("explain"))
+    dated = json.loads(small_file.read_bytes())
+    dated["date"] = "2026-03-14"
+    _, _, rated = service.post("/ratings", json.dumps(dated).encode())
+    _, _, health = service.request("GET", "/health")
+    _, _, plugins = service.request("GET", "/plugins")
+    for name, answer in [("standings", standings), ("explain", explained), ("ratings", rated),
+                         ("health", health), ("plugins", plugins)]:  # fmt: skip
+        jsonschema.validate(json.loads(answer), catalog.load(name))
 
 
 # -- bad requests: 4xx naming the field ---------------------------------------------------------
@@ -238,7 +245,7 @@ BAD_BODIES = [
     (bad(SMALL, games__1__result="B+R"), "games[1].result", "expected one of"),
     (bad(SMALL, players__1__rank="3 stars"), "players[1].rank", "not a Go rank"),
     (bad(SMALL, players__1__rnak="3d"), "players[1].rnak", "did you mean rank"),
-    (bad(SMALL, version=2), "version", "newer than this sodos reads"),
+    (bad(SMALL, version=3), "version", "newer than this sodos reads"),
     (bad(SMALL, settings={"scoring": {"bye": "lots"}}), "settings.scoring.bye", "points"),
     (bad(SMALL, settings={"plugins": ["evil"]}), "settings.plugins", "unknown field"),
     (bad(SMALL, settings={"serve": {"timeout": 999}}), "settings.serve", "unknown field"),
@@ -328,7 +335,7 @@ def test_error_bodies_match_the_error_schema(service, small_file):
     answers = [service.post("/standings", body)[2] for body, _, _ in BAD_BODIES[:4]]
     answers.append(service.request("GET", "/nowhere")[2])
     for answer in answers:
-        jsonschema.validate(json.loads(answer), schemas.load("error"))
+        jsonschema.validate(json.loads(answer), catalog.load("error"))
 
 
 # -- failures inside: 500, nothing secret, the service goes on ---------------------------------
