@@ -39,7 +39,7 @@ from sodos_plugin import Host
 from sodos_plugin.cli import COMMANDS, build_parser, chosen_command
 from sodos_plugin.cli._options import option_strings
 from sodos_plugin.config import settings
-from sodos_plugin.schemas import load as load_schema
+from sodos_plugin.schemas.catalog import load as load_schema
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)
