@@ -8,7 +8,7 @@ import dataclasses
 import json
 
 import pytest
-from child import cli, clean
+from child import clean, cli
 
 from sodos_plugin import Host
 from sodos_plugin.errors import InputError, LimitError
@@ -56,9 +56,7 @@ def test_a_tournament_cannot_raise_the_limit_itself():
     with pytest.raises(InputError, match="settings.limits: unknown field"):
         json_tournament.parse(json.dumps(document).encode(), "t.json", {})
     # a reader that carries the key anyway: the host's bound (here the default) is checked
-    carried = dataclasses.replace(
-        parsed(40_000, 51), settings={"limits.max_player_rounds": 10**7}
-    )
+    carried = dataclasses.replace(parsed(40_000, 51), settings={"limits.max_player_rounds": 10**7})
     with pytest.raises(LimitError, match="2040000 player-rounds"):
         Host({}, config_file=False).standings(carried, round=51)
 
