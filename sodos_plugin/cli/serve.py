@@ -32,6 +32,7 @@ from sodos_plugin.cli._common import EXIT_OK, UsageError, common, make_host
 from sodos_plugin.config.settings import check_host
 from sodos_plugin.serve.app import App, Hosts
 from sodos_plugin.serve.jobs import error_body
+from sodos_plugin.util.textsafe import fit, printable
 
 try:  # the serve extra; without it the command says how to get it
     import waitress
@@ -147,7 +148,7 @@ def _checked_host(text: str) -> str:
     try:
         return check_host(text)
     except ValueError as error:
-        raise UsageError(f"--host: {error}") from None
+        raise UsageError(f"--host: {error}, got {fit(printable(repr(text)), 60)}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -181,8 +182,9 @@ def _serve(args: argparse.Namespace) -> int:
         raise
     host = serve["host"]
     shown = f"[{host}]" if ":" in host else host
-    port = int(_servers(server)[0].effective_port)
-    app.hosts = Hosts(host, port, serve["allowed_hosts"])
+    ports = [int(listening.effective_port) for listening in _servers(server)]
+    port = ports[0]
+    app.hosts = Hosts(host, ports, serve["allowed_hosts"])
     sys.stderr.write(
         f"sodos serve: listening on http://{shown}:{port} "
         f"({serve['concurrency']} workers, {serve['timeout']:g} s per request, "

@@ -123,13 +123,14 @@ class Hosts:
     address also ``localhost``, ``127.0.0.1`` and ``[::1]``, for ``0.0.0.0`` or ``::``
     any IP address (a rebound name is never one) — and each ``serve.allowed_hosts``
     entry (``name`` on any port, ``name:port``, ``*`` for any). ``port``: the port the
-    service listens on (None: any, when mounted in another server).
+    service listens on, or its ports (``localhost`` binds one per address); None: any,
+    when mounted in another server.
     """
 
-    def __init__(self, bound: str, port: int | None, allowed: Iterable[str] = ()):
+    def __init__(self, bound: str, port: int | Iterable[int] | None, allowed: Iterable[str] = ()):
         allowed = [a.strip().lower() for a in allowed if a.strip()]
         self.any = "*" in allowed
-        self.port = port
+        self.ports = None if port is None else {port} if isinstance(port, int) else set(port)
         self.names: set[str] = set()
         self.pairs: set[tuple[str, int | None]] = set()
         for entry in allowed:
@@ -156,13 +157,14 @@ class Hosts:
         name, port = split
         if (name, port) in self.pairs or (name, None) in self.pairs:
             return True
-        if self.port is not None and (80 if port is None else port) != self.port:
+        if self.ports is not None and (80 if port is None else port) not in self.ports:
             return False
         return name in self.names or (self.wildcard and _ip_literal(name))
 
     def refusal(self) -> Refused:
         names = sorted(self.names) if not self.wildcard else ["any IP address", "localhost"]
-        port = f" on port {self.port}" if self.port is not None else ""
+        ports = ", ".join(map(str, sorted(self.ports or ())))
+        port = f" on port {ports}" if ports else ""
         return Refused(
             421,
             f"this service answers requests for {', '.join(names)}{port}, not the Host "
