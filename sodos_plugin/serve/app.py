@@ -3,9 +3,11 @@
 Contract: :class:`App` is a standard WSGI callable (PEP 3333). The parent process
 does only cheap, bounded work — routing, the query, the body's size and type — and
 hands each POST to a worker of :class:`~sodos_plugin.serve.pool.Pool`, which computes
-it within ``serve.timeout``. Every answer is JSON; every error answer has the shape of
-``sodos schema error`` and names the field or the config key of the limit that refused
-the request.
+it within ``serve.timeout``. At most ``serve.concurrency + serve.max_waiting`` POSTs
+are held at once (one more is 503 at once), and only requests whose ``Host`` names the
+service are answered (:class:`Hosts`, 421 otherwise). Every answer is strict JSON; every
+error answer has the shape of ``sodos schema error`` and names the field or the config
+key of the limit that refused the request.
 
 Routes (docs/hosts.md): ``GET /health``, ``GET /criteria``, ``GET /plugins``,
 ``POST /standings``, ``POST /explain``, ``POST /ratings``.
