@@ -268,7 +268,9 @@ def main() -> int:
     body = path.read_bytes()
     config = folder / "sodos.toml"
     config.write_text(
-        f"[serve]\nconcurrency = {args.workers}\ntimeout = 60\nqueue_timeout = 60\n",
+        # every client may wait for a worker (serve.max_waiting): throughput, not 503s
+        f"[serve]\nconcurrency = {args.workers}\ntimeout = 60\nqueue_timeout = 60\n"
+        f"max_waiting = {max(args.clients, 1)}\n",
         encoding="utf-8",
     )
     env = {k: v for k, v in os.environ.items() if k != "SODOS_DEBUG"}

@@ -28,6 +28,16 @@ class InputError(SodosError):
     """A tournament file or record that cannot be used as it is."""
 
 
+class LimitError(InputError):
+    """An input inside its byte limits whose work would pass a limit of the config:
+    :attr:`limit` is the key that bounds it (``limits.max_player_rounds``), named in the
+    message, so that the user knows what to raise."""
+
+    def __init__(self, message: str, *, limit: str, source: str | None = None):
+        self.limit = limit
+        super().__init__(f"{message} (config {limit})", source=source, where=None)
+
+
 class OutputError(SodosError):
     """The output stream failed (a full disk, a closed standard output, an encoding):
     not the writer's fault. :attr:`reason` is the system's reason (``strerror``)."""

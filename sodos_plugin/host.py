@@ -38,7 +38,7 @@ from sodos_plugin.config.layers import settings_for, user_layers
 from sodos_plugin.config.settings import Settings
 from sodos_plugin.engine.context import Context
 from sodos_plugin.engine.model import Tournament
-from sodos_plugin.engine.ranking import rank
+from sodos_plugin.engine.ranking import WorkLimits, rank
 from sodos_plugin.engine.roster import Roster, load_roster
 from sodos_plugin.engine.standings import Standings
 from sodos_plugin.errors import ConfigError, StrictError
@@ -242,6 +242,8 @@ class Host:
             warnings=warnings,
             plugin_warnings=self.plugin_warnings(),
             files=files,
+            # the operator's bounds: a tournament's own settings cannot raise them
+            limits=WorkLimits.from_settings(self.settings),
         )
         self.enforce_strict(result.warnings)
         return result

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -31,9 +32,16 @@ def environment() -> dict[str, str]:
 class Service:
     """``sodos serve --port 0`` as a subprocess; the port is read from its first line."""
 
-    def __init__(self, folder: Path, config: str, *args: str):
+    def __init__(self, folder: Path, config: str, *args: str, memory: int | None = None):
+        """``memory``: bytes of address space (``RLIMIT_AS``) for the service and its
+        workers (they inherit it), so that a request that would take gigabytes fails
+        the test instead of the machine."""
         self.config = folder / "sodos.toml"
         self.config.write_text(config, encoding="utf-8")
+
+        def limit() -> None:  # in the child, before exec
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
         self.process = subprocess.Popen(
             [*command(), "serve", "--port", "0", "--config", str(self.config), *args],
             cwd=folder,
@@ -43,6 +51,7 @@ class Service:
             stderr=subprocess.PIPE,
             text=True,
             encoding="utf-8",
+            preexec_fn=limit if memory else None,
         )
         self.log: list[str] = []
         first = self.process.stderr.readline()

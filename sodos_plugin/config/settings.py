@@ -17,6 +17,7 @@ plugin's own section) and ``[prefer]`` (``CRITERION = "plugin name"``).
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import re
 import sys
@@ -185,6 +186,55 @@ def _as_port(value: Any) -> int:
     return number
 
 
+#: Bounds of the service's sizes: more workers, waiting requests or connections than
+#: these is a config error naming the key, not processes or threads without end.
+MAX_CONCURRENCY = 64
+MAX_WAITING = 1024
+MAX_CONNECTIONS = 10_000
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def _at_most(limit: int, *, zero: bool = False) -> Callable[[Any], int]:
+    def convert(value: Any) -> int:
+        number = _as_int(value)
+        if not (0 if zero else 1) <= number <= limit:
+            low = "0" if zero else "1"
+            raise TypeError(f"expected an integer {low}..{limit}")
+        return number
+
+    return convert
+
+
+def check_host(text: str) -> str:
+    """An address to bind: an IPv4 or IPv6 address or a host name (RFC 1123 labels).
+
+    Raises ``ValueError`` saying what is wrong, so that ``999.1.1.1`` or ``""`` is one
+    message naming the key or option, not a failure inside the server.
+    """
+    text = text.strip()
+    if not text:
+        raise ValueError("expected an address (127.0.0.1, ::1, 0.0.0.0) or a host name")
+    bare = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    try:
+        if ":" in bare:
+            return str(ipaddress.IPv6Address(bare))
+        if all(c.isdigit() or c == "." for c in bare):
+            return str(ipaddress.IPv4Address(bare))
+    except ValueError:
+        raise ValueError("not an IP address") from None
+    labels = bare.removesuffix(".").split(".")
+    if len(bare) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in labels):
+        raise ValueError("not an IP address or a host name")
+    return bare.lower()
+
+
+def _as_host(value: Any) -> str:
+    try:
+        return check_host(_as_str(value))
+    except ValueError as error:
+        raise TypeError(str(error)) from None
+
+
 @dataclass(frozen=True)
 class Key:
     """One config key: its converter, default and meaning (the docs list these)."""
@@ -236,13 +286,41 @@ SCHEMA: dict[str, Key] = {
         "opengotha: print OpenGotha 3.51's numbers, its defects included (docs/rules.md §7)",
     ),
     # sodos serve (docs/hosts.md): where it listens and what one stranger's request may cost
-    "serve.host": Key(_as_str, "127.0.0.1", "address sodos serve binds (default: loopback only)"),
+    "serve.host": Key(_as_host, "127.0.0.1", "address sodos serve binds (default: loopback only)"),
     "serve.port": Key(_as_port, 8000, "port of sodos serve (0: any free port, printed)"),
     "serve.max_request_bytes": Key(_as_count, 4 << 20, "largest request body accepted (413)"),
     "serve.timeout": Key(_as_seconds, 10.0, "seconds one request may compute (then 504)"),
-    "serve.concurrency": Key(_as_count, 2, "requests computed at once (worker processes)"),
+    "serve.concurrency": Key(
+        _at_most(MAX_CONCURRENCY),
+        2,
+        f"requests computed at once (worker processes, at most {MAX_CONCURRENCY})",
+    ),
     "serve.queue_timeout": Key(_as_seconds, 5.0, "seconds a request waits for a worker (503)"),
-    "serve.max_connections": Key(_as_count, 100, "open connections the server accepts"),
+    "serve.max_waiting": Key(
+        _at_most(MAX_WAITING, zero=True),
+        8,
+        "requests that may wait for a worker; one more is 503 at once",
+    ),
+    "serve.max_connections": Key(
+        _at_most(MAX_CONNECTIONS), 100, "open connections the server accepts"
+    ),
+    "serve.request_timeout": Key(
+        _as_seconds,
+        10.0,
+        "seconds a client has to send a whole request, head and body (then it is closed)",
+    ),
+    "serve.allowed_hosts": Key(
+        _as_list,
+        (),
+        'Host header names accepted besides the address bound (docs/hosts.md); "*": any',
+    ),
+    # how much work one tournament may cost, whatever reads it (docs/config.md)
+    "limits.max_players": Key(
+        _as_count, 200_000, "players one tournament may have (standings, explain)"
+    ),
+    "limits.max_player_rounds": Key(
+        _as_count, 2_000_000, "players x rounds one standings may compute (~150 bytes each)"
+    ),
 }
 
 # Game histories and ratings (docs/rules.md §10).
@@ -297,6 +375,9 @@ class Settings:
     cache_enabled: bool = True
     cache_path: str = ""
     event_gap_days: int = 7
+    #: ``limits.*``: the work one tournament may cost (checked when standings start)
+    max_players: int = 200_000
+    max_player_rounds: int = 2_000_000
     prefer: Mapping[str, str] = field(default_factory=dict)
     plugin_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     #: ``[rating.<system>]`` tables (system names lower case), checked against each
@@ -546,6 +627,8 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
         cache_enabled=get("cache.enabled"),
         cache_path=get("cache.path"),
         event_gap_days=get("history.event_gap_days"),
+        max_players=get("limits.max_players"),
+        max_player_rounds=get("limits.max_player_rounds"),
         prefer=prefer,
         plugin_sections=sections,
         rating_sections=rating,

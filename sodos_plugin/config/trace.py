@@ -35,6 +35,8 @@ ATTRIBUTES = {
     "handicap.reduction": "handicap_reduction",
     "categories.lower_limits": "category_limits",
     "history.event_gap_days": "event_gap_days",
+    "limits.max_players": "max_players",
+    "limits.max_player_rounds": "max_player_rounds",
 }
 RANK_KEYS = {"mcmahon.bar", "mcmahon.floor", "mcmahon.zero"}
 RANK_LISTS = {"categories.lower_limits"}

@@ -21,6 +21,7 @@ plugin fault rule (:func:`sodos_plugin.plugins.call.call`). Here:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sodos_hookspecs import Breakdown, Criterion, FileReport
@@ -30,7 +31,7 @@ from sodos_plugin.engine.advice import advice
 from sodos_plugin.engine.context import Context
 from sodos_plugin.engine.model import Result, Tournament
 from sodos_plugin.engine.standings import Standings, order_players
-from sodos_plugin.errors import ConfigError, PluginError
+from sodos_plugin.errors import ConfigError, LimitError, PluginError
 
 if TYPE_CHECKING:
     from sodos_plugin.config.settings import Settings
@@ -46,6 +47,39 @@ class Entry(Protocol):
 
 #: runs one entry's compute on a context, under the plugin fault rule
 Compute = Callable[[Entry, Callable[[Context], Any], Context], Any]
+
+
+@dataclass(frozen=True)
+class WorkLimits:
+    """The work one standings may cost (config ``limits.*``, docs/config.md).
+
+    Memory grows with players × rounds, not with the input's bytes: every criterion
+    keeps a breakdown row per round (each player's value in that round, for ``explain``
+    and the JSON ``rounds``), ~150 bytes per player-round at peak (a tournament of
+    20 000 players over 64 rounds: 250 MB). A few bytes of JSON can declare 64 rounds
+    for 270 000 players; this bound refuses it before any table is made.
+    """
+
+    max_players: int
+    max_player_rounds: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> WorkLimits:
+        return cls(settings.max_players, settings.max_player_rounds)
+
+    def check(self, players: int, rounds: int) -> None:
+        if players > self.max_players:
+            raise LimitError(
+                f"{players} players, more than the limit of {self.max_players}",
+                limit="limits.max_players",
+            )
+        work = players * max(rounds, 1)
+        if work > self.max_player_rounds:
+            raise LimitError(
+                f"{players} players x {rounds} rounds = {work} player-rounds, more than the "
+                f"limit of {self.max_player_rounds}",
+                limit="limits.max_player_rounds",
+            )
 
 
 def last_round_with_results(tournament: Tournament) -> int:
@@ -66,6 +100,7 @@ def rank(
     warnings: Sequence[str] = (),
     plugin_warnings: Sequence[str] = (),
     files: Sequence[FileReport] = (),
+    limits: WorkLimits | None = None,
 ) -> Standings:
     """Standings after round ``round`` (``None``: the last round with results).
 
@@ -74,6 +109,8 @@ def rank(
     :param lookup: the entry of a criterion another one evaluates (``ctx.evaluate``).
     :param describe: an entry's provider, as JSON ``providers`` carries it.
     :param warnings: the reader's; ``plugin_warnings``: the plugin faults to say.
+    :param limits: the work allowed (default: ``settings``' own ``limits.*``); past it a
+        :class:`~sodos_plugin.errors.LimitError` before anything is computed.
     """
     tournament, settings, compat_notes = compat.prepare(tournament, settings)
     note = ""
@@ -90,6 +127,7 @@ def rank(
         rounds = round
     if not 0 <= rounds <= tournament.rounds:
         raise ConfigError(f"round {rounds} outside 0..{tournament.rounds}", where="--round")
+    (limits or WorkLimits.from_settings(settings)).check(len(tournament.players), rounds)
     names = tuple(e.name for e in entries)  # as registered: "sosm-1" is SOSM-1
 
     def compute(entry: Entry, ctx: Context) -> Breakdown:

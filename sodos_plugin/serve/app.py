@@ -3,9 +3,11 @@
 Contract: :class:`App` is a standard WSGI callable (PEP 3333). The parent process
 does only cheap, bounded work — routing, the query, the body's size and type — and
 hands each POST to a worker of :class:`~sodos_plugin.serve.pool.Pool`, which computes
-it within ``serve.timeout``. Every answer is JSON; every error answer has the shape of
-``sodos schema error`` and names the field or the config key of the limit that refused
-the request.
+it within ``serve.timeout``. At most ``serve.concurrency + serve.max_waiting`` POSTs
+are held at once (one more is 503 at once), and only requests whose ``Host`` names the
+service are answered (:class:`Hosts`, 421 otherwise). Every answer is strict JSON; every
+error answer has the shape of ``sodos schema error`` and names the field or the config
+key of the limit that refused the request.
 
 Routes (docs/hosts.md): ``GET /health``, ``GET /criteria``, ``GET /plugins``,
 ``POST /standings``, ``POST /explain``, ``POST /ratings``.
@@ -13,6 +15,7 @@ Routes (docs/hosts.md): ``GET /health``, ``GET /criteria``, ``GET /plugins``,
 
 from __future__ import annotations
 
+import ipaddress
 import sys
 import threading
 import uuid
@@ -47,6 +50,7 @@ STATUS = {
     413: "413 Content Too Large",
     414: "414 URI Too Long",
     415: "415 Unsupported Media Type",
+    421: "421 Misdirected Request",
     500: "500 Internal Server Error",
     503: "503 Service Unavailable",
     504: "504 Gateway Timeout",
@@ -61,6 +65,7 @@ class Limits:
     timeout: float
     concurrency: int
     queue_timeout: float
+    max_waiting: int = 8
 
     @classmethod
     def from_settings(cls, serve: Mapping[str, Any]) -> Limits:
@@ -69,6 +74,106 @@ class Limits:
             timeout=serve["timeout"],
             concurrency=serve["concurrency"],
             queue_timeout=serve["queue_timeout"],
+            max_waiting=serve["max_waiting"],
+        )
+
+    @property
+    def in_flight(self) -> int:
+        """POSTs computing or waiting for a worker at once; one more is 503 at once, so
+        that a thread of the server never waits behind them (docs/hosts.md)."""
+        return self.concurrency + self.max_waiting
+
+
+#: Names a loopback service answers besides its address (with its port).
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+
+
+def _split_host(header: str) -> tuple[str, int | None] | None:
+    """``Host`` → (name in lower case, port or None); None if it is not name[:port]."""
+    text = header.strip().lower()
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0:
+            return None
+        name, rest = text[: end + 1], text[end + 1 :]
+    else:
+        name, colon, port = text.partition(":")
+        rest = colon + port
+    name = name.removesuffix(".")
+    if not rest:
+        return name, None
+    digits = rest[1:]
+    if rest[0] != ":" or not (digits.isascii() and digits.isdigit()) or len(digits) > 5:
+        return None
+    return name, int(digits)
+
+
+def _ip_literal(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+    except ValueError:
+        return False
+    return True
+
+
+class Hosts:
+    """Which ``Host`` headers the service answers (docs/hosts.md: DNS rebinding).
+
+    A page of any web site can make a browser send requests to ``127.0.0.1`` under the
+    site's own name (its DNS answer changed to the loopback address), and read the
+    answers as its own. The browser still sends that name in ``Host``: the service
+    answers only the names it is reached by — the address bound, for a loopback
+    address also ``localhost``, ``127.0.0.1`` and ``[::1]``, for ``0.0.0.0`` or ``::``
+    any IP address (a rebound name is never one) — and each ``serve.allowed_hosts``
+    entry (``name`` on any port, ``name:port``, ``*`` for any). ``port``: the port the
+    service listens on, or its ports (``localhost`` binds one per address); None: any,
+    when mounted in another server.
+    """
+
+    def __init__(self, bound: str, port: int | Iterable[int] | None, allowed: Iterable[str] = ()):
+        allowed = [a.strip().lower() for a in allowed if a.strip()]
+        self.any = "*" in allowed
+        self.ports = None if port is None else {port} if isinstance(port, int) else set(port)
+        self.names: set[str] = set()
+        self.pairs: set[tuple[str, int | None]] = set()
+        for entry in allowed:
+            split = _split_host(entry) if entry != "*" else None
+            if split is not None:
+                self.pairs.add(split)
+        bound = bound.strip().lower()
+        shown = f"[{bound}]" if ":" in bound and not bound.startswith("[") else bound
+        self.wildcard = shown in ("0.0.0.0", "[::]", "")
+        self.names.add(shown)
+        loopback = shown == "localhost" or (
+            _ip_literal(shown) and ipaddress.ip_address(shown.strip("[]")).is_loopback
+        )
+        if loopback or self.wildcard:
+            self.names.update(LOOPBACK_NAMES)
+        self.allowed = allowed
+
+    def accepts(self, header: str | None) -> bool:
+        if self.any or not header:  # no Host: not a browser (HTTP/1.0 tools)
+            return True
+        split = _split_host(header)
+        if split is None:
+            return False
+        name, port = split
+        if (name, port) in self.pairs or (name, None) in self.pairs:
+            return True
+        if self.ports is not None and (80 if port is None else port) not in self.ports:
+            return False
+        return name in self.names or (self.wildcard and _ip_literal(name))
+
+    def refusal(self) -> Refused:
+        names = sorted(self.names) if not self.wildcard else ["any IP address", "localhost"]
+        ports = ", ".join(map(str, sorted(self.ports or ())))
+        port = f" on port {ports}" if ports else ""
+        return Refused(
+            421,
+            f"this service answers requests for {', '.join(names)}{port}, not the Host "
+            "given (add it to config serve.allowed_hosts)",
+            field="Host",
+            limit="serve.allowed_hosts",
         )
 
 
@@ -103,9 +208,13 @@ class App:
             + b"\n",
             "/plugins": service.plugins_report(plugin_rows(self.host.registry)) + b"\n",
         }
-        self.pool = pools.Pool(host_factory, self.limits.concurrency)
+        serve = settings.serve
+        #: the Host names answered; ``sodos serve`` sets the port it listens on
+        self.hosts = Hosts(serve["host"], None, serve["allowed_hosts"])
         self.lock = threading.Lock()
         self.served = 0
+        self.in_flight = 0
+        self.pool = pools.Pool(host_factory, self.limits.concurrency)
 
     # -- WSGI -------------------------------------------------------------------------
 
@@ -131,6 +240,8 @@ class App:
         return [body]
 
     def answer(self, environ: Mapping[str, Any]) -> tuple[int, bytes, list[tuple[str, str]]]:
+        if not self.hosts.accepts(environ.get("HTTP_HOST")):
+            raise self.hosts.refusal()
         method = environ.get("REQUEST_METHOD", "GET")
         path = environ.get("PATH_INFO", "") or "/"
         if path in ("/health", "/criteria", "/plugins"):
@@ -233,6 +344,26 @@ class App:
         return body
 
     def _compute(self, route: str, options: dict[str, Any], body: bytes):
+        limits = self.limits
+        with self.lock:
+            full = self.in_flight >= limits.in_flight
+            if not full:
+                self.in_flight += 1
+        if full:
+            raise Refused(
+                503,
+                f"{limits.concurrency} requests computing and {limits.max_waiting} waiting "
+                "(config serve.concurrency, serve.max_waiting)",
+                [("Retry-After", "1")],
+                limit="serve.max_waiting",
+            )
+        try:
+            return self._run(route, options, body)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+    def _run(self, route: str, options: dict[str, Any], body: bytes):
         limits = self.limits
         try:
             status, answer = self.pool.run(

@@ -18,31 +18,52 @@ import io
 import sys
 import traceback
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sodos_plugin.engine.explain import document as explanation_document
 from sodos_plugin.engine.explain import explain_player
-from sodos_plugin.errors import InputError, PluginError, SodosError
+from sodos_plugin.errors import InputError, LimitError, PluginError, SodosError
 from sodos_plugin.ratings.report import write
 from sodos_plugin.readers import json_tournament
 from sodos_plugin.schemas import codec, service
 from sodos_plugin.util.gcpause import paused_gc
+from sodos_plugin.util.textsafe import fit, fit_middle, printable
 
 #: ``source`` of the tournament in a request (shown in the document's warnings).
 SOURCE = "request"
 
 
+#: Most characters of a stranger's text an error answer echoes (in ``field`` and the
+#: message): a 20 000-character key is shown by its start, ending with ``…``.
+MAX_ECHOED = 200
+MAX_MESSAGE = 1000
+
+
+def _echoed(text: str, width: int, cut: Callable[[str, int], str] = fit) -> str:
+    """Stranger's text as an error answer shows it: controls escaped visibly
+    (``\\x1b``, :func:`~sodos_plugin.util.textsafe.printable`), cut to ``width``."""
+    return cut(printable(text), width)
+
+
 def error_body(status: int, message: str, **extra: Any) -> bytes:
-    """The body of every error answer (``sodos schema error``); ASCII, nothing raw."""
-    given = {k: v for k, v in extra.items() if v is not None}
+    """The body of every error answer (``sodos schema error``): strict JSON in ASCII,
+    nothing raw, nothing long (:data:`MAX_ECHOED`)."""
+    given = {
+        key: _echoed(value, MAX_ECHOED) if isinstance(value, str) else value
+        for key, value in extra.items()
+        if value is not None
+    }
+    message = _echoed(message, MAX_MESSAGE, fit_middle)
     return codec.encode_ascii(service.Error(error=message, status=status, **given)) + b"\n"
 
 
 class _BadRequest(Exception):
-    def __init__(self, message: str, field: str):
+    def __init__(self, message: str, field: str, status: int = 400, limit: str | None = None):
         self.message = message
         self.field = field
+        self.status = status
+        self.limit = limit
 
 
 class _Stage:
@@ -55,6 +76,8 @@ class _Stage:
         return self
 
     def __exit__(self, kind: Any, error: Any, tb: Any) -> bool:
+        if isinstance(error, LimitError):  # inside the byte limits, too much work: 413
+            raise _BadRequest(str(error), "body", 413, error.limit) from error
         if isinstance(error, SodosError) and not isinstance(error, PluginError):
             where, message = error.where or "", error.message
             if where.startswith("line "):  # JSON syntax: the place is in the body
@@ -86,7 +109,7 @@ class Worker:
             with paused_gc():
                 return 200, self.routes[route](options, body)
         except _BadRequest as bad:
-            return 400, error_body(400, bad.message, field=bad.field)
+            return bad.status, error_body(bad.status, bad.message, field=bad.field, limit=bad.limit)
         except Exception as error:  # a plugin's failure or a bug: the service goes on
             return 500, incident(error)
 

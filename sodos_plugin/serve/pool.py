@@ -78,7 +78,19 @@ class _Worker:
         self.process = context.Process(
             target=_worker_main, args=(child, host_factory), daemon=True, name="sodos-worker"
         )
-        self.process.start()
+        # started with SIGINT ignored (an ignored signal stays ignored across exec):
+        # Ctrl-C reaches the whole process group, and a worker still importing would
+        # print its traceback; stopping the workers is the parent's (Pool.close).
+        # Only the main thread can change it: a restart (a thread) starts as it is.
+        try:
+            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the main thread
+            old = None
+        try:
+            self.process.start()
+        finally:
+            if old is not None:
+                signal.signal(signal.SIGINT, old)
         child.close()
 
     def wait_ready(self, timeout: float) -> None:
@@ -114,11 +126,11 @@ class Pool:
         self.lock = threading.Lock()
         self.workers: set[_Worker] = set()
         self.restarts = 0
-        started = [self._new() for _ in range(size)]
         try:
+            started = [self._new() for _ in range(size)]
             for worker in started:
                 worker.wait_ready(START_TIMEOUT)
-        except StartFailed:
+        except BaseException:  # StartFailed, or stopped while starting (Ctrl-C)
             self.close()
             raise
         for worker in started:

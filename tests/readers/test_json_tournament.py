@@ -453,10 +453,10 @@ def test_settings_in_the_types_are_the_config_keys_a_tournament_may_set():
 
     # code to load, plugins to block, files to open, how strict the run is: the
     # operator's choices, never a document's (a stranger's roster path could be any file)
-    # (nor the service's, the rating cache's and game histories' keys: no one
-    # tournament decides them)
+    # (nor the service's, the rating cache's and game histories' keys, nor the work
+    # limits: no one tournament decides them)
     not_for_a_tournament = {"plugins", "disable", "strict", "roster"}
-    other_faces = ("serve.", "cache.", "history.")
+    other_faces = ("serve.", "cache.", "history.", "limits.")
     allowed = {
         key for key in SCHEMA if key not in not_for_a_tournament and not key.startswith(other_faces)
     }

@@ -59,6 +59,7 @@ plugins = ["sodos_fault_serve"]
 timeout = 3
 concurrency = 2
 queue_timeout = 20
+max_waiting = 16
 max_request_bytes = 200000
 
 [plugin.builtin.json_tournament]
