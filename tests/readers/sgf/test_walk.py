@@ -170,12 +170,29 @@ def _nested(top: Path, depth: int, name: str = "n") -> list[str]:
     return players
 
 
+def _remove_nested(top: Path, name: str = "n") -> None:
+    """Remove what :func:`_nested` made, deepest first, without recursion: pytest's own
+    clean-up of old temporary folders (shutil.rmtree) recurses per level and fails on
+    1 100 of them before Python 3.12, ending a later session in RecursionError."""
+    levels = [top]
+    while (levels[-1] / name).is_dir():
+        levels.append(levels[-1] / name)
+    for level in reversed(levels[1:]):
+        for entry in level.iterdir():
+            if not entry.is_dir():
+                entry.unlink()
+        level.rmdir()
+
+
 def test_1100_nested_folders_are_walked(tmp_path):
     """No recursion per level (os.walk before Python 3.12 raises RecursionError)."""
     games = tmp_path / "games"
     games.mkdir()
-    players = _nested(games, 1100)
-    done = cli("standings", str(games), "--format", "json", "--jobs", "1", cwd=tmp_path)
+    try:
+        players = _nested(games, 1100)
+        done = cli("standings", str(games), "--format", "json", "--jobs", "1", cwd=tmp_path)
+    finally:
+        _remove_nested(games)
     clean(done)
     assert done.returncode == 0, done.stderr
     assert sorted(p["player"]["name"] for p in json.loads(done.stdout)["standings"]) == sorted(
