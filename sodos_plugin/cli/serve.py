@@ -186,13 +186,13 @@ def _serve(args: argparse.Namespace) -> int:
     ports = [int(listening.effective_port) for listening in _servers(server)]
     port = ports[0]
     app.hosts = Hosts(host, ports, serve["allowed_hosts"])
-    sys.stderr.write(
-        f"sodos serve: listening on http://{shown}:{port} "
-        f"({serve['concurrency']} workers, {serve['timeout']:g} s per request, "
-        f"{serve['max_request_bytes']} bytes per body)\n"
-    )
-    sys.stderr.flush()
-    try:
+    try:  # from the line below on, a stop (SIGTERM, Ctrl-C) is "stopped", not "while starting"
+        sys.stderr.write(
+            f"sodos serve: listening on http://{shown}:{port} "
+            f"({serve['concurrency']} workers, {serve['timeout']:g} s per request, "
+            f"{serve['max_request_bytes']} bytes per body)\n"
+        )
+        sys.stderr.flush()
         server.run()
     except KeyboardInterrupt:
         pass
