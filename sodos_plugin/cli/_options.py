@@ -261,18 +261,7 @@ def reading(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="standings after round N (default: the last round with a result)",
     )
-    p.add_argument(
-        "--skip-bad",
-        action="store_true",
-        help="continue when some input files are rejected (still listed)",
-    )
-    p.add_argument(
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="N",
-        help="ingest processes for 10 000+ SGF files (default: the cores)",
-    )
+    reading_options(p)
 
 
 def criteria_option(args: argparse.Namespace) -> list[str] | None:
@@ -374,7 +363,8 @@ def parse_params(items: list[str]) -> dict[str, str]:
     return params
 
 
-def history_options(p: argparse.ArgumentParser) -> None:
+def reading_options(p: argparse.ArgumentParser) -> None:
+    """``--skip-bad`` and ``--jobs``: how input files are read (every reading command)."""
     p.add_argument(
         "--skip-bad",
         action="store_true",
@@ -387,6 +377,10 @@ def history_options(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="ingest processes for 10 000+ SGF files (default: the cores)",
     )
+
+
+def history_options(p: argparse.ArgumentParser) -> None:
+    reading_options(p)
     p.add_argument(
         "--no-cache",
         action="store_true",

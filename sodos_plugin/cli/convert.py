@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from sodos_plugin.cli._common import EXIT_OK, common, make_host, output, report_files, stdin_input
+from sodos_plugin.cli._options import reading_options
 from sodos_plugin.errors import SodosError
 from sodos_plugin.readers import json_tournament
 
@@ -53,18 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write to FILE (replaced only once complete) instead of standard output",
     )
-    p.add_argument(
-        "--skip-bad",
-        action="store_true",
-        help="continue when some input files are rejected (still listed)",
-    )
-    p.add_argument(
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="N",
-        help="ingest processes for 10 000+ SGF files (default: the cores)",
-    )
+    reading_options(p)
 
 
 def run(args: argparse.Namespace) -> int:
