@@ -25,11 +25,11 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from sodos_hookspecs import GameColumns, GameHistory, InitialRating, RatingState
+from sodos_hookspecs import GameHistory, InitialRating, RatingState
 
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError
-from sodos_plugin.ratings.columns import player_names
+from sodos_plugin.ratings.names import history_names
 from sodos_plugin.util.inputfiles import FileRefused, TooLarge, read_regular
 
 MAX_INITIAL_BYTES = 64 << 20
@@ -226,7 +226,7 @@ def match_initial(
 ) -> tuple[dict[str, InitialRating], list[str]]:
     """Initial ratings keyed by the history's spelling of each name (identity), and a
     warning for names in the file that play in no game."""
-    names = _names(history)
+    names = history_names(history)
     keys = _identity_keys(names)
     by_key = dict(zip(keys, names))  # the last of one key wins
     given = list(initial)
@@ -246,17 +246,6 @@ def match_initial(
         shown = ", ".join(repr(n) for n in unused[:5]) + (" ..." if len(unused) > 5 else "")
         warnings.append(f"initial ratings: {len(unused)} name(s) play in no game: {shown}")
     return out, warnings
-
-
-def _names(history: GameHistory) -> list[str]:
-    """Each player once, by first appearance (Black before White, game by game)."""
-    if isinstance(history.games, GameColumns):  # no object per game
-        return player_names(history.games)
-    seen: dict[str, None] = {}
-    for game in history.games:
-        seen.setdefault(game.black, None)
-        seen.setdefault(game.white, None)
-    return list(seen)
 
 
 def file_ratings(history: GameHistory) -> dict[str, InitialRating]:
