@@ -17,6 +17,12 @@ Unknown stays unknown: a player's identifiers are only those the source gives
 (:attr:`Game.colours_known`, :attr:`Game.komi`); writers print nothing the source did not
 give (docs/rules.md §12).
 
+Players and games are frozen msgspec Structs: readers make them by the hundred thousand,
+and a Struct is made at C speed (a fifth of a frozen dataclass's time, benchmarks/README.md)
+and is not tracked by the cyclic collector (``gc=False``: its fields are numbers, text and
+a mapping of text, which cannot form a cycle). They compare, hash, copy and pickle as the
+frozen dataclasses they were; a player's hash leaves out ``ids``.
+
 Validation here is structural (indexes, rounds, handicaps, types); readers report
 problems in terms of their files before building the model.
 """
@@ -26,15 +32,15 @@ from __future__ import annotations
 import datetime
 import math
 import re
-from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from itertools import repeat
 from operator import attrgetter, ne
 from types import MappingProxyType
 from typing import Any, NoReturn
+
+import msgspec
 
 from sodos_plugin.errors import ModelError
 
@@ -138,8 +144,7 @@ def id_schemes(players: Iterable[Player]) -> list[str]:
     return [s for s in ID_SCHEMES if s in found] + sorted(found - set(ID_SCHEMES))
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(msgspec.Struct, frozen=True, gc=False):
     """A registered player.
 
     :param rank: OpenGotha rank integer (see :mod:`sodos_plugin.engine.ranks`), ``None`` if unknown.
@@ -166,7 +171,15 @@ class Player:
     smms_correction: int = 0
     start_score: Any = None  # int | Fraction | None; Any keeps the slot type simple
     id: str | None = None
-    ids: Mapping[str, str] = field(default=NO_IDS, hash=False)
+    ids: Mapping[str, str] = NO_IDS
+
+    def __hash__(self) -> int:  # every field but ids (a host's dict is not hashable)
+        return hash(
+            (
+                self.name, self.rank, self.rating, self.club, self.country,
+                self.smms_correction, self.start_score, self.id,
+            )
+        )  # fmt: skip
 
 
 def rating_value(rating: int | float) -> Fraction:
@@ -185,8 +198,7 @@ def rating_value(rating: int | float) -> Fraction:
     return Fraction(repr(rating))
 
 
-@dataclass(frozen=True, slots=True)
-class Game:
+class Game(msgspec.Struct, frozen=True, gc=False):
     """A game of one round.
 
     :param by_default: a forfeit (not played over the board).
@@ -209,21 +221,6 @@ class Game:
     komi: float | None = None
 
 
-# Readers make games and players by the hundred thousand: a frozen dataclass's __init__
-# sets each field through object.__setattr__, twice as slow as the slots' own setters.
-_new = object.__new__
-_GAME_SETTERS = tuple(
-    Game.__dict__[name].__set__
-    for name in (
-        "round", "black", "white", "result", "handicap", "by_default", "colours_known", "komi"
-    )
-)  # fmt: skip
-(
-    _set_round, _set_black, _set_white, _set_result, _set_handicap, _set_by_default,
-    _set_colours_known, _set_komi,
-) = _GAME_SETTERS  # fmt: skip
-
-
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -239,45 +236,12 @@ def iso_day(text: str | None) -> str:
         return ""
 
 
-def new_game(
-    round: int,
-    black: int,
-    white: int,
-    result: Result,
-    handicap: int,
-    by_default: bool,
-    colours_known: bool = True,
-    komi: float | None = None,
-) -> Game:
-    """``Game(round, black, white, result, handicap, by_default, colours_known, komi)``,
-    made faster (the same object)."""
-    game = _new(Game)
-    _set_round(game, round)
-    _set_black(game, black)
-    _set_white(game, white)
-    _set_result(game, result)
-    _set_handicap(game, handicap)
-    _set_by_default(game, by_default)
-    _set_colours_known(game, colours_known)
-    _set_komi(game, komi)
-    return game
-
-
 class Games(tuple):
     """The games a reader built from columns (:func:`games_from_columns`): a tuple of
     :class:`Game`, which also keeps the columns the games were made of, so that the
     tournament checks the columns (C speed) instead of reading every game again."""
 
     columns: tuple[tuple[Any, ...], ...]  # round, black, white, handicap, result, known, komi
-
-
-def _from_columns(cls: type, setters: Sequence[Any], columns: Sequence[Sequence[Any]]) -> list:
-    """Objects of a slots class, one per row of equal-length columns, each field set
-    column by column (C-speed ``map``: a third faster than one call per object)."""
-    made = list(map(_new, repeat(cls, len(columns[0]))))
-    for setter, column in zip(setters, columns):
-        deque(map(setter, made, column), 0)
-    return made
 
 
 def games_from_columns(
@@ -291,7 +255,7 @@ def games_from_columns(
     komis: Sequence[float | None] | None = None,
 ) -> Games:
     """The games of equal-length columns (``Game(rounds[i], blacks[i], ...)``, the same
-    objects as :func:`new_game` makes), for a :class:`Tournament`; without
+    objects as ``Game(...)`` makes), for a :class:`Tournament`; without
     ``colours_known`` every game's colours are known, without ``komis`` no game has its
     own komi."""
     n = len(rounds)
@@ -302,7 +266,7 @@ def games_from_columns(
         known,
         komi,
     )
-    games = Games(_from_columns(Game, _GAME_SETTERS, columns))
+    games = Games(map(Game, *columns))
     games.columns = (columns[0], columns[1], columns[2], columns[4], columns[3], known, komi)
     return games
 
@@ -327,7 +291,7 @@ def players_from_columns(
     id_maps: Sequence[Mapping[str, str]] | None = None,
 ) -> Players:
     """The players of equal-length columns in :class:`Player`'s field order (the same
-    objects as :func:`new_player` makes), for a :class:`Tournament`; ``id_maps``: each
+    objects as ``Player(...)`` makes), for a :class:`Tournament`; ``id_maps``: each
     player's ``ids`` (none known without it)."""
     maps = (NO_IDS,) * len(names) if id_maps is None else id_maps
     columns = tuple(
@@ -336,44 +300,9 @@ def players_from_columns(
             (names, ranks, ratings, clubs, countries, smms_corrections, start_scores, ids, maps),
         )
     )
-    players = Players(_from_columns(Player, _PLAYER_SETTERS, columns))
+    players = Players(map(Player, *columns))
     players.columns = columns
     return players
-
-
-_PLAYER_SETTERS = tuple(
-    Player.__dict__[name].__set__
-    for name in (
-        "name", "rank", "rating", "club", "country", "smms_correction", "start_score", "id",
-        "ids",
-    )
-)  # fmt: skip
-
-
-def new_player(
-    name: str,
-    rank: int | None,
-    rating: int | float | None,
-    club: str,
-    country: str,
-    smms_correction: int,
-    start_score: Any,
-    id: str | None,
-    ids: Mapping[str, str] = NO_IDS,
-) -> Player:
-    """``Player(...)`` with every field given, made faster (see :func:`new_game`)."""
-    player = _new(Player)
-    s_name, s_rank, s_rating, s_club, s_country, s_smms, s_start, s_id, s_ids = _PLAYER_SETTERS
-    s_name(player, name)
-    s_rank(player, rank)
-    s_rating(player, rating)
-    s_club(player, club)
-    s_country(player, country)
-    s_smms(player, smms_correction)
-    s_start(player, start_score)
-    s_id(player, id)
-    s_ids(player, ids)
-    return player
 
 
 @dataclass(frozen=True)

@@ -70,11 +70,10 @@ from sodos_plugin.engine.model import (
     NO_IDS,
     Game,
     Ids,
+    Player,
     Result,
     Tournament,
     iso_day,
-    new_game,
-    new_player,
 )
 from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.errors import InputError
@@ -764,7 +763,7 @@ def interpret(parsed: H9File, *, fast: bool = True) -> tuple[Tournament, list[st
             "category 1 (set categories.lower_limits)"
         )
     players = tuple(
-        new_player(
+        Player(
             row.name, row.rank,
             None if rating_column is None else _rating(row.printed[rating_column]),
             _known(row.club, UNKNOWN_CLUB), _known(row.country, UNKNOWN_COUNTRY),
@@ -863,9 +862,9 @@ def _games_fast(parsed: H9File, mcmahon: bool):
                 return None
             swap, result, handicap, by_default, known = decision
             if swap:
-                append(new_game(r, index[q - 1], p, result, handicap, by_default, known))
+                append(Game(r, index[q - 1], p, result, handicap, by_default, known))
             else:
-                append(new_game(r, p, index[q - 1], result, handicap, by_default, known))
+                append(Game(r, p, index[q - 1], result, handicap, by_default, known))
         if starts is not None:
             starts.append(rows[p].printed["MMS"] - Fraction(earned + free // 2 * 2, 2))
     return games, byes, absences, starts

@@ -75,12 +75,12 @@ from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.engine.model import (
     NO_IDS,
     CompatView,
+    Game,
     Ids,
+    Player,
     Result,
     Tournament,
     iso_day,
-    new_game,
-    new_player,
 )
 from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.errors import InputError
@@ -713,7 +713,7 @@ def _tournament(
         and (r, p) not in bye_pairs
     }
     made = [
-        new_player(
+        Player(
             f"{player.name.strip()} {player.first.strip()}".strip(),
             player.rank,
             _rating(player, data_version),
@@ -727,7 +727,7 @@ def _tournament(
         for player in players
     ]
     games = tuple(
-        new_game(
+        Game(
             record.round, black, white, record.result, record.handicap, record.by_default,
             record.colours_known,
         )

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import importlib.util
 import io
@@ -19,6 +20,7 @@ import subprocess
 import sys
 from fractions import Fraction
 
+import msgspec
 import pytest
 from builders import B, J, W, seed, tournament
 from conftest import ROOT, on_path
@@ -112,12 +114,10 @@ def test_example_plugin_by_default_win_does_not_count():
 
 def test_example_plugin_game_without_colours_does_not_count():
     """An unknown colour is not Black (an h9 token ``12+``: docs/plugins.md, seat.colour)."""
-    import dataclasses
-
     host = Host(config_file=False, entry_points=False)
     host.register(load_example_module(), name="example-plus-runtime")
     t = tournament(["X", "Y"], 2, [(1, "X", "Y", B), (2, "X", "Y", B)])
-    games = (t.games[0], dataclasses.replace(t.games[1], colours_known=False))
+    games = (t.games[0], msgspec.structs.replace(t.games[1], colours_known=False))
     standings = host.standings(dataclasses.replace(t, games=games), system="swiss",
                                criteria=["BWG"])  # fmt: skip
     assert standings.value("BWG", 0) == 1  # round 1 only

@@ -10,6 +10,7 @@ import io
 import json
 import re
 
+import msgspec
 import pytest
 from builders import seed_games, tournament
 from conftest import ROOT, TESTS
@@ -17,6 +18,7 @@ from sodos_hookspecs import HistoryGame
 
 from sodos_plugin import Host, Tournament
 from sodos_plugin.engine import explain
+from sodos_plugin.engine import model as module
 from sodos_plugin.engine.standings import Standings
 
 DOC = (ROOT / "docs" / "hosts.md").read_text("utf-8")
@@ -149,15 +151,13 @@ def test_tournament_fields_are_all_documented():
 
 @pytest.mark.parametrize("model", ["Player", "Game"])
 def test_model_classes_are_documented_with_their_fields_and_defaults(model):
-    from sodos_plugin.engine import model as module
-
     (call,) = re.findall(rf"`({model}\([^`]*\))`", " ".join(DOC.split()))
     cls = getattr(module, model)
     namespace = {"Result": module.Result}
     params = ast.parse(f"def f({call.split('(', 1)[1][:-1]}): pass").body[0].args
     defaults = [eval(ast.unparse(d), namespace) for d in params.defaults]  # the doc's text
     shown = [a.arg for a in params.args]
-    real = dataclasses.fields(cls)
+    real = msgspec.structs.fields(cls)
     assert shown == [f.name for f in real]
-    with_default = [f for f in real if f.default is not dataclasses.MISSING]
+    with_default = [f for f in real if f.default is not msgspec.NODEFAULT]
     assert defaults == [f.default for f in with_default]

@@ -1,13 +1,16 @@
 """The model's fast construction and checks give what the field-by-field ones give.
 
-``new_game``/``new_player`` are the dataclasses' constructors made faster, and
-``games_from_columns``/``players_from_columns`` make them from a reader's columns (and
+``Game`` and ``Player`` are frozen Structs that behave as the frozen dataclasses they
+were; ``games_from_columns``/``players_from_columns`` make them from a reader's columns (and
 keep the columns); the Tournament checks its games (and such players) column by column
 and, on any bad one, falls back to the loop that names the first one. Tests compare all.
 """
 
 from __future__ import annotations
 
+import copy
+import gc
+import pickle
 from fractions import Fraction
 
 import pytest
@@ -22,22 +25,33 @@ from sodos_plugin.engine.model import (
     Result,
     Tournament,
     games_from_columns,
-    new_game,
-    new_player,
     players_from_columns,
 )
 from sodos_plugin.errors import ModelError
 
 
-def test_new_game_and_new_player_are_the_dataclasses():
-    game = new_game(3, 1, 0, Result.JIGO, 2, True)
-    assert game == Game(3, 1, 0, Result.JIGO, 2, True)
-    assert type(game) is Game and hash(game) == hash(Game(3, 1, 0, Result.JIGO, 2, True))
-    player = new_player("Ann", 2, 1500.5, "Par", "FR", -1, Fraction(7, 2), "x1")
-    assert player == Player("Ann", 2, 1500.5, "Par", "FR", -1, Fraction(7, 2), "x1")
-    assert repr(player) == repr(Player("Ann", 2, 1500.5, "Par", "FR", -1, Fraction(7, 2), "x1"))
+def test_games_and_players_behave_as_frozen_records():
+    game = Game(3, 1, 0, Result.JIGO, 2, True)
+    assert game == Game(round=3, black=1, white=0, result=Result.JIGO, handicap=2, by_default=True)
+    assert game != Game(3, 1, 0, Result.JIGO, 2, False)
+    assert hash(game) == hash(Game(3, 1, 0, Result.JIGO, 2, True))
+    assert repr(game) == (
+        "Game(round=3, black=1, white=0, result=<Result.JIGO: '='>, handicap=2, "
+        "by_default=True, colours_known=True, komi=None)"
+    )
+    player = Player("Ann", 2, 1500.5, "Par", "FR", -1, Fraction(7, 2), "x1")
+    assert player == Player(
+        "Ann", rank=2, rating=1500.5, club="Par", country="FR", smms_correction=-1,
+        start_score=Fraction(7, 2), id="x1",
+    )  # fmt: skip
+    assert repr(player).startswith("Player(name='Ann', rank=2, rating=1500.5, club='Par'")
+    for record in (game, player):
+        assert pickle.loads(pickle.dumps(record)) == record == copy.deepcopy(record)
+        assert not gc.is_tracked(record)  # never scanned by the cyclic collector
     with pytest.raises(AttributeError):
-        game.round = 4  # type: ignore[misc]  # still frozen
+        game.round = 4  # type: ignore[misc]  # frozen
+    with pytest.raises(AttributeError):
+        player.name = "Bob"  # type: ignore[misc]
 
 
 def first_error(games, n: int, rounds: int) -> str | None:
@@ -117,9 +131,8 @@ def test_players_from_columns_are_checked_as_each_player_is(bad, field):
     good = ["Ann", 2, 1500.5, "Par", "FR", -1, Fraction(7, 2), "x1"]
     other = [bad.get(name, value) for name, value in zip(PLAYER_FIELDS, good)]
     players = players_from_columns(*zip(good, other))
-    # by repr: a NaN rating is never == itself (Python 3.13's dataclasses compare field by
-    # field, without the identity shortcut of tuples)
-    assert repr(players) == repr((new_player(*good), new_player(*other)))
+    # by repr: a NaN rating is never == itself (fields are compared one by one)
+    assert repr(players) == repr((Player(*good), Player(*other)))
     with pytest.raises(ModelError) as error:
         Tournament("t", 1, players, ())
     assert field in str(error.value)
@@ -165,12 +178,12 @@ def test_games_from_columns_out_of_range_are_named(game, message):
 
 
 def test_new_fields_ids_colours_and_komi():
-    game = new_game(2, 0, 1, Result.BLACK_WINS, 0, False, False, 6.5)
+    game = Game(2, 0, 1, Result.BLACK_WINS, 0, False, False, 6.5)
     assert game == Game(2, 0, 1, Result.BLACK_WINS, 0, False, colours_known=False, komi=6.5)
-    assert new_game(1, 0, 1, Result.JIGO, 0, False) == Game(1, 0, 1, Result.JIGO)  # defaults
+    assert Game(1, 0, 1, Result.JIGO, 0, False) == Game(1, 0, 1, Result.JIGO)  # defaults
     assert Game(1, 0, 1).colours_known is True and Game(1, 0, 1).komi is None
     ids = Ids({"egd": "19713452"})
-    player = new_player("Ann", 2, None, "", "", 0, None, None, ids)
+    player = Player("Ann", 2, None, "", "", 0, None, None, ids)
     assert player == Player("Ann", 2, ids={"egd": "19713452"})  # a dict compares equal
     assert Player("Ann").ids == {} and Player("Ann").ids is NO_IDS
     # ids are not hashed: a host's dict leaves the player hashable

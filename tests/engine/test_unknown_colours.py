@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import msgspec
 from builders import B, J, W, tournament
 
 from sodos_plugin import Host
@@ -23,7 +24,7 @@ def with_colours(known: bool):
         [(1, "C", "A", W), (1, "D", "B", B), (2, "A", "B", J), (2, "C", "D", B, 0, True),
          (3, "B", "C", W), (3, "D", "A", B)],
     )  # fmt: skip
-    games = tuple(dataclasses.replace(g, colours_known=known) for g in t.games)
+    games = tuple(msgspec.structs.replace(g, colours_known=known) for g in t.games)
     return dataclasses.replace(t, games=games)
 
 
