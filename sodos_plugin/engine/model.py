@@ -242,6 +242,8 @@ class Games(tuple):
     tournament checks the columns (C speed) instead of reading every game again."""
 
     columns: tuple[tuple[Any, ...], ...]  # round, black, white, handicap, result, known, komi
+    #: whether the maker vouched for the columns' types (``typed=True``)
+    typed: bool = False
 
 
 def games_from_columns(
@@ -253,11 +255,16 @@ def games_from_columns(
     by_defaults: Sequence[bool],
     colours_known: Sequence[bool] | None = None,
     komis: Sequence[float | None] | None = None,
+    *,
+    typed: bool = False,
 ) -> Games:
     """The games of equal-length columns (``Game(rounds[i], blacks[i], ...)``, the same
     objects as ``Game(...)`` makes), for a :class:`Tournament`; without
     ``colours_known`` every game's colours are known, without ``komis`` no game has its
-    own komi."""
+    own komi. ``typed``: the caller vouches that every value has the type a Game field
+    takes (rounds, players and handicaps ``int``, results :class:`Result`, flags
+    ``bool``, komis a finite ``float`` or ``None``), as a reader whose schema decoder
+    checked them does; the tournament then checks ranges only."""
     n = len(rounds)
     known = (True,) * n if colours_known is None else tuple(colours_known)
     komi = (None,) * n if komis is None else tuple(komis)
@@ -268,6 +275,7 @@ def games_from_columns(
     )
     games = Games(map(Game, *columns))
     games.columns = (columns[0], columns[1], columns[2], columns[4], columns[3], known, komi)
+    games.typed = typed
     return games
 
 
@@ -277,6 +285,8 @@ class Players(tuple):
     instead of each player."""
 
     columns: tuple[tuple[Any, ...], ...]  # in Player's field order
+    #: whether the maker vouched for the columns' types (``typed=True``)
+    typed: bool = False
 
 
 def players_from_columns(
@@ -289,10 +299,14 @@ def players_from_columns(
     start_scores: Sequence[Any],
     ids: Sequence[str | None],
     id_maps: Sequence[Mapping[str, str]] | None = None,
+    *,
+    typed: bool = False,
 ) -> Players:
     """The players of equal-length columns in :class:`Player`'s field order (the same
     objects as ``Player(...)`` makes), for a :class:`Tournament`; ``id_maps``: each
-    player's ``ids`` (none known without it)."""
+    player's ``ids`` (none known without it). ``typed``: the caller vouches that every
+    value has the type the field takes (:func:`_check_player`; ``ids`` an :class:`Ids`
+    of non-empty text), as :func:`games_from_columns`."""
     maps = (NO_IDS,) * len(names) if id_maps is None else id_maps
     columns = tuple(
         map(
@@ -302,6 +316,7 @@ def players_from_columns(
     )
     players = Players(map(Player, *columns))
     players.columns = columns
+    players.typed = typed
     return players
 
 
@@ -418,15 +433,12 @@ class Tournament:
         where = self.source or self.name or "tournament"
         if rounds < 0:
             raise ModelError(f"{where}: rounds: must be >= 0, got {rounds}")
-        paired = _paired_if_valid(self.games, n, rounds)
-        if paired is None:
-            paired = self._paired(n, rounds, where)
-        self._validate_free_rounds(n, rounds, where, paired)
+        if not _games_in_range(self.games, n, rounds):
+            self._first_bad_game(n, rounds, where)
+        self._validate_free_rounds(n, rounds, where)
 
-    def _paired(self, n: int, rounds: int, where: str) -> set[tuple[int, int]]:
-        """(round, player) of every game's players; the first bad game raises."""
-        paired: set[tuple[int, int]] = set()
-        add = paired.add
+    def _first_bad_game(self, n: int, rounds: int, where: str) -> None:
+        """The first game out of range raises (games in document order)."""
         for game in self.games:
             r, b, w = game.round, game.black, game.white
             if not 1 <= r <= rounds:
@@ -436,21 +448,18 @@ class Tournament:
                     f"{where}: games: round {r}: bad players {b} vs {w} "
                     f"(player indexes are 0..{n - 1})"
                 )
-            add((r, b))
-            add((r, w))
             if game.handicap < 0:
                 raise ModelError(f"{where}: games: round {r}: negative handicap {game.handicap}")
-        return paired
 
-    def _validate_free_rounds(
-        self, n: int, rounds: int, where: str, paired: set[tuple[int, int]]
-    ) -> None:
+    def _validate_free_rounds(self, n: int, rounds: int, where: str) -> None:
         for r, p in self.byes:
             if not (1 <= r <= rounds and 0 <= p < n):
                 raise ModelError(
                     f"{where}: byes: bye ({r}, {p}) out of range (rounds 1..{rounds}, "
                     f"player index 0..{n - 1})"
                 )
+        # (round, player) of every game's players, made only when there are absences
+        paired = _paired(self.games) if self.absences else frozenset()
         for r, p in self.absences:
             if not (1 <= r <= rounds and 0 <= p < n):
                 raise ModelError(
@@ -492,20 +501,25 @@ _ROUND, _BLACK, _WHITE, _HANDICAP, _RESULT, _KNOWN, _KOMI = map(
 _NONE = type(None)
 
 
-def _columns(games: tuple[Game, ...]) -> tuple[Sequence[Any], ...]:
-    """(round, black, white, handicap, result, colours_known, komi) of every game, as
-    columns: those a reader built the games from (:class:`Games`), else read from the
-    games (C-speed ``map``)."""
+_FIELDS = (_ROUND, _BLACK, _WHITE, _HANDICAP, _RESULT, _KNOWN, _KOMI)
+
+
+def _columns(games: tuple[Game, ...], count: int = len(_FIELDS)) -> tuple[Sequence[Any], ...]:
+    """The first ``count`` of (round, black, white, handicap, result, colours_known,
+    komi) of every game, as columns: those a reader built the games from
+    (:class:`Games`), else read from the games (C-speed ``map``)."""
     if type(games) is Games:
-        return games.columns
-    fields = (_ROUND, _BLACK, _WHITE, _HANDICAP, _RESULT, _KNOWN, _KOMI)
-    return tuple(list(map(field_of, games)) for field_of in fields)
+        return games.columns[:count]
+    return tuple(list(map(field_of, games)) for field_of in _FIELDS[:count])
 
 
 def _games_are_ints(games: tuple[Game, ...]) -> bool:
     """Whether every game's round, players and handicap are ``int``, its result a
     Result, its colours flag a ``bool`` and its komi ``None`` or a finite number,
-    checked column by column at C speed (False: the caller's slow check)."""
+    checked column by column at C speed (False: the caller's slow check), or vouched for
+    by their maker (:func:`games_from_columns`)."""
+    if type(games) is Games and games.typed:
+        return True
     try:
         *numbers, results, known, komis = _columns(games)
     except AttributeError:
@@ -523,20 +537,13 @@ def _games_are_ints(games: tuple[Game, ...]) -> bool:
     return set(map(type, results)) <= {Result}
 
 
-def _paired_if_valid(games: tuple[Game, ...], n: int, rounds: int) -> set[tuple[int, int]] | None:
-    """(round, player) of every game's players when all games are in range (rounds
-    1..R, players 0..n-1, handicap >= 0), by column; None: the slow path names the
-    first bad game."""
+def _games_in_range(games: tuple[Game, ...], n: int, rounds: int) -> bool:
+    """Whether every game is in range (rounds 1..R, players 0..n-1, handicap >= 0),
+    checked column by column (False: :meth:`Tournament._first_bad_game` names it)."""
     if not games:
-        return set()
-    if type(games) is Games:
-        round_of, blacks, whites, handicaps, *_ = games.columns
-    else:
-        round_of = list(map(_ROUND, games))
-        blacks = list(map(_BLACK, games))
-        whites = list(map(_WHITE, games))
-        handicaps = map(_HANDICAP, games)
-    if not (
+        return True
+    round_of, blacks, whites, handicaps = _columns(games, 4)
+    return (
         min(round_of) >= 1
         and max(round_of) <= rounds
         and min(blacks) >= 0
@@ -544,8 +551,12 @@ def _paired_if_valid(games: tuple[Game, ...], n: int, rounds: int) -> set[tuple[
         and min(whites) >= 0
         and max(whites) < n
         and min(handicaps) >= 0
-    ):
-        return None
+    )
+
+
+def _paired(games: tuple[Game, ...]) -> set[tuple[int, int]]:
+    """(round, player) of every game's players."""
+    round_of, blacks, whites = _columns(games, 3)
     paired = set(zip(round_of, blacks))
     paired.update(zip(round_of, whites))
     return paired
@@ -567,9 +578,12 @@ _NONE_TYPE = type(None)
 
 def _players_are_typed(players: tuple[Player, ...]) -> bool:
     """Whether players a reader built from columns (:class:`Players`) have the types
-    :func:`_check_player` wants, checked column by column at C speed (False: ask each)."""
+    :func:`_check_player` wants, checked column by column at C speed (False: ask each),
+    or vouched for by their maker (:func:`players_from_columns`)."""
     if type(players) is not Players:
         return False
+    if players.typed:
+        return True
     names, ranks, ratings, clubs, countries, corrections, starts, _, id_maps = players.columns
     return (
         all(ids is NO_IDS or (type(ids) is Ids and _ids_are_text(ids)) for ids in id_maps)
