@@ -616,21 +616,20 @@ def _tournament(
 
 # -- 3. meaning, column by column ---------------------------------------------------------
 
-_P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START, _P_IDS = map(
-    attrgetter,
-    ("name", "id", "rank", "rating", "club", "country", "smms_correction", "start_score", "ids"),
-)
-_G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_DEFAULT, _G_KNOWN, _G_KOMI = map(
-    attrgetter,
-    ("round", "black", "white", "result", "handicap", "by_default", "colours_known", "komi"),
-)
-_R_ROUND, _R_PLAYER = attrgetter("round"), attrgetter("player")
-_PLAYER_COLUMNS = (
-    _P_NAME, _P_ID, _P_RANK, _P_RATING, _P_CLUB, _P_COUNTRY, _P_SMMS, _P_START, _P_IDS
+#: The members of each kind of entry, in the order the columns are kept; a column is
+#: read only when its key is in the text (:class:`_Columns`).
+_PLAYER_MEMBERS = (
+    "name", "id", "rank", "rating", "club", "country", "smms_correction", "start_score", "ids"
 )  # fmt: skip
-_GAME_COLUMNS = (
-    _G_ROUND, _G_BLACK, _G_WHITE, _G_RESULT, _G_HANDICAP, _G_DEFAULT, _G_KNOWN, _G_KOMI
+_GAME_MEMBERS = (
+    "round", "black", "white", "result", "handicap", "by_default", "colours_known", "komi"
 )  # fmt: skip
+_ROUND_PLAYER_MEMBERS = ("round", "player")
+_REQUIRED = {"name", "round", "black", "white", "result", "player"}
+assert set(_PLAYER_MEMBERS) == set(schema.Player.__struct_fields__)
+assert set(_GAME_MEMBERS) == set(schema.Game.__struct_fields__)
+assert set(_ROUND_PLAYER_MEMBERS) == set(schema.RoundPlayer.__struct_fields__)
+_GETTERS = {name: attrgetter(name) for name in {*_PLAYER_MEMBERS, *_GAME_MEMBERS, "player"}}
 _VALUE = attrgetter("_value_")  # an Enum member's value, at C speed (its hash is Python's)
 _RESULT_OF = {result.value: result for result in Result}
 _NONE = {UNSET: None}
@@ -641,34 +640,101 @@ _TRUE = {UNSET: True}
 _given_id = partial(is_not, UNSET)
 
 
-def _id_maps(column: list[Any]) -> list[Any] | None:
+def _or(column: list[Any] | None, absent: dict[Any, Any], n: int) -> list[Any]:
+    """A column with each UNSET member as the model's default (``absent[UNSET]``)."""
+    if column is None:
+        return [absent[UNSET]] * n
+    return list(map(absent.get, column, column))
+
+
+def _id_maps(column: list[Any] | None) -> list[Any] | None:
     """Each player's ``ids`` as the model keeps them (None: nobody has any)."""
-    if column.count(UNSET) == len(column):
+    if column is None or column.count(UNSET) == len(column):
         return None
     return [Ids(ids) if ids else NO_IDS for ids in column]
 
 
 class _Ranks(dict):
-    """Rank text → rank, each distinct text parsed once (a ValueError for a bad one)."""
+    """Rank text → rank, each distinct text parsed once (a ValueError for a bad one);
+    kept across documents (a host sends the same few ranks), at most
+    :data:`MAX_RANKS` texts."""
 
     def __init__(self) -> None:
         super().__init__({UNSET: None, None: None})
 
     def __missing__(self, text: str) -> int:
+        if len(self) > MAX_RANKS:
+            self.clear()
+            self.update({UNSET: None, None: None})
         rank = self[text] = parse_rank(text)
         return rank
 
 
+MAX_RANKS = 4096
+_RANKS = _Ranks()
+
+
+def _struct_members(value: Any) -> int:
+    """The members of every object in a decoded value (a Struct's given fields, a
+    dict's keys), at every level."""
+    if isinstance(value, msgspec.Struct):
+        given = [v for v in map(partial(getattr, value), value.__struct_fields__) if v is not UNSET]
+        return len(given) + sum(map(_struct_members, given))
+    if isinstance(value, dict):
+        return len(value) + sum(map(_struct_members, value.values()))
+    if isinstance(value, list):
+        return sum(map(_struct_members, value))
+    return 0
+
+
 class _Columns:
-    """A typed document's entries as columns (C-speed ``map``)."""
+    """A typed document's entries as columns (C-speed ``map``), one per member in the
+    order of :data:`_PLAYER_MEMBERS` and :data:`_GAME_MEMBERS`; None for an optional
+    member no entry gives. :meth:`members` counts the members decoded."""
 
     def __init__(self, document: schema.Tournament):
-        players, games = document.players, document.games
+        self.document = document
+        self.given = 0  # members of the entries
         byes, absences = _lists(document)
-        self.players = [list(map(get, players)) for get in _PLAYER_COLUMNS]
-        self.games = [list(map(get, games)) for get in _GAME_COLUMNS]
-        self.byes = [list(map(_R_ROUND, byes)), list(map(_R_PLAYER, byes))]
-        self.absences = [list(map(_R_ROUND, absences)), list(map(_R_PLAYER, absences))]
+        self.players = self._columns(document.players, _PLAYER_MEMBERS)
+        self.games = self._columns(document.games, _GAME_MEMBERS)
+        self.byes = self._columns(byes, _ROUND_PLAYER_MEMBERS)
+        self.absences = self._columns(absences, _ROUND_PLAYER_MEMBERS)
+
+    def _columns(self, entries: list[Any], names: tuple[str, ...]) -> list[list[Any] | None]:
+        found: list[list[Any] | None] = []
+        for name in names:
+            column = list(map(_GETTERS[name], entries))
+            unset = 0 if name in _REQUIRED else column.count(UNSET)  # C speed: UNSET is one
+            self.given += len(column) - unset
+            found.append(None if unset and unset == len(column) else column)
+        return found
+
+    def members(self) -> int:
+        """How many members the decoded document has: a key given twice in one object
+        was decoded once (msgspec keeps the last), so the text has more."""
+        document = self.document
+        count = self.given
+        for name in document.__struct_fields__:
+            value = getattr(document, name)
+            if value is UNSET:
+                continue
+            count += 1
+            if name not in ("players", "games", "byes", "absences"):
+                count += _struct_members(value)
+        ids = self.players[-1]
+        if ids is not None:
+            count += sum(map(len, filter(None, ids)))  # UNSET is false
+        return count
+
+
+def _all_indexes(column: list[Any]) -> bool:
+    """Whether every reference of a column (an int or a str, by the schema) is an
+    index: ``max`` of a column mixing them raises, at C speed."""
+    try:
+        return not column or type(max(column)) is int
+    except TypeError:
+        return False
 
 
 def _references(column: list[Any], ints: bool, index: _Index | None, n: int) -> list[int] | None:
@@ -701,12 +767,14 @@ def _fast(
     n = len(names)
     if any(map(str.isspace, names)):
         return None
+    if ids is None:
+        ids = [UNSET] * n
     given_ids = ids if UNSET not in ids else list(filter(_given_id, ids))
     if len(set(given_ids)) != len(given_ids):
         return None
     index: _Index | None = None
     references = (columns.games[1], columns.games[2], columns.byes[1], columns.absences[1])
-    ints = [set(map(type, column)) <= {int} for column in references]
+    ints = list(map(_all_indexes, references))
     strings = not all(ints)
     if len(given_ids) < n or strings:  # names matter: to warn, or to find players by
         keys = list(map(identity, names))
@@ -717,10 +785,10 @@ def _fast(
         for k, key in enumerate(keys):
             index.names.setdefault(key, []).append(k)
     try:
-        rank_values = list(map(_Ranks().__getitem__, ranks))
+        rank_values = [None] * n if ranks is None else list(map(_RANKS.__getitem__, ranks))
     except ValueError:
         return None
-    if starts.count(UNSET) + starts.count(None) == n:
+    if starts is None or starts.count(UNSET) + starts.count(None) == n:
         start_values: list[Any] = [None] * n
     else:
         try:
@@ -732,13 +800,14 @@ def _fast(
     players = players_from_columns(
         names,
         rank_values,
-        list(map(_NONE.get, ratings, ratings)),
-        list(map(_EMPTY.get, clubs, clubs)),
-        list(map(_EMPTY.get, countries, countries)),
-        list(map(_ZERO.get, smms, smms)),
+        _or(ratings, _NONE, n),
+        _or(clubs, _EMPTY, n),
+        _or(countries, _EMPTY, n),
+        _or(smms, _ZERO, n),
         start_values,
-        list(map(_NONE.get, ids, ids)),
+        _or(ids, _NONE, n),
         _id_maps(id_maps),
+        typed=True,  # the schema's types, ranks parsed, start scores exact
     )
     rounds = document.rounds
     g_round, g_black, g_white, g_result, g_handicap, g_default, g_known, g_komi = columns.games
@@ -770,10 +839,11 @@ def _fast(
         blacks,
         whites,
         list(map(_RESULT_OF.__getitem__, map(_VALUE, g_result))),
-        list(map(_ZERO.get, g_handicap, g_handicap)),
-        list(map(_FALSE.get, g_default, g_default)),
-        list(map(_TRUE.get, g_known, g_known)),
-        list(map(_NONE.get, g_komi, g_komi)),
+        _or(g_handicap, _ZERO, len(g_round)),
+        _or(g_default, _FALSE, len(g_round)),
+        _or(g_known, _TRUE, len(g_round)),
+        _or(g_komi, _NONE, len(g_round)),
+        typed=True,  # the schema's types; references made indexes
     )
     return _tournament(document, source, players, games, byes, absences), []
 
@@ -785,28 +855,18 @@ def _limits(options: Mapping[str, Any] | None, limits: Limits | None) -> Limits:
     return limits if limits is not None else Limits.from_options(options or {})
 
 
-_ENCODE = msgspec.json.Encoder().encode
-_ESCAPED_COLON = re.compile(rb"\\u003[aA]")
-
-
-def _once_each(data: bytes, marks: bytes, decoded: Any) -> bool:
-    """Whether every member of the text was decoded, none lost to a key given twice
-    (msgspec keeps the last): the decoded document written again has as many colons as
-    the text, one per member plus those inside strings, unless a string of the text
-    spells a colon as an escape; then both are counted outside strings."""
-    written = _ENCODE(decoded)
-    if written.count(b":") == marks.count(b":") and not _ESCAPED_COLON.search(data):
-        return True
-    return _key_colons(written) == _key_colons(data)
-
-
 def _checked(
     data: bytes, marks: bytes, documents: Sequence[schema.Tournament]
 ) -> list[_Columns] | None:
-    """The documents' columns when their members are the text's (no key given twice)."""
-    if not _once_each(data, marks, documents):
-        return None
-    return [_Columns(document) for document in documents]
+    """The documents' columns when every member of the text was decoded, none lost to a
+    key given twice (msgspec keeps the last). Each member has its colon; the text's
+    colons are those plus any inside strings, so as many colons as members decoded
+    proves none was lost; else the colons outside strings are counted."""
+    columns = [_Columns(document) for document in documents]
+    members = sum(c.members() for c in columns)
+    if marks.count(b":") == members or _key_colons(data) == members:
+        return columns
+    return None
 
 
 def parse(

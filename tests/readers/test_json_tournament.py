@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from sodos_plugin import Host, Result
 from sodos_plugin.cli import convert, main
+from sodos_plugin.engine import model
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers import json_tournament
 from sodos_plugin.readers.json_tournament import Limits, dumps, parse, parse_many, to_document
@@ -363,6 +364,49 @@ def test_a_key_given_twice_is_refused_where_it_is():
         "rounds",
         "given twice",
     )
+
+
+@pytest.mark.parametrize(
+    "given, twice, where",
+    [
+        (b'"rounds": 2', b'"rounds": 2, "rounds": 2', "rounds"),
+        (b'"club": "Ber"', b'"club": "Ber", "club": "Ber"', "players[0].club"),
+        (b'"komi": 6.5', b'"komi": 6.5, "komi": 6.5', "games[0].komi"),
+        (b'"handicap": 1', b'"handicap": 1, "handicap": 1', "games[1].handicap"),
+        (b'"player": "cid"', b'"player": "cid", "player": "cid"', "byes[0].player"),
+        (b'"egd": "1"', b'"egd": "1", "egd": "1"', "players[2].ids.egd"),
+        (b'"bye": "1/2"', b'"bye": "1/2", "bye": "1/2"', "settings.scoring.bye"),
+        (b'"CL": "B"', b'"CL": "B", "CL": "B"', "info.CL"),
+    ],
+)
+def test_a_key_given_twice_is_refused_at_every_level(given, twice, where):
+    """msgspec keeps the last of two; the reader counts the members it decoded against
+    the text's (with colons in strings, and a colon written as an escape, beside)."""
+    document = changed(info={"CL": "B", "CM": "see https://example.org"})
+    document["players"][2]["ids"] = {"egd": "1"}
+    document["players"][1]["club"] = "Ber: Mitte"
+    text = encoded(document)
+    assert parse(text, "t.json")[0].info["CM"] == "see https://example.org"
+    escaped = text.replace(b"Ber: Mitte", b"Ber\\u003a Mitte")
+    assert parse(escaped, "t.json")[0].players[1].club == "Ber: Mitte"
+    for data in (text, escaped):
+        assert given in data
+        error_at(data.replace(given, twice, 1), where, "given twice")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_what_the_reader_vouches_for_is_what_the_model_checks(document):
+    """The reader builds players and games from columns whose types it vouches for (its
+    schema decoded them): the model's own checks, run on the same values, agree."""
+    try:
+        tournament, _ = parse(encoded(document), "t.json")
+    except InputError:
+        return
+    assert model._games_are_ints(tuple(tournament.games))
+    for i, player in enumerate(tournament.players):
+        model._check_player("t.json", i, player)  # raises ModelError on a wrong type
+    assert all(type(g.komi) in (float, type(None)) for g in tournament.games)
 
 
 def test_an_integer_written_as_2_0_is_an_integer():
