@@ -41,6 +41,7 @@ import time
 from pathlib import Path
 
 from sodos_plugin import Host
+from sodos_plugin.cli.serve import SPARE_THREADS
 
 RANKS = [f"{k}k" for k in range(20, 0, -1)] + [f"{d}d" for d in range(1, 8)]
 
@@ -81,37 +82,59 @@ def sodos_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "sodos_plugin.cli"]
 
 
-def tree_rss_kib(root: int) -> int:
-    """Resident memory of a process and all its descendants (Linux /proc), in KiB."""
+def descendants(root: int) -> list[int]:
+    """A process and all its descendants (Linux /proc): one pass over every process."""
     parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as handle:
-                fields = dict(line.split(":", 1) for line in handle if ":" in line)
-        except OSError:
-            continue
-        pid = int(entry)
-        parents[pid] = int(fields.get("PPid", "0").strip() or 0)
-        rss[pid] = int(fields.get("VmRSS", "0 kB").split()[0] or 0)
-    total, todo = 0, [root]
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                    parents[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    found, todo = [], [root]
     while todo:
         pid = todo.pop()
-        total += rss.get(pid, 0)
+        found.append(pid)
         todo += [child for child, parent in parents.items() if parent == pid]
+    return found
+
+
+def rss_kib(pids: list[int]) -> int:
+    """The resident memory of ``pids`` together, in KiB (a process gone counts 0)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as handle:
+                for line in handle:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+        except (OSError, ValueError):
+            continue
     return total
 
 
+def tree_rss_kib(root: int) -> int:
+    """Resident memory of a process and all its descendants, in KiB."""
+    return rss_kib(descendants(root))
+
+
 class Sampler(threading.Thread):
+    """The peak resident memory of a process tree: its members found again every half
+    second (a pass over all of /proc costs the client's process milliseconds), their
+    memory read every 20 ms (a few small files)."""
+
     def __init__(self, pid: int):
         super().__init__(daemon=True)
         self.pid, self.peak, self.stop = pid, 0, threading.Event()
 
     def run(self) -> None:
+        pids, found_at = descendants(self.pid), time.monotonic()
         while not self.stop.is_set():
-            self.peak = max(self.peak, tree_rss_kib(self.pid))
+            if time.monotonic() - found_at > 0.5:
+                pids, found_at = descendants(self.pid), time.monotonic()
+            self.peak = max(self.peak, rss_kib(pids))
             self.stop.wait(0.02)
 
 
@@ -170,7 +193,7 @@ YARDSTICK = """
 import sys
 import waitress
 
-path, threads, connections, body_limit = sys.argv[1], *map(int, sys.argv[2:5])
+path, threads, connections, body_limit, timeout = sys.argv[1], *map(int, sys.argv[2:6])
 with open(path, "rb") as handle:
     stored = handle.read()
 HEADERS = [
@@ -190,7 +213,7 @@ def app(environ, start_response):
 
 server = waitress.create_server(
     app, host="127.0.0.1", port=0, threads=threads, connection_limit=connections,
-    max_request_body_size=body_limit, channel_timeout=30,
+    max_request_body_size=body_limit, channel_timeout=timeout, cleanup_interval=1,
     clear_untrusted_proxy_headers=True, ident="sodos",
 )
 sys.stderr.write(f"listening on http://127.0.0.1:{server.effective_port}\\n")
@@ -293,8 +316,10 @@ def main() -> int:
         + " ".join(f"{v:.2f}" for v in load_average)
     )
     yardstick_command = [
-        sys.executable, "-c", YARDSTICK, str(stored), str(serve["concurrency"] + 4),
+        sys.executable, "-c", YARDSTICK, str(stored),
+        str(serve["concurrency"] + serve["max_waiting"] + SPARE_THREADS),
         str(serve["max_connections"]), str(serve["max_request_bytes"]),
+        str(max(1, int(serve["request_timeout"] + 0.999))),
     ]  # fmt: skip
     rows: list[tuple[str, tuple]] = []
     ratios: list[tuple[float, float]] = []
