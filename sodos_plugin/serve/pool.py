@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -55,6 +56,27 @@ class StartFailed(Exception):
     """A worker could not build its host (bad config, a plugin that fails to import)."""
 
 
+def _job(route: str, options: Any, body: bytes) -> bytes:
+    """One job as one message: header length (4 bytes), pickled header, body."""
+    header = pickle.dumps((route, options), protocol=pickle.HIGHEST_PROTOCOL)
+    return b"".join((len(header).to_bytes(4, "little"), header, body))
+
+
+def _read_job(message: bytes) -> tuple[str, Any, bytes]:
+    size = int.from_bytes(message[:4], "little")
+    route, options = pickle.loads(message[4 : 4 + size])
+    return route, options, message[4 + size :]
+
+
+def _answer(status: int, body: bytes) -> bytes:
+    """One answer as one message: the HTTP status (2 bytes), then the body."""
+    return status.to_bytes(2, "little") + body
+
+
+def _read_answer(message: bytes) -> tuple[int, bytes]:
+    return int.from_bytes(message[:2], "little"), message[2:]
+
+
 def _worker_main(conn: Any, host_factory: Callable[[], Any]) -> None:
     """The worker process: build the host once, then answer jobs until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
@@ -68,10 +90,7 @@ def _worker_main(conn: Any, host_factory: Callable[[], Any]) -> None:
         worker = jobs.Worker(host)
         conn.send(("ready", os.getpid()))
         while True:
-            route, options = conn.recv()
-            status, answer = worker.run(route, options, conn.recv_bytes())
-            conn.send(status)
-            conn.send_bytes(answer)
+            conn.send_bytes(_answer(*worker.run(*_read_job(conn.recv_bytes()))))
     except (EOFError, OSError):  # the parent is gone (or gave up on us): end quietly
         return
 
@@ -220,14 +239,12 @@ class Pool:
         if worker is None:
             raise Busy
         try:
-            worker.conn.send((route, options))
-            worker.conn.send_bytes(body)
+            worker.conn.send_bytes(_job(route, options, body))
             if not worker.conn.poll(timeout):
                 self._drop(worker)
                 self._replace()
                 raise TimeLimit
-            status = worker.conn.recv()
-            answer = status, worker.conn.recv_bytes()
+            answer = _read_answer(worker.conn.recv_bytes())
         except (EOFError, OSError):
             self._drop(worker)
             self._replace()
