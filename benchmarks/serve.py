@@ -17,10 +17,12 @@ Two baselines, in the same run, with the same body and clients:
 * the CLI, ``sodos standings FILE --format json`` as one subprocess per request,
   ``--baseline-requests`` times (default 200; 0 skips it).
 
-``--cycles N`` runs yardstick then service N times and prints each cycle's ratio (the
-machine may be shared: read the ratios, not the absolute figures). Bounded: every request
-has a timeout, the whole run stops after ``--max-seconds``, and only 127.0.0.1 is
-contacted. Usage::
+Both servers run side by side, loaded in turn in batches of ``--batch`` requests (default
+250) until each had ``--requests``: the machine may be shared and its speed change over
+seconds, and alternating puts both under the same conditions (read the ratios, not the
+absolute figures). ``--cycles N`` does that N times and prints each cycle's ratio.
+Bounded: every request has a timeout, the whole run stops after ``--max-seconds``, and
+only 127.0.0.1 is contacted. Usage::
 
     python benchmarks/serve.py                      # the standard run
     python benchmarks/serve.py --requests 200 --baseline-requests 20
@@ -250,6 +252,21 @@ class Server:
             self.process.wait()
 
 
+def alternate(requests: int, batch: int, floor, service) -> tuple[tuple, tuple]:
+    """``requests`` for each side in alternating batches of ``batch``: the machine's
+    speed changes over seconds when it is shared, and both sides see the same."""
+    sides: list[tuple[list[float], int, float]] = [([], 0, 0.0), ([], 0, 0.0)]
+    done = 0
+    while done < requests:
+        count = min(batch, requests - done)
+        for k, side in enumerate((floor, service)):
+            latencies, errors, wall = side(count)
+            old = sides[k]
+            sides[k] = (old[0] + latencies, old[1] + errors, old[2] + wall)
+        done += count
+    return sides[0], sides[1]
+
+
 def poster(port: int, body: bytes, expected: bytes):
     """One client's request: POST /standings on a keep-alive connection, answer checked."""
 
@@ -281,6 +298,7 @@ def main() -> int:
     parser.add_argument("--baseline-requests", type=int, default=200)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--cycles", type=int, default=1)
+    parser.add_argument("--batch", type=int, default=250)
     parser.add_argument("--max-seconds", type=float, default=900)
     args = parser.parse_args()
     deadline = time.monotonic() + args.max_seconds
@@ -323,28 +341,33 @@ def main() -> int:
     ]  # fmt: skip
     rows: list[tuple[str, tuple]] = []
     ratios: list[tuple[float, float]] = []
-    idle = peak = 0
-    for cycle in range(args.cycles):
-        floor = Server(yardstick_command, env)
-        try:
-            bare = load(args.requests, args.clients, deadline, poster(floor.port, body, expected))
-        finally:
-            floor.stop()
+    floor = Server(yardstick_command, env)
+    try:
         service = Server([*sodos_command(), "serve", "--port", "0", *common], env)
-        try:
-            idle = tree_rss_kib(service.process.pid)
-            sampler = Sampler(service.process.pid)
-            sampler.start()
-            served = load(
-                args.requests, args.clients, deadline, poster(service.port, body, expected)
+    except BaseException:
+        floor.stop()
+        raise
+    try:
+        idle = tree_rss_kib(service.process.pid)
+        sampler = Sampler(service.process.pid)
+        sampler.start()
+        floor_post = poster(floor.port, body, expected)
+        service_post = poster(service.port, body, expected)
+        for cycle in range(args.cycles):
+            bare, served = alternate(
+                args.requests,
+                args.batch,
+                lambda count: load(count, args.clients, deadline, floor_post),
+                lambda count: load(count, args.clients, deadline, service_post),
             )
-            sampler.stop.set()
-            sampler.join()
-            peak = max(peak, sampler.peak)
-        finally:
-            service.stop()
-        suffix = f" #{cycle + 1}" if args.cycles > 1 else ""
-        rows += [(f"waitress yardstick{suffix}", bare), (f"sodos serve (HTTP){suffix}", served)]
+            suffix = f" #{cycle + 1}" if args.cycles > 1 else ""
+            rows += [(f"waitress yardstick{suffix}", bare), (f"sodos serve (HTTP){suffix}", served)]
+        sampler.stop.set()
+        sampler.join()
+        peak = sampler.peak
+    finally:
+        service.stop()
+        floor.stop()
 
     def run_cli(state: dict) -> bool:
         done = subprocess.run(
