@@ -37,8 +37,9 @@ from sodos_plugin.ratings.report import (
     write,
 )
 from sodos_plugin.ratings.state import write_state
+from sodos_plugin.schemas import codec
 from sodos_plugin.util.progress import Progress
-from sodos_plugin.util.textsafe import fit, json_text, printable
+from sodos_plugin.util.textsafe import fit, printable
 
 EXAMPLES = (
     "sodos ratings games/ --rating ogs",
@@ -212,10 +213,7 @@ def explain_ratings(args: argparse.Namespace) -> int:
     result = rate(host, args, details=True)
     player = find_player(result, args.player)
     if args.format == "json":
-        text = json.dumps(
-            explanation_dict(result, player), ensure_ascii=False, indent=1, allow_nan=False
-        )
-        sys.stdout.write(json_text(text) + "\n")
+        sys.stdout.write(codec.encode_text(explanation_dict(result, player)) + "\n")
     else:
         sys.stdout.write(render_explanation(result, player))
     for warning in result.warnings:
@@ -280,5 +278,4 @@ def json_with_changes(host, standings, run, stream) -> None:
     ``ratings``: the run's document (``sodos schema standings``)."""
     data = json.loads(host.render(standings, "json"))
     data["ratings"] = run.as_dict()
-    text = json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False)
-    stream.write(json_text(text) + "\n")
+    stream.write(codec.encode_text(data) + "\n")

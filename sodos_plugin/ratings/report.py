@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import csv
 import html
-import json
 import math
 from collections.abc import Callable, Sequence
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any, NamedTuple, TextIO
 
 from sodos_plugin.ratings.run import SUMMARY_REASONS, FinalRow, RatingRun, change
-from sodos_plugin.util.textsafe import display_width, fit, fit_middle, json_text, printable
+from sodos_plugin.schemas import codec
+from sodos_plugin.util.textsafe import display_width, fit, fit_middle, printable
 from sodos_plugin.writers.table import NAME_WIDTH
 
 FORMATS = ("table", "csv", "json", "html")
@@ -114,8 +114,9 @@ def run_dict(run: RatingRun, player: str | None = None) -> dict[str, Any]:
 
 
 def write_json(run: RatingRun, stream: TextIO, player: str | None = None) -> None:
-    text = json.dumps(run_dict(run, player), ensure_ascii=False, indent=1, allow_nan=False)
-    stream.write(json_text(text) + "\n")
+    """The document through the one encoder (every number is finite: run.py refuses a
+    result that is not)."""
+    stream.write(codec.encode_text(run_dict(run, player)) + "\n")
 
 
 class _Memo(dict):
