@@ -621,7 +621,12 @@ def _tournament(
 _PLAYER_MEMBERS = schema.Player.__struct_fields__
 _GAME_MEMBERS = schema.Game.__struct_fields__
 _ROUND_PLAYER_MEMBERS = schema.RoundPlayer.__struct_fields__
-_REQUIRED = {"name", "round", "black", "white", "result", "player"}
+_REQUIRED = {
+    f.name
+    for entry in (schema.Player, schema.Game, schema.RoundPlayer)
+    for f in msgspec.structs.fields(entry)
+    if f.required
+}
 _VALUE = attrgetter("_value_")  # an Enum member's value, at C speed (its hash is Python's)
 _RESULT_OF = {result.value: result for result in Result}
 _NONE = {UNSET: None}
@@ -680,9 +685,9 @@ def _struct_members(value: Any) -> int:
 
 
 class _Columns:
-    """A typed document's entries as columns (C-speed ``map``), one per member in the
-    order of :data:`_PLAYER_MEMBERS` and :data:`_GAME_MEMBERS`; None for an optional
-    member no entry gives. :meth:`members` counts the members decoded."""
+    """A typed document's entries as columns (at C speed), one per member in the order
+    of :data:`_PLAYER_MEMBERS` and :data:`_GAME_MEMBERS`; None for an optional member no
+    entry gives. :meth:`members` counts the members decoded."""
 
     def __init__(self, document: schema.Tournament):
         self.document = document
