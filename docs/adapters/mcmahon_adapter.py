@@ -13,12 +13,19 @@ standings are computed once per state of the tournament: the key is the round as
 every game (players, round, result, handicap, by default) and participation; a result
 entered or a game added is a new state.
 
-This file is an example, not a module of sodos: `mcmahon` declares no licence in its
-metadata, so sodos can neither ship nor depend on code written against it. It needs
-Python 3.10 or older (the host's ``Requires-Python <3.11``): ``pip install
-mcmahon==0.3.0``, then ``python docs/mcmahon_adapter.py`` plays a seeded tournament
-twice, with the host's order and with sodos's, and prints where the pairings differ.
-docs/plugins.md explains it as the model for a program without a plugin seam.
+Why this is an example and not part of the package: `mcmahon` declares no licence in its
+metadata (no licence field or classifier, no licence file in its wheel), so nobody may
+redistribute it or build on it as a dependency; sodos neither imports nor requires it.
+The file ships with the docs (``sodos docs --path``) and runs against a copy of the host
+its user installs. It needs Python 3.10 (the host's ``Requires-Python <3.11``)::
+
+    pip install --target /tmp/mcmahon-host mcmahon==0.3.0 scipy
+    PYTHONPATH=/tmp/mcmahon-host python3.10 docs/adapters/mcmahon_adapter.py 1
+
+plays the tournament of seed 1 twice, with the host's order and with sodos's, and prints
+each round's pairings and the score groups sodos's places reordered. docs/plugins.md
+explains it as the model for a program without a plugin seam; tests/docs/
+test_mcmahon_adapter.py runs it; benchmarks/mcmahon_host.py measures its cost.
 """
 
 from __future__ import annotations

@@ -181,6 +181,25 @@ def test_sodos_places_change_a_pairing(adapter):
         assert place[id(a)] < place[id(b)] and a.rank <= b.rank, (a.last_name, b.last_name)
 
 
+def test_the_host_never_pairs_neighbours_in_its_order(adapter):
+    """docs/plugins.md: the host fills a pair's cost only for j < i - 1, so two players
+    next to each other in its order have no edge in the matching."""
+    seen = {}
+
+    def paired(tournament, rn):
+        order = tournament.participants_to_pair(rn)  # as make_pairing saw it: nothing changed
+        seen[rn] = {id(p): i for i, p in enumerate(order)}
+
+    pairs = 0
+    for seed in (1, 2, 3):
+        t = adapter.play(adapter.HostTournament, seed, paired=paired)
+        for game in t.games:
+            position = seen[game.round_number]
+            assert abs(position[id(game.white)] - position[id(game.black)]) != 1
+            pairs += 1
+    assert pairs > 40
+
+
 # -- sodos's MMS and the host's score ----------------------------------------------------
 
 
