@@ -19,6 +19,7 @@ import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
+import os
 import subprocess
 import sys
 import traceback
@@ -237,3 +238,32 @@ def unpaired(tournament) -> list[tuple[int, int]]:
         for i, p in enumerate(tournament.participants)
         if not any(g.has_participant(p) for g in tournament.games if g.round_number == r)
     ]
+
+
+# -- the scripts, as their docstrings run them ------------------------------------------
+
+
+def run_script(mcmahon_dir, *args) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(mcmahon_dir)}
+    return subprocess.run(
+        [sys.executable, *map(str, args)], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+
+
+def test_the_adapter_prints_a_seeded_tournament_played_both_ways(mcmahon_dir):
+    done = run_script(mcmahon_dir, ADAPTER, 1)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("seed 1: 12 players, 5 rounds, sodos criteria MMS,SOS,SODOS")
+    assert sum(line.startswith("round ") for line in lines) == 5
+    assert sum(line.startswith("  host: ") for line in lines) == 5
+
+
+def test_the_cost_benchmark_runs_and_prints_its_ratio(mcmahon_dir):
+    """benchmarks/mcmahon_host.py at a tiny size (its figures are benchmarks/README.md's)."""
+    script = ROOT / "benchmarks" / "mcmahon_host.py"
+    done = run_script(mcmahon_dir, script, "--players", 8, "--rounds", 2, "--repeat", 1, "--naive")
+    assert done.returncode == 0, done.stderr[-3000:]
+    for side in ("host alone", "adapter", "uncached subclass"):
+        assert any(line.startswith(side) and "ratio" in line for line in done.stdout.splitlines())
