@@ -115,3 +115,13 @@ def test_exact_helpers():
     assert ctx.totals([1, Fraction(1, 3), 0, 2]).numerators() == [3, 1, 0, 6]
     with pytest.raises(TypeError, match="not float"):
         ctx.totals([0.5, 0, 0, 0])
+
+
+def test_the_adapter_excerpt_is_the_adapters_code():
+    """The not-run excerpt in "A program without a plugin seam" is the adapter's own
+    method, word for word (tests/docs/test_mcmahon_adapter.py runs the adapter)."""
+    section = DOC.split("## A program without a plugin seam", 1)[1].split("\n## ", 1)[0]
+    (excerpt,) = re.findall(r"^```python\n(.*?)^```$", section, re.S | re.M)
+    adapter = (ROOT / "docs" / "adapters" / "mcmahon_adapter.py").read_text("utf-8")
+    assert "def sorted_participants(self, rn):" in excerpt
+    assert excerpt in adapter
