@@ -6,6 +6,7 @@ file, line or property and what was expected.
 
 MODULES: tuple[str, ...] = (
     "opengotha_xml",
+    "tou",
     "h9",
     "pairgoth",
     "json_tournament",
