@@ -139,3 +139,10 @@ def test_tour_files_and_pairgoth_json_are_claimed_other_json_is_not(tmp_path):
     host = Host(config_file=False, entry_points=False)
     (tmp_path / "cup.tour").write_text(json.dumps(doc()))
     assert host.read([tmp_path / "cup.tour"]).tournament.name == "Cup"
+
+
+def test_a_file_above_max_bytes_is_refused_naming_the_option(tmp_path):
+    path = tmp_path / "big.tour"
+    path.write_text(json.dumps(doc()))
+    with pytest.raises(InputError, match=r"\[plugin.builtin.pairgoth\] max_bytes"):
+        pairgoth_file.read([path], {"max_bytes": 100})

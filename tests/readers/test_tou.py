@@ -130,3 +130,10 @@ def test_iso_8859_15_is_read(tmp_path):
     path.write_bytes(SMALL.replace("Durand Marie", "Durand Mélie").encode("iso-8859-15"))
     host = Host(config_file=False, entry_points=False)
     assert host.read([path]).tournament.players[1].name == "Durand Mélie"
+
+
+def test_a_file_above_max_bytes_is_refused_naming_the_option(tmp_path):
+    path = tmp_path / "big.tou"
+    path.write_text(SMALL)
+    with pytest.raises(InputError, match=r"\[plugin.builtin.tou\] max_bytes"):
+        tou_file.read([path], {"max_bytes": 100})
