@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED_DATA
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sodos_plugin import Game, Host, InputError, Player, Result, Tournament
 from sodos_plugin.engine.model import Ids
@@ -34,7 +36,7 @@ def facts(t: Tournament) -> dict:
     """What a .tou holds: players (name cut to 25 characters and club to its last 4, as
     OpenGotha writes them; rank; FFG licence), games (round, players, result,
     handicap, by-default mark, colours where known), byes and absences worth ½."""
-    names = [p.name[:25] for p in t.players]
+    names = [" ".join(p.name.split())[:25] for p in t.players]
     games = set()
     for g in t.games:
         if g.colours_known:
@@ -136,3 +138,48 @@ def test_what_tou_cannot_hold_is_refused():
     t = Tournament("Cup", 1, (Player("Ann", None), Player("Bob", 0)), ())
     with pytest.raises(InputError, match="rank"):
         as_tou(t)
+
+
+NAMES = st.text(st.sampled_from("Ab Cé-Zß'.\n"), min_size=1, max_size=8).filter(str.strip)
+CLUBS = st.sampled_from(["", "75Pa", "New York", "0", "3d", "12+", "xx x", "Go_Club"])
+
+
+@st.composite
+def generated(draw) -> Tournament:
+    """Players with ranks, licences and clubs; per round some games (colours known or
+    not, any result, handicaps with colours, by default or not), byes, absences."""
+    n = draw(st.integers(2, 7))
+    rounds = draw(st.integers(1, 4))
+    players = []
+    for i in range(n):
+        licence = draw(st.one_of(st.none(), st.integers(0, 9_999_999)))
+        players.append(Player(
+            f"{draw(NAMES)} {i}", rank=draw(st.integers(-30, 8)), club=draw(CLUBS),
+            ids=Ids({"ffg": f"{licence:07d}"}) if licence is not None else Ids(),
+        ))  # fmt: skip
+    games, byes, absences = [], set(), set()
+    for r in range(1, rounds + 1):
+        order = draw(st.permutations(range(n)))
+        paired = draw(st.integers(0, n // 2))
+        for k in range(paired):
+            known = draw(st.booleans())
+            games.append(Game(
+                r, order[2 * k], order[2 * k + 1], draw(st.sampled_from(list(Result))),
+                draw(st.integers(0, 9)) if known else 0, draw(st.booleans()), known,
+            ))  # fmt: skip
+        for p in order[2 * paired :]:
+            kind = draw(st.sampled_from(["bye", "absent", "none"]))
+            (byes if kind == "bye" else absences if kind == "absent" else set()).add((r, p))
+    return Tournament("Generated", rounds, tuple(players), tuple(games), frozenset(byes),
+                      frozenset(absences), date="2024-05-18")  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(t=generated())
+def test_generated_tournaments_round_trip(t):
+    """McMahon by default: an absence gives ½ and is written 0=, read back as one."""
+    back, _ = tou_file.interpret(as_tou(t), "back.tou")
+    assert facts(back) == facts(t)
+    back_names = [p.name for p in back.players]
+    names = [" ".join(p.name.split()) for p in t.players]
+    assert {(r, back_names[p]) for r, p in back.absences} == {(r, names[p]) for r, p in t.absences}
