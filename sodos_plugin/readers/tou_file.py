@@ -9,7 +9,8 @@ Format, as OpenGotha 3.42-3.51 and pairgoth write it (``generateTouFile``; pairg
   column line ``;Num Nom Prenom Niv Licence Club``;
 * rows in fixed columns: place (columns 1-4, blank for a tie), name and first name
   (6-30), rank (31-33, ``2D``, ``28K``), FFG licence (35-41, blank when none), club
-  (43-46); then one token per round, separated by spaces;
+  (43-46; ``xxxx``, OpenGotha's mark of none, is read as unknown, as in h9); then one
+  token per round, separated by spaces;
 * round tokens ``opp{+|-|=|?}[/|!][b|w|?][h]``: the opponent is the **row number in
   the file** (rows are in standings order; not the place), ``!`` marks a game won or
   lost by default (OpenGotha 3.51; 3.49 drops the ``/`` and the ``!``: ``2+w0``),
@@ -131,7 +132,8 @@ def scan(text: str, source: str) -> tuple[dict[str, str], list[h9.H9Row], list[s
         rows.append(
             h9.H9Row(
                 number, int(place_text) if place_text else None, name, rank, "",
-                " ".join(line[CLUB:ROUNDS_AT].split()), {}, opponents, suffixes,
+                h9._known(" ".join(line[CLUB:ROUNDS_AT].split()), h9.UNKNOWN_CLUB), {},
+                opponents, suffixes,
             )
         )  # fmt: skip
         licences.append(line[LICENCE].strip())

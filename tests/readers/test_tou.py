@@ -137,3 +137,9 @@ def test_a_file_above_max_bytes_is_refused_naming_the_option(tmp_path):
     path.write_text(SMALL)
     with pytest.raises(InputError, match=r"\[plugin.builtin.tou\] max_bytes"):
         tou_file.read([path], {"max_bytes": 100})
+
+
+def test_opengothas_unknown_club_reads_as_unknown_as_in_h9():
+    text = SMALL.replace("ALBQ", "xxxx")
+    t, _ = tou_file.interpret(text, "s.tou")
+    assert t.players[2].club == ""
