@@ -32,6 +32,12 @@ def as_tou(t: Tournament) -> str:
     return out.getvalue()
 
 
+def club(text: str) -> str:
+    """A club as a .tou holds it: its last 4 characters; ``xxxx`` is OpenGotha's "none"."""
+    held = text.replace(" ", "_")[-4:]
+    return "" if held == "xxxx" else held
+
+
 def facts(t: Tournament) -> dict:
     """What a .tou holds: players (name cut to 25 characters and club to its last 4, as
     OpenGotha writes them; rank; FFG licence), games (round, players, result,
@@ -49,8 +55,7 @@ def facts(t: Tournament) -> dict:
             games.add((g.round, pair, outcome, g.handicap, g.by_default))
     return {
         "players": sorted(
-            (n, p.rank, p.club.replace(" ", "_")[-4:], p.ids.get("ffg", ""))
-            for n, p in zip(names, t.players)
+            (n, p.rank, club(p.club), p.ids.get("ffg", "")) for n, p in zip(names, t.players)
         ),  # fmt: skip
         "games": games,
         "byes": {(r, names[p]) for r, p in t.byes},
