@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from sodos_hookspecs import ReadResult
 
 NAME = "pairgoth"
-MAX_BYTES = 16 << 20
 
 
 def claims(path: Path, head: bytes) -> bool:

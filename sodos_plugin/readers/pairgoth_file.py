@@ -14,10 +14,10 @@ from sodos_hookspecs import FileReport, ReadResult
 from sodos_plugin.engine.model import NO_IDS, Game, Ids, Player, Result, Tournament, iso_day
 from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.errors import InputError
-from sodos_plugin.readers.pairgoth import MAX_BYTES
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
 from sodos_plugin.util.textsafe import fit
 
+MAX_BYTES = 16 << 20
 #: pairgoth's result symbols (``Game.Result``) → the result; ``X`` (cancelled) is no game
 RESULTS: dict[str, Result | None] = {
     "b": Result.BLACK_WINS,
