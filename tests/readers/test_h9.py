@@ -456,3 +456,14 @@ def test_every_h9_in_the_shared_data_reads():
         assert read.tournament.players, path
         host.standings(read.tournament)
     assert len(paths) >= 7
+
+
+def test_veterans_under_strict_says_each_error_on_its_own_line(capsys):
+    from sodos_plugin.cli import main
+
+    path = shared_path("tdformats", "ffg", "Veterans.h9")
+    capsys.readouterr()
+    assert main(["standings", str(path), "--strict", "--no-entry-points"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(":", 1)[0] for line in lines] == ["error", "sodos"]
+    assert "names NBW twice" in lines[0] and lines[1].startswith("sodos: error: 1 warning")
