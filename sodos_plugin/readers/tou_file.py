@@ -172,7 +172,7 @@ def interpret(text: str, source: str) -> tuple[Tournament, list[str]]:
             info[as_key] = header[key]
     size = header.get("size", "")
     notes = [
-        f"{source}: a .tou file carries no placement criteria nor system: standings use "
+        f"{source}: a .tou file carries no placement criteria nor system: standings from it use "
         "the config's or the defaults"
     ]
     unused = sorted(k for k in header if k not in KEYS)
