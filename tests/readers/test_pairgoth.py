@@ -3,10 +3,13 @@ small documents for each member it reads."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
 from conftest import shared_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sodos_plugin import Host, InputError, Result
 from sodos_plugin.cli import main
@@ -146,3 +149,32 @@ def test_a_file_above_max_bytes_is_refused_naming_the_option(tmp_path):
     path.write_text(json.dumps(doc()))
     with pytest.raises(InputError, match=r"\[plugin.builtin.pairgoth\] max_bytes"):
         pairgoth_file.read([path], {"max_bytes": 100})
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=False)
+    | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                               max_size=3),
+    max_leaves=6,
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_any_member_of_any_type_reads_or_is_refused_with_a_reason(data):
+    """One member (of the tournament, a player, a game or the pairing) replaced by any
+    JSON value: an InputError naming it, or a tournament; never another exception."""
+    document = doc()
+    where = data.draw(st.sampled_from(["top", "player", "game", "pairing", "main"]))
+    target = {
+        "top": document,
+        "player": document["players"][1],
+        "game": document["games"][0][0],
+        "pairing": document["pairing"],
+        "main": document["pairing"]["main"],
+    }[where]
+    key = data.draw(st.sampled_from(sorted(target) + ["skip", "egf", "mmBar", "h"]))
+    target[key] = data.draw(JSON_VALUES)
+    with contextlib.suppress(InputError):
+        pairgoth_file.interpret(document, "f.tour")

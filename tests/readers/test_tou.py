@@ -3,10 +3,13 @@ wrote in the same session, and small files for each part of the format."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
 from conftest import shared_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sodos_plugin import Host, InputError, Result
 from sodos_plugin.cli import main
@@ -143,3 +146,18 @@ def test_opengothas_unknown_club_reads_as_unknown_as_in_h9():
     text = SMALL.replace("ALBQ", "xxxx")
     t, _ = tou_file.interpret(text, "s.tou")
     assert t.players[2].club == ""
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_any_altered_file_reads_or_is_refused_with_a_reason(data):
+    """Characters replaced, inserted or removed anywhere: an InputError naming the
+    problem, or a tournament; never another exception."""
+    text = SMALL
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(text)))
+        new = data.draw(st.sampled_from(["", " ", "\n", "?", "!", "/", "0", "9", "+", "x", "é"]))
+        cut = data.draw(st.integers(0, 3))
+        text = text[:at] + new + text[at + cut :]
+    with contextlib.suppress(InputError):
+        tou_file.interpret(text, "f.tou")
