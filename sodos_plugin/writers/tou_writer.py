@@ -9,7 +9,8 @@ format: :mod:`sodos_plugin.readers.tou_file`, docs/rules.md §13).
 * one row per player in standings order, in fixed columns: place (4 wide, blank when
   tied with the row above), name (25, cut as OpenGotha cuts it), rank (3, ``2D``,
   ``28K``), FFG licence (7, ``Player.ids["ffg"]``, blank when none), club (its last 4
-  characters, as OpenGotha), then one 9-wide field per round: ``opp{+|-|=|?}/{b|w}h``
+  characters, as OpenGotha), then one 9-wide field per round up to the standings'
+  round (``--round``; as the h9 writer): ``opp{+|-|=|?}/{b|w}h``
   with the opponent's row number, ``!`` instead of ``/`` for a game won or lost by
   default, ``?`` for unknown colours; ``0+``, ``0=``, ``0-`` for a round without a
   game after the points it gave in the main score, as the h9 writer.
