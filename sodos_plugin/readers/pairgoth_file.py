@@ -101,9 +101,8 @@ class _Doc:
             return default
         value = obj[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in kinds:
-            value = None
-        if not isinstance(value, kinds):
+        wrong_bool = isinstance(value, bool) and bool not in kinds  # JSON true is no number
+        if wrong_bool or not isinstance(value, kinds):
             names = " or ".join(k.__name__ for k in kinds)
             raise self.fail(where, f"{key} must be {names}, got {fit(repr(value), 40)}")
         return value

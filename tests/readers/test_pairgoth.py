@@ -178,3 +178,8 @@ def test_any_member_of_any_type_reads_or_is_refused_with_a_reason(data):
     target[key] = data.draw(JSON_VALUES)
     with contextlib.suppress(InputError):
         pairgoth_file.interpret(document, "f.tour")
+
+
+def test_true_is_no_number():
+    with pytest.raises(InputError, match="rounds must be int, got True"):
+        pairgoth_file.interpret(doc(rounds=True), "cup.tour")
