@@ -198,6 +198,21 @@ def interpret(document: Any, source: str) -> tuple[Tournament, list[str]]:
             if not 0 <= handicap <= 9:
                 raise doc.fail(where, f"handicap {handicap} outside 0..9")
             games.append(Game(r, index[black], index[white], result, handicap))
+    seats: dict[tuple[int, int], int] = {}
+    for g in games:
+        for p in {g.black, g.white}:
+            seats[(g.round, p)] = seats.get((g.round, p), 0) + 1
+    for (r, p), count in sorted(seats.items()):
+        if count > 1 or (r, p) in byes:
+            what = f"{count} games" if count > 1 else "the bye and a game"
+            notes.append(
+                f"{source}: round {r}: {fit(players[p].name, 40)} has {what}: each scores; "
+                "his own SOS-type values count the game listed last (docs/rules.md §6)"
+            )
+    for g in games:
+        if g.black == g.white:
+            notes.append(f"{source}: round {g.round}: {fit(players[g.black].name, 40)} "
+                         "plays himself")  # fmt: skip
     paired = {(g.round, p) for g in games for p in (g.black, g.white)} | byes
     absences = {
         (r, p) for p, skip in skips for r in skip if 1 <= r <= rounds and (r, p) not in paired

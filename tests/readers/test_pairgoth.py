@@ -183,3 +183,12 @@ def test_any_member_of_any_type_reads_or_is_refused_with_a_reason(data):
 def test_true_is_no_number():
     with pytest.raises(InputError, match="rounds must be int, got True"):
         pairgoth_file.interpret(doc(rounds=True), "cup.tour")
+
+
+def test_two_games_or_a_bye_and_a_game_in_one_round_are_said():
+    games = [[{"id": 1, "w": 7, "b": 1, "r": "w"}, {"id": 2, "w": 9, "b": 1, "r": "b"},
+              {"id": 3, "w": 0, "b": 9, "r": "b"}]]  # fmt: skip
+    t, notes = pairgoth_file.interpret(doc(games=games), "cup.tour")
+    assert len(t.games) == 2 and t.byes == {(1, 2)}
+    assert any("round 1: Ann Lee has 2 games" in n for n in notes)
+    assert any("round 1: Cid Roe has the bye and a game" in n for n in notes)
