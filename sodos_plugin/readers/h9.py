@@ -245,6 +245,8 @@ def split_columns(text: str) -> list[str]:
         parts = _split_word(word.upper())
         if parts is None and _ROUND_LABEL.match(word):
             continue  # a round label over the round tokens ("1", "2nd"), not a value column
+        if word.upper().lstrip("|") == "PIN":
+            continue  # the label of the EGD PIN after "|", which is no value column
         found.extend(parts if parts is not None else [f"?{word}"])
     return found
 

@@ -467,3 +467,17 @@ def test_veterans_under_strict_says_each_error_on_its_own_line(capsys):
     lines = capsys.readouterr().err.splitlines()
     assert [line.split(":", 1)[0] for line in lines] == ["error", "sodos"]
     assert "names NBW twice" in lines[0] and lines[1].startswith("sodos: error: 1 warning")
+
+
+def test_a_pin_label_in_the_column_line_is_no_value_column():
+    """The EGD's files label the ``|PIN`` after the values (``R1 R2 NBW Place Pin``)."""
+    text = (
+        "; Pl Name Rk Co Club R1 R2 NBW Place Pin\n"
+        " 1 Ann 3d FR Par  2+ 0+  2 1 |12345678\n"
+        " 2 Bob 2d FR Par  1- 0-  0 2 |23456789\n"
+    )
+    parsed = h9.scan(text, "t.h9", fast=False)
+    assert parsed.columns == ["NBW", "?Place"]
+    assert [r.printed for r in parsed.rows] == [{"NBW": 2}, {"NBW": 0}]
+    assert [r.pin for r in parsed.rows] == ["12345678", "23456789"]
+    assert h9.scan(text, "t.h9").columns == parsed.columns
