@@ -15,7 +15,8 @@ Format, as scanned here:
   tokens such as ``1`` or ``2nd`` are skipped): it is split into the known names of
   :data:`COLUMNS`, OpenGotha's short criterion names (``Rank`` included); a word that
   is not made of known names (``U20``, a category's place) is an ignored column, named
-  in a warning. Each name is read as the criterion OpenGotha means (docs/rules.md §12):
+  in a warning; ``Pin``, the EGD's label of the ``|PIN``, is no column. Each name is
+  read as the criterion OpenGotha means (docs/rules.md §12):
   ``SOS``, ``SOSOS``, ``SODOS``, ``SOS-1``... take the event's form (``SOSM`` in a
   McMahon file, one with an ``MMS`` column; ``SOSW`` in a Swiss), ``Rank`` is RANK, so
   that an event has the labels its OpenGotha XML gives. Value columns beyond the
