@@ -56,6 +56,9 @@ def say(text: str, stream: TextIO | None = None) -> None:
         return
     for real, shown in SHOWN_AS.items():
         text = text.replace(real, shown)
+    progress = sys.modules.get("sodos_plugin.util.progress")
+    if progress is not None:  # a message never continues an open progress line
+        progress.end_line(stream)
     keep = MAX_MESSAGE_WIDTH * 4  # characters: enough for the widest cut of each end
     if len(text) > 2 * keep:
         text = text[:keep] + text[-keep:]

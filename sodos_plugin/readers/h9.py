@@ -15,7 +15,8 @@ Format, as scanned here:
   tokens such as ``1`` or ``2nd`` are skipped): it is split into the known names of
   :data:`COLUMNS`, OpenGotha's short criterion names (``Rank`` included); a word that
   is not made of known names (``U20``, a category's place) is an ignored column, named
-  in a warning. Each name is read as the criterion OpenGotha means (docs/rules.md §12):
+  in a warning; ``Pin``, the EGD's label of the ``|PIN``, is no column. Each name is
+  read as the criterion OpenGotha means (docs/rules.md §12):
   ``SOS``, ``SOSOS``, ``SODOS``, ``SOS-1``... take the event's form (``SOSM`` in a
   McMahon file, one with an ``MMS`` column; ``SOSW`` in a Swiss), ``Rank`` is RANK, so
   that an event has the labels its OpenGotha XML gives. Value columns beyond the
@@ -27,7 +28,17 @@ Format, as scanned here:
   OpenGotha's marks for "unknown" and read as unknown. Values may be ``2½``, ``2.5``,
   ``2.75``, ``2¼`` or, in ISO-8859-15 files, ``2`` followed by byte 0xBD/0xBC/0xBE
   (read as ½ ¼ ¾, their Latin-1 meaning, in value columns; OpenGotha prints SODOS in
-  quarters); a ``Rating`` column gives the players' ratings;
+  quarters); a ``Rating`` column gives the players' ratings. OpenGotha 3.4x-3.5x writes
+  ½ ¼ ¾ as ``?`` (``33?``, ``198?``: not in its ISO-8859-15 output) and cuts a value to
+  4 characters (``1188½`` → ``1188``): a ``?`` value is read as its whole part plus ½
+  (exact for MMS, which counts halves: the only printed value used besides Rating),
+  its column is kept in :attr:`H9Row.marked`, and a note says so. Such a token is a
+  value where the header's values stand (among the first tokens after the club, all
+  values, when values come first; among the last, when they come last), else a round
+  token of unknown result; the fast paths leave a row where one could be a value to
+  the line-by-line reader;
+* a criterion the column line names twice (OpenGotha 3.42's ``NBW  NBW``) ranks once,
+  at its first place, with a note; both columns still take their place among the values;
 * round tokens ``opp{+|-|=|?}[/{w|b}[h]]`` (``!`` instead of ``/`` marks a game won
   or lost by default); the opponent is the *row number* (1-based, rows in file order);
   ``0+`` free win (bye, 1 point), ``0=`` unplayed round worth ½ (read as an absence
@@ -133,6 +144,9 @@ _ROUND = re.compile(rf"^([0-9]{{1,7}}){_SUFFIX_SOURCE}$")
 _SUFFIX = re.compile(rf"^{_SUFFIX_SOURCE}$")
 #: Printed values are small: 12 digits at most (a longer run of digits is no value).
 _VALUE = re.compile(r"^(-?)([0-9]{0,12})(?:([½¼¾œŒŸ])|\.([0-9]{1,4}))?$")
+#: OpenGotha's value with a fraction it cannot print (``33?``); also a round token
+#: (opponent 33, result unknown), told apart by where it stands (see _scan_row).
+_MARKED = re.compile(r"^(-?)([0-9]{1,12})\?$")
 # The fast row scan (see _scan_row_fast): a value as _VALUE accepts it (digits or a glyph
 # required), a round token as _ROUND, split into the opponent and the rest.
 _VALUE_TOKEN = r"-?(?:[0-9]{1,12}(?:[½¼¾œŒŸ]|\.[0-9]{1,4})?|[½¼¾œŒŸ])"
@@ -185,6 +199,8 @@ class H9Row:
     suffixes: list[str]
     _rounds: list[RoundToken] | None = field(default=None, repr=False, compare=False)
     pin: str = ""  # the EGD PIN after "|", "" when the row has none
+    #: columns whose value was written with OpenGotha's "?" (a fraction it could not print)
+    marked: frozenset[str] = frozenset()
 
     @property
     def rounds(self) -> list[RoundToken]:
@@ -202,12 +218,15 @@ class H9File:
     columns: list[str]  # header columns in order; unknown ones prefixed with "?"
     rows: list[H9Row] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: (line, tokens) of rows with values written with "?" (OpenGotha's ½ ¼ ¾)
+    marked: list[tuple[int, list[str]]] = field(default_factory=list)
 
     @property
     def criteria(self) -> list[str]:
         """The criteria the columns name, in the event's form (M with an MMS column)."""
         form = "M" if "MMS" in self.columns else "W"
-        return [COLUMNS[c].format(form) for c in self.columns if not c.startswith("?")]
+        named = (COLUMNS[c].format(form) for c in self.columns if not c.startswith("?"))
+        return list(dict.fromkeys(named))  # a criterion named twice ranks once
 
 
 def split_columns(text: str) -> list[str]:
@@ -227,6 +246,8 @@ def split_columns(text: str) -> list[str]:
         parts = _split_word(word.upper())
         if parts is None and _ROUND_LABEL.match(word):
             continue  # a round label over the round tokens ("1", "2nd"), not a value column
+        if word.upper().lstrip("|") == "PIN":
+            continue  # the label of the EGD PIN after "|", which is no value column
         found.extend(parts if parts is not None else [f"?{word}"])
     return found
 
@@ -379,6 +400,14 @@ def scan(text: str, source: str, *, fast: bool = True) -> H9File:
     if not result.rows:
         raise InputError("no result rows", source=source)
     counts = {len(row.opponents) for row in result.rows}
+    if result.marked:
+        line, tokens = result.marked[0]
+        result.notes.append(
+            f"{source}: {len(result.marked)} row(s) print values with '?' (line {line}: "
+            f"{' '.join(fit(t, 16) for t in tokens[:4])}): OpenGotha writes ½ ¼ ¾ as '?'; "
+            "read as the whole part plus ½ (exact for MMS, which counts halves; the other "
+            "printed values are recomputed, not used)"
+        )
     if len(counts) != 1:
         first = result.rows[0]
         odd = next(r for r in result.rows if len(r.opponents) != len(first.opponents))
@@ -405,6 +434,14 @@ def _header_line(line: str, number: int, result: H9File) -> bool:
         if unknown:
             result.notes.append(
                 f"{result.source}: ignored column(s) {', '.join(unknown)} (not a criterion)"
+            )
+        form = "M" if "MMS" in result.columns else "W"
+        named = [COLUMNS[c].format(form) for c in result.columns if not c.startswith("?")]
+        twice = sorted({c for c in named if named.count(c) > 1})
+        if twice:
+            result.notes.append(
+                f"{result.source}: the column line names {', '.join(twice)} twice: "
+                "ranked once, at its first place"
             )
         return True
     for key, value in properties(line):
@@ -610,6 +647,10 @@ def _scan_row_fast(
     values: list[Fraction] = []
     opponents: list[int] = []
     suffixes: list[str] = []
+    # "33?" outside the other round tokens may be a value (OpenGotha): see _scan_row
+    width = len(parsed.columns)
+    if any(f[2] == "?" and (k < width or k >= len(found) - width) for k, f in enumerate(found)):
+        return None
     for value, opponent, suffix in found:
         if value:
             fraction = fraction_of.get(value)
@@ -671,10 +712,15 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
     # writers join the words of a country or club with "_" (EGD's way for spaces)
     country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra)
     values: list[Fraction] = []
+    marked: set[int] = set()  # positions among the values of "33?" values
     rounds: list[RoundToken] = []
     suffixes: list[str] = []
-    for token in rest:
+    as_values = _marked_values(rest, len(parsed.columns)) if rest and parsed.columns else set()
+    for at, token in enumerate(rest):
         value = parse_value(token)
+        if value is None and at in as_values:
+            marked.add(len(values))
+            value = _marked_value(token)
         if value is not None:
             values.append(value)
             continue
@@ -696,13 +742,50 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
     printed = {
         column: value for column, value in zip(parsed.columns, values) if not column.startswith("?")
     }
+    columns = parsed.columns
+    shown = frozenset(columns[k] for k in marked if k < len(columns) and columns[k][0] != "?")
+    if marked:
+        parsed.marked.append(
+            (number, [rest[at] for at in sorted(as_values) if parse_value(rest[at]) is None])
+        )
     if len(rounds) > MAX_ROUNDS:
         raise InputError(f"more than {MAX_ROUNDS} rounds", source=parsed.source, where=where)
     opponents = [token.opponent for token in rounds]
     return H9Row(
         number, place, name, rank, country, club, printed, opponents, suffixes, rounds,
-        pin=_pin(line),
+        pin=_pin(line), marked=shown,
     )  # fmt: skip
+
+
+def _marked_value(token: str) -> Fraction:
+    """``33?`` → 33½: OpenGotha printed ½, ¼ or ¾ as ``?`` (module docstring)."""
+    match = _MARKED.match(token)
+    assert match, token
+    value = int(match.group(2)) + Fraction(1, 2)
+    return -value if match.group(1) else value
+
+
+def _marked_values(rest: list[str], columns: int) -> set[int]:
+    """Positions in ``rest`` (a row's tokens after the club) of ``33?`` tokens that
+    stand among the ``columns`` values the header names: among the first ``columns``
+    tokens, all values, when the values come first (the last token is no value), else
+    among the last ``columns``, all values."""
+
+    def value(token: str) -> bool:
+        return parse_value(token) is not None or _MARKED.match(token) is not None
+
+    found: set[int] = set()
+    if parse_value(rest[-1]) is None:
+        for at, token in enumerate(rest[:columns]):
+            if not value(token):
+                break
+            found.add(at)
+    else:
+        for at in range(len(rest) - 1, max(len(rest) - columns, 0) - 1, -1):
+            if not value(rest[at]):
+                break
+            found.add(at)
+    return {at for at in found if parse_value(rest[at]) is None}
 
 
 def _fits_after_rank(rest: list[str]) -> bool:

@@ -34,7 +34,9 @@ is odd or where OpenGotha would print something else:
   ``dataVersion`` read as an old one (games of players with non-letters in their keys
   dropped, ratings + 2050), one bye per round, games whose key it cannot match
   dropped, one game per round and table (docs/rules.md §7).
-* refused by name: the MacMahon program's ``<TournamentData>`` files. An empty file is
+* refused by name: the MacMahon program's files, ``<TournamentData>`` or (some of its
+  versions) ``<Tournament typeversion=...>`` with ``IndividualParticipant`` and
+  ``TournamentRound`` children, never read as OpenGotha's. An empty file is
   an empty tournament (as OpenGotha opens it), with a warning; bytes that are not
   UTF-8 in a file that says it is are replaced (U+FFFD), with a warning.
 
@@ -248,9 +250,10 @@ def scan_file(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> _Scanne
         )
     except (LookupError, ValueError) as error:  # e.g. <?xml encoding="TF-8"?> (fuzzing)
         raise InputError(f"cannot decode the XML: {error}", source=source) from None
-    if root.tag == "TournamentData":
+    macmahon = _macmahon_mark(root)
+    if macmahon:
         raise InputError(
-            "this is a MacMahon program file (<TournamentData>), not an OpenGotha "
+            f"this is a MacMahon program file ({macmahon}), not an OpenGotha "
             "tournament: sodos does not read it; export the results from MacMahon as an "
             "EGD h9 file (sodos reads those)",
             source=source,
@@ -260,6 +263,26 @@ def scan_file(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> _Scanne
             f"root element is <{root.tag}>, expected an OpenGotha <Tournament>", source=source
         )
     return _Scanned(root, bool(_DOCTYPE.search(data[:4096])), warnings)
+
+
+#: children of the MacMahon program's ``<Tournament typeversion=...>`` (OpenGotha has none)
+MACMAHON_CHILDREN = ("IndividualParticipant", "TournamentRound")
+
+
+def _macmahon_mark(root: Element) -> str:
+    """What shows a MacMahon program file (``""`` for none): its ``<TournamentData>``
+    root, or a ``<Tournament>`` with a ``typeversion`` attribute or
+    ``IndividualParticipant``/``TournamentRound`` children (some MacMahon versions)."""
+    if root.tag == "TournamentData":
+        return "<TournamentData>"
+    if root.tag != "Tournament":
+        return ""
+    if root.get("typeversion") is not None:
+        return "<Tournament typeversion=...>"
+    for child in root:
+        if child.tag in MACMAHON_CHILDREN:
+            return f"<Tournament> with <{child.tag}>"
+    return ""
 
 
 # -- attribute text as OpenGotha reads it -----------------------------------------------

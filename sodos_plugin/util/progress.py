@@ -1,10 +1,24 @@
-"""A progress line for long reads: ``ingested n/N SGF files`` on a terminal's stderr."""
+"""A progress line for long reads: ``ingested n/N SGF files`` on a terminal's stderr.
+
+The line stays open (no newline) between updates; :func:`end_line` ends it, so that a
+message written meanwhile (an error that stops the read) starts a line of its own.
+"""
 
 from __future__ import annotations
 
 import sys
 import time
 from typing import TextIO
+
+#: ids of the streams that end with an open progress line
+_OPEN: set[int] = set()
+
+
+def end_line(stream: TextIO) -> None:
+    """End the progress line open on ``stream``, if any, before another message."""
+    if id(stream) in _OPEN:
+        _OPEN.discard(id(stream))
+        stream.write("\n")
 
 
 class Progress:
@@ -23,8 +37,9 @@ class Progress:
             self.last = now
             self.stream.write(f"\rsodos: ingested {done}/{self.total} {self.label}")
             self.stream.flush()
+            _OPEN.add(id(self.stream))
 
     def close(self) -> None:
         if self.enabled:
-            self.stream.write("\n")
+            end_line(self.stream)
             self.stream.flush()

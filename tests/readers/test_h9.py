@@ -367,3 +367,117 @@ def test_the_xml_and_the_h9_of_one_event_have_one_label_per_criterion():
         for stem in ("Tournoi_de_Juvisy.xml", "Tournoi_de_Juvisy.h9")
     ]
     assert labels[0] == labels[1] == ("MMS", "SOSM", "SOSOSM")
+
+
+# OpenGotha's own h9 files (issue 30): what its exports hold that other writers do not.
+
+
+def test_a_criterion_the_column_line_names_twice_ranks_once_with_a_note():
+    text = (
+        "; Pl Name Rk Co Club  NBW  NBW\n"
+        "   1 Ann 3d FR Par    1    1 0 0   2+\n"
+        "   2 Bob 2d FR Par    0    0 0 0   1-\n"
+    )
+    t, notes = h9.interpret(h9.scan(text, "t.h9"))
+    assert t.settings["criteria"] == ["NBW"]
+    assert notes == ["t.h9: the column line names NBW twice: ranked once, at its first place"]
+    assert [g.result for g in t.games] == [Result.BLACK_WINS]
+
+
+def test_veterans_from_opengotha_3_42_reads_with_nbw_once():
+    path = shared_path("tdformats", "ffg", "Veterans.h9")
+    host, read, result = standings(path)
+    assert result.criteria == ("NBW",)
+    assert any("names NBW twice" in w for w in read.warnings)
+    assert len(read.tournament.players) == 14 and len(read.tournament.games) == 35
+    assert [result.value("NBW", i) for i in range(3)] == [5, 4, 4]
+
+
+# Ann and Bob draw; OpenGotha prints their MMS 20½ as "20?" and their SOS 20½ as "20?".
+MARKED = (
+    "; Pl Name Rk Co Club  MMS  SOS\n"
+    "   1 Ann 3d FR Par   20?  20? 0  2=/w0  3?/b0\n"
+    "     Bob 3d FR Par   20?  20? 0  1=/b0  0=\n"
+    "   3 Cid 5k FR Par    18   20 0  0-     1?/w0\n"
+)
+
+
+def test_a_value_written_with_a_question_mark_is_read_and_its_mark_said():
+    parsed = h9.scan(MARKED, "t.h9")
+    assert [row.printed["MMS"] for row in parsed.rows] == [Fraction(41, 2), Fraction(41, 2), 18]
+    assert [row.marked for row in parsed.rows] == [{"MMS", "SOS"}, {"MMS", "SOS"}, set()]
+    t, notes = h9.interpret(parsed)
+    # start scores: printed MMS 20½ less the ½ of the jigo (and Bob's ½ of his 0=, floored)
+    assert [p.start_score for p in t.players] == [20, 20, 18]
+    # "3?/b0" and "1?/w0" stay round tokens: a game of unknown result
+    assert [(g.round, g.result) for g in t.games] == [(1, Result.JIGO), (2, Result.UNKNOWN)]
+    assert len(notes) == 1 and "2 row(s) print values with '?' (line 2: 20? 20?)" in notes[0]
+
+
+def test_a_question_mark_value_reads_the_same_by_the_fast_and_the_reference_paths():
+    fast, slow = h9.scan(MARKED, "t.h9"), h9.scan(MARKED, "t.h9", fast=False)
+    assert [(r.printed, r.opponents, r.suffixes, r.marked) for r in fast.rows] == [
+        (r.printed, r.opponents, r.suffixes, r.marked) for r in slow.rows
+    ]
+
+
+def test_a_bare_unknown_result_after_the_values_is_a_round_token():
+    """``5?`` past the header's values is a game of unknown result, not a value."""
+    text = "; Pl Name Rk Co Club  NBW\n   1 Ann 3d FR Par  0  2?  \n   2 Bob 2d FR Par  0  1?\n"
+    parsed = h9.scan(text, "t.h9", fast=False)
+    assert [r.opponents for r in parsed.rows] == [[2], [1]] and not parsed.marked
+
+
+def test_izmny_league_reads_its_half_points_from_question_marks():
+    path = shared_path("conformance", "opengotha", "minimal", "izmny.h9")
+    host, read, result = standings(path)
+    players = read.tournament.players
+    # Drean-Guenaizia and Silt drew: MMS printed "33?" (33½), so both start at 33
+    assert [(p.name, p.start_score) for p in players[1:3]] == [
+        ("Drean-Guenaizia Benjamin", 33),
+        ("Silt Ondrej", 33),
+    ]
+    assert [result.value("MMS", i) for i in (1, 2)] == [Fraction(67, 2)] * 2
+
+
+def _every_shared_h9() -> list[Path]:
+    from conftest import SHARED_DATA
+
+    return sorted(p for p in SHARED_DATA.rglob("*") if p.suffix.lower() in (".h9", ".h10"))
+
+
+def test_every_h9_in_the_shared_data_reads():
+    paths = _every_shared_h9()
+    if not paths:
+        pytest.skip("shared data not found (set SODOS_SHARED_DATA)")
+    host = Host(config_file=False, entry_points=False)
+    for path in paths:
+        read = host.read([path])
+        assert read.tournament.players, path
+        host.standings(read.tournament)
+    assert len(paths) >= 7
+
+
+def test_veterans_under_strict_says_each_error_on_its_own_line(capsys):
+    from sodos_plugin.cli import main
+
+    path = shared_path("tdformats", "ffg", "Veterans.h9")
+    capsys.readouterr()
+    assert main(["standings", str(path), "--strict", "--no-entry-points"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(":", 1)[0] for line in lines] == ["error", "sodos"]
+    assert "names NBW twice" in lines[0] and lines[1].startswith("sodos: error: 1 warning")
+
+
+def test_a_pin_label_in_the_column_line_is_no_value_column():
+    """The EGD's files label the ``|PIN`` after the values (``R1 R2 NBW Place Pin``)."""
+    text = (
+        "; Pl Name Rk Co Club R1 R2 NBW Place Pin\n"
+        " 1 Ann 3d FR Par  2+ 0+  2 1 |12345678\n"
+        " 2 Bob 2d FR Par  1- 0-  0 2 |23456789\n"
+    )
+    parsed = h9.scan(text, "t.h9", fast=False)
+    assert parsed.columns == ["NBW", "?Place"]
+    assert [r.printed for r in parsed.rows] == [{"NBW": 2}, {"NBW": 0}]
+    assert [r.pin for r in parsed.rows] == ["12345678", "23456789"]
+    assert h9.scan(text, "t.h9").columns == parsed.columns

@@ -74,8 +74,8 @@ def test_real_files_take_the_fast_paths(path):
     """Else the comparisons above would compare the reference with itself."""
     text = h9.decode(path.read_bytes())
     if path.name in ("izmny.h9", "h9names.h9"):
-        # OpenGotha 3.51 wrote ½ and ¼ as "?" ("33?"): rows with too few values, which
-        # only the reference reads (to name the row)
+        # OpenGotha 3.51 wrote ½ and ¼ as "?" ("33?"): a value or a round token, told
+        # apart by where it stands, which only the reference reads
         assert h9._scan_columns(text, str(path)) is None
         return
     parsed = h9._scan_columns(text, str(path))

@@ -26,6 +26,10 @@ def files() -> list[Path]:
         p for p in (CONFORMANCE / "opengotha" / "minimal").iterdir() if p.suffix in (".xml", ".h9")
     )
     found += sorted((CONFORMANCE / "opengotha" / "xml").glob("*.xml"))
+    # other programs' files: pairgoth's .tour, the FFG .tou and the h9 beside them
+    found += sorted(
+        p for p in (SHARED_DATA / "tdformats").rglob("*") if p.suffix in (".tour", ".tou", ".h9")
+    )
     return found
 
 

@@ -685,3 +685,27 @@ def test_identifiers_and_unknown_colours_are_kept(tmp_path):
     assert csv[0].startswith("place,tied,name,rank,country,club,egd_pin,ffg_licence,aga_id,")
     h9_text = host.render(standings, "h9")
     assert "|19713452" in h9_text and "|14722" not in h9_text  # h9 holds the EGD PIN only
+
+
+@pytest.mark.parametrize(
+    ("text", "mark"),
+    [
+        ('<Tournament typeversion="2"><Name>Cup</Name></Tournament>',
+         "<Tournament typeversion=...>"),
+        ("<Tournament><IndividualParticipant><GoPlayer/></IndividualParticipant>"
+         "<TournamentRound><Number>1</Number></TournamentRound></Tournament>",
+         "<Tournament> with <IndividualParticipant>"),
+        ("<Tournament><TournamentRound/></Tournament>", "<Tournament> with <TournamentRound>"),
+        ('<TournamentData typeversion="1"><IndividualParticipant/></TournamentData>',
+         "<TournamentData>"),
+    ],
+)  # fmt: skip
+def test_macmahon_program_tournament_files_are_refused_never_read_as_opengotha(
+    tmp_path, text, mark
+):
+    """The MacMahon program's XML, in the shapes its versions write (hand-made: no real
+    file was found in public repositories), is claimed and refused by name."""
+    path = tmp_path / "mm.xml"
+    path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n' + text + "\n")
+    with pytest.raises(InputError, match=re.escape(f"MacMahon program file ({mark})")):
+        host().read([path])
