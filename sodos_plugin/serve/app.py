@@ -383,6 +383,8 @@ class App:
                 f"the request took longer than {limits.timeout:g} s (config serve.timeout)",
                 limit="serve.timeout",
             ) from None
+        except pools.Stopped:
+            raise Refused(503, "the service is stopping", [("Retry-After", "1")]) from None
         except pools.WorkerLost:
             incident = uuid.uuid4().hex[:12]
             sys.stderr.write(f"sodos serve: incident {incident}: a worker died computing {route}\n")

@@ -338,3 +338,106 @@ def test_http_client_sees_strict_json_for_every_refusal(folder):
         connection.close()
     finally:
         service.stop()
+
+
+#: The criteria that make a standings answer long: about 19 bytes of answer per byte of
+#: body (a row per player, a value per criterion).
+LONG_ROWS = (
+    "NBW,MMS,SOSW,SOSM,SOS,SOSW-1,SOSM-1,SOS-1,SOSW-2,SOSM-2,SOS-2,SOSOSW,SOSOSM,SOSOS,"
+    "SODOSW,SODOSM,SODOS,SODOMS,CUSSW,CUSSM,CUSS,DC,SDC,RANK,CPS"
+)
+
+
+class SlowReaders:
+    """Clients that pipeline requests and read the answers slowly (256 bytes every
+    0.5 s, through a 4 KB receive buffer), each reconnecting a second after the service
+    closes it: ``gets`` pipeline 1000 ``GET /plugins`` (7 MB of answers per 8 KB the
+    server reads, more than the kernel's buffers hold); ``posts`` pipeline a POST whose
+    answer is longer than 16 MiB (waitress's high-water mark) and a GET behind it, and
+    start again when refused (503: the one worker is busy)."""
+
+    def __init__(self, service: Service, gets: int, posts: int):
+        self.service = service
+        players = [{"name": str(i), "rank": "1k"} for i in range(20_000)]
+        games = [{"round": 1, "black": 0, "white": 1, "result": "B+"}]
+        document = {**SMALL, "players": players, "games": games}
+        body = json.dumps(document, separators=(",", ":")).encode()
+        self.post = (
+            b"POST /standings?criteria=" + LONG_ROWS.encode() + b" HTTP/1.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+            % len(body)
+            + body
+            + b"GET /plugins HTTP/1.1\r\n\r\n"
+        )
+        self.get = b"GET /plugins HTTP/1.1\r\n\r\n" * 1000
+        self.stop = threading.Event()
+        self.answered = 0  # POSTs answered 200: each held a thread in the old service
+        self.threads = [
+            threading.Thread(target=self._client, args=(self.get,), daemon=True)
+            for _ in range(gets)
+        ] + [
+            threading.Thread(target=self._client, args=(self.post,), daemon=True)
+            for _ in range(posts)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def _client(self, requests: bytes) -> None:
+        while not self.stop.is_set():
+            sock = socket.socket()
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                sock.settimeout(10)
+                sock.connect((self.service.host, self.service.port))
+                sock.sendall(requests)
+                head = sock.recv(12)
+                if head.startswith(b"HTTP/1.1 200") and requests is self.post:
+                    self.answered += 1
+                if head.startswith(b"HTTP/1.1 503"):
+                    continue  # refused at once: ask again
+                while not self.stop.is_set() and sock.recv(256):
+                    self.stop.wait(0.5)
+            except OSError:
+                pass
+            finally:
+                sock.close()
+            self.stop.wait(1)
+
+    def close(self) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(15)
+
+
+@pytest.mark.slow
+def test_health_answers_under_slow_reading_pipelining_clients(folder):
+    """20 clients pipeline requests and read the answers slowly, a deadline far away
+    (60 s): a connection owing its client's read is evicted like one waiting for its
+    request, and no thread waits on a client, so GET /health is answered within 2 s,
+    every time, for 20 s. (Before: only connections waiting for their request were
+    evicted, the newcomer among them, and threads waited for slow readers.)"""
+    config = (
+        "[serve]\nrequest_timeout = 60\nmax_connections = 16\nconcurrency = 1\nmax_waiting = 0\n"
+    )
+    service = Service(folder, config)
+    clients = SlowReaders(service, gets=15, posts=5)
+    try:
+        time.sleep(2)
+        slowest, answered = 0.0, 0
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            started = time.monotonic()
+            try:
+                status, _, answer = service.request("GET", "/health", timeout=2)
+            except OSError as error:
+                raise AssertionError(f"GET /health unanswered: {error!r}") from None
+            slowest = max(slowest, time.monotonic() - started)
+            assert status == 200 and strict(answer)["status"] == "ok"
+            answered += 1
+            time.sleep(0.25)
+        assert slowest < 2
+        assert answered >= 20
+        assert clients.answered >= 1, "no long answer was sent: the test proves nothing"
+    finally:
+        clients.close()
+        service.stop()
