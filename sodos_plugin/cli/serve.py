@@ -252,6 +252,11 @@ def _run_until_stopped(server, stopper: _Stopper) -> None:
         pass
     finally:
         stopper.stopping = True
+        # ignored from now on, also while Python exits (which restores the default
+        # action of a handler it set, not of an ignored signal): a second Ctrl-C or
+        # SIGTERM neither interrupts the stop nor changes the exit status
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, signal.SIG_IGN)
 
 
 def _shutdown(server, app: App) -> None:

@@ -441,3 +441,129 @@ def test_health_answers_under_slow_reading_pipelining_clients(folder):
     finally:
         clients.close()
         service.stop()
+
+
+def test_a_client_that_does_not_read_its_answers_is_closed_at_the_deadline(folder):
+    """The deadline counts the time the client takes to read what was sent, as it
+    counts the time it takes to send its request: a pipelining client that reads 256
+    bytes every 0.5 s is closed at serve.request_timeout, though bytes still flow. (It
+    learns so only once it has read what its own buffers hold: then it reads fast.)"""
+    service = Service(folder, "[serve]\nrequest_timeout = 2\nconcurrency = 1\n")
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(10)
+    try:
+        sock.connect((service.host, service.port))
+        sock.sendall(b"GET /plugins HTTP/1.1\r\n\r\n" * 1000)
+        slow_until = time.monotonic() + 2 + SLACK
+        slowly = 0
+        while time.monotonic() < slow_until:
+            slowly += len(sock.recv(256))
+            time.sleep(0.5)
+        assert slowly > 256  # it was reading, slowly, all along
+        rest, closed = read_until_closed(sock, 10)
+        assert closed, "still open after the deadline"
+        assert len(rest) < 1 << 20, f"{len(rest)} bytes more were sent after the deadline"
+    finally:
+        sock.close()
+        service.stop()
+
+
+def read_until_closed(sock: socket.socket, seconds: float) -> tuple[bytes, bool]:
+    """What the service sends, and whether it closed the connection within ``seconds``."""
+    sock.settimeout(seconds)
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except TimeoutError:
+        return data, False
+    except ConnectionResetError:
+        pass
+    return data, True
+
+
+@pytest.mark.parametrize(
+    "version, framing",
+    [
+        (b"HTTP/1.1", b"Content-Length: %d\r\nTransfer-Encoding: chunked\r\n"),
+        (b"HTTP/1.1", b"Transfer-Encoding: chunked\r\nContent-Length: %d\r\n"),
+        (b"HTTP/1.0", b"Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n"),
+    ],
+)
+def test_content_length_and_chunked_together_are_refused_and_closed(folder, version, framing):
+    """RFC 9112 §6.3: a front proxy that counts the body by Content-Length sends the
+    bytes after the chunked body as part of this request; the service must not answer
+    them as a request of their own. Refused (400), and the connection closed."""
+    service = Service(folder, "[serve]\nconcurrency = 1\n")
+    smuggled = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    body = b"0\r\n\r\n" + smuggled
+    head = (
+        b"POST /standings " + version + b"\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\n" + framing.replace(b"%d", b"%d" % len(body)) + b"\r\n"
+    )
+    try:
+        with socket.create_connection((service.host, service.port), timeout=10) as sock:
+            sock.sendall(head + body)
+            answer, closed = read_until_closed(sock, 10)
+        assert answer.startswith(b"HTTP/1.") and answer[8:13] == b" 400 ", answer[:200]
+        head, rest = answer.split(b"\r\n\r\n", 1)
+        length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+        assert len(rest) == length, answer  # one answer: none to the smuggled GET
+        error = strict(rest)
+        assert error["field"] == "Transfer-Encoding" and "RFC 9112" in error["error"]
+        assert closed, "the connection stayed open after the refusal"
+        assert service.request("GET", "/health")[0] == 200  # the service goes on
+    finally:
+        service.stop()
+
+
+def test_sigterm_while_posts_compute_stops_at_once_and_cleanly(folder):
+    """SIGTERM while 4 POSTs compute (2 workers, 2 waiting): every POST answered 503
+    (the service is stopping), no traceback, no "a worker died" incident, exit 0 with
+    "stopped" as the last line, and in well under waitress's 5 s of waiting for
+    threads. A second signal during the stop changes nothing."""
+    config = 'plugins = ["sodos_fault_serve"]\n[serve]\nconcurrency = 2\n'
+    service = Service(folder, config)
+    slow = json.dumps({**SMALL, "name": "sleep 60"}).encode()
+    answers: list = []
+
+    def client() -> None:
+        try:
+            answers.append(service.post("/standings?criteria=SLEEP", slow, timeout=60))
+        except OSError as error:
+            answers.append(error)
+
+    threads = [threading.Thread(target=client) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 30
+    while strict(service.request("GET", "/health")[2])["idle"] and time.monotonic() < deadline:
+        time.sleep(0.1)  # until both workers compute
+    time.sleep(0.3)
+    started = time.monotonic()
+    service.process.send_signal(signal.SIGTERM)
+    time.sleep(0.05)
+    service.process.send_signal(signal.SIGINT)
+    try:
+        service.process.wait(30)
+    finally:
+        service.stop()
+    elapsed = time.monotonic() - started
+    for thread in threads:
+        thread.join(30)
+    service.reader.join(10)
+    log = "".join(service.log)
+    assert "Traceback" not in log and "incident" not in log, log
+    assert service.process.returncode == 0, log
+    assert [line.split(" on ")[0] for line in log.strip().splitlines()] == [
+        "sodos serve: listening",
+        "sodos serve: stopped",
+    ], log
+    assert elapsed < 4, f"the stop took {elapsed:.1f} s"
+    assert len(answers) == 4
+    for answer in answers:
+        if isinstance(answer, tuple):  # answered before the connection closed
+            status, headers, body = answer
+            assert status == 503 and strict(body)["error"] == "the service is stopping"
+            assert headers["Retry-After"] == "1"
