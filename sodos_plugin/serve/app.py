@@ -271,12 +271,20 @@ class App:
         raw = environ.get("QUERY_STRING", "") or ""
         if len(raw) > MAX_QUERY_BYTES:
             raise Refused(414, f"query longer than {MAX_QUERY_BYTES} bytes", field="query")
-        try:
-            pairs = parse_qsl(
-                raw, keep_blank_values=True, max_num_fields=MAX_QUERY_FIELDS, errors="strict"
+        fields = raw.count("&") + 1 if raw else 0  # as parse_qsl counts them
+        if fields > MAX_QUERY_FIELDS:
+            raise Refused(
+                400,
+                f"{fields} query parameters, more than the {MAX_QUERY_FIELDS} a request may "
+                "have (the service's limit of query parameters)",
+                field="query",
             )
-        except (ValueError, UnicodeDecodeError):
-            raise Refused(400, "the query is not key=value pairs in UTF-8", field="query") from None
+        try:
+            pairs = parse_qsl(raw, keep_blank_values=True, errors="strict")
+        except UnicodeDecodeError:
+            raise Refused(
+                400, "the query's percent-encoded bytes are not UTF-8", field="query"
+            ) from None
         options: dict[str, Any] = {}
         for key, value in pairs:
             kind = known.get(key)

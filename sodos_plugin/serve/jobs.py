@@ -67,10 +67,13 @@ class _BadRequest(Exception):
 
 
 class _Stage:
-    """A step of a request: a SodosError (not a plugin's) is a 400 naming the field."""
+    """A step of a request: a SodosError (not a plugin's) is a 400 naming the field,
+    as the client named it (``fields``: the core's name of a field → the query
+    parameter the client sent for it)."""
 
-    def __init__(self, default_field: str):
+    def __init__(self, default_field: str, fields: Mapping[str, str] | None = None):
         self.default_field = default_field
+        self.fields = fields or {}
 
     def __enter__(self) -> _Stage:
         return self
@@ -83,7 +86,7 @@ class _Stage:
             if where.startswith("line "):  # JSON syntax: the place is in the body
                 message, where = f"{message} ({where})", ""
             field = where.removeprefix("--") or self.default_field  # --round is ?round=
-            raise _BadRequest(message, field) from error
+            raise _BadRequest(message, self.fields.get(field, field)) from error
         return False
 
 
@@ -151,7 +154,10 @@ class Worker:
         host = self.host
         with _Stage("body"):
             tournaments, warnings = json_tournament.parse_many(body, SOURCE, limits=self.limits)
-        with _Stage("query"):
+        # the rating system is ?rating= (or ?system=, its old spelling): an error about it
+        # names the parameter the client sent
+        sent = "system" if "system" in options and "rating" not in options else "rating"
+        with _Stage("query", {"system": sent, "rating": sent}):
             history = host.history(tournaments=tournaments)
             named = [options[k] for k in ("rating", "system") if k in options]
             if len(set(named)) > 1:
