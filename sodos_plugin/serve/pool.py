@@ -33,7 +33,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sodos_plugin.serve import jobs
@@ -83,8 +83,9 @@ def _read_answer(message: bytes) -> tuple[int, bytes]:
     return int.from_bytes(message[:2], "little"), message[2:]
 
 
-def _worker_main(conn: Any, host_factory: Callable[[], Any]) -> None:
-    """The worker process: build the host once, then answer jobs until the pipe closes."""
+def _worker_main(conn: Any, host_factory: Callable[[], Any], handlers: Any) -> None:
+    """The worker process: build the host once, then answer jobs until the pipe closes
+    (``handlers``: route name → handler, the routes of the table computed in workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     try:
         host = host_factory()
@@ -93,7 +94,7 @@ def _worker_main(conn: Any, host_factory: Callable[[], Any]) -> None:
             conn.send(("failed", f"{type(error).__name__}: {error}"))
         return
     try:
-        worker = jobs.Worker(host)
+        worker = jobs.Worker(host, handlers)
         conn.send(("ready", os.getpid()))
         while True:
             conn.send_bytes(_answer(*worker.run(*_read_job(conn.recv_bytes()))))
@@ -154,10 +155,13 @@ class _Idle:
 
 
 class _Worker:
-    def __init__(self, context: Any, host_factory: Callable[[], Any]):
+    def __init__(self, context: Any, host_factory: Callable[[], Any], handlers: Any):
         self.conn, child = context.Pipe()
         self.process = context.Process(
-            target=_worker_main, args=(child, host_factory), daemon=True, name="sodos-worker"
+            target=_worker_main,
+            args=(child, host_factory, handlers),
+            daemon=True,
+            name="sodos-worker",
         )
         # started with SIGINT ignored (an ignored signal stays ignored across exec):
         # Ctrl-C reaches the whole process group, and a worker still importing would
@@ -196,10 +200,18 @@ class _Worker:
 
 
 class Pool:
-    """``size`` worker processes; see the module docstring."""
+    """``size`` worker processes; see the module docstring. ``handlers``: what they
+    compute, route name → ``handler(worker, options, body)`` (importable by name: it
+    reaches them by pickle)."""
 
-    def __init__(self, host_factory: Callable[[], Any], size: int):
+    def __init__(
+        self,
+        host_factory: Callable[[], Any],
+        size: int,
+        handlers: Mapping[str, Callable[..., bytes]],
+    ):
         self.host_factory = host_factory
+        self.handlers = dict(handlers)
         self.size = size
         self.context = multiprocessing.get_context("spawn")
         self.idle = _Idle()
@@ -222,7 +234,7 @@ class Pool:
             self.idle.put(worker)
 
     def _new(self) -> _Worker:
-        worker = _Worker(self.context, self.host_factory)
+        worker = _Worker(self.context, self.host_factory, self.handlers)
         with self.lock:
             self.workers.add(worker)
         return worker
