@@ -237,26 +237,22 @@ class _Stopper:
             raise KeyboardInterrupt
 
 
-def _run_until_stopped(server, stopper: _Stopper) -> None:
+def _loop(server) -> None:
     """waitress's loop, until a signal (the stop that follows is :func:`_shutdown`'s;
     waitress's own waits 5 s for threads that wait on workers the stop ends)."""
     listening = _servers(server)[0]
     adj = listening.adj
-    try:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, stopper)
-        wasyncore.loop(
-            timeout=adj.asyncore_loop_timeout, map=listening._map, use_poll=adj.asyncore_use_poll
-        )
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stopper.stopping = True
-        # ignored from now on, also while Python exits (which restores the default
-        # action of a handler it set, not of an ignored signal): a second Ctrl-C or
-        # SIGTERM neither interrupts the stop nor changes the exit status
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, signal.SIG_IGN)
+    wasyncore.loop(
+        timeout=adj.asyncore_loop_timeout, map=listening._map, use_poll=adj.asyncore_use_poll
+    )
+
+
+def _ignore_signals() -> None:
+    """From the stop on, SIGTERM and SIGINT are ignored, also while Python exits (which
+    restores the default action of a handler it set, not of an ignored signal): a second
+    Ctrl-C or SIGTERM neither interrupts the stop nor changes the exit status."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, signal.SIG_IGN)
 
 
 def _shutdown(server, app: App) -> None:
@@ -329,16 +325,21 @@ def _serve(args: argparse.Namespace) -> int:
     port = ports[0]
     app.hosts = Hosts(host, ports, serve["allowed_hosts"])
     stopper = _Stopper()
-    try:  # from the line below on, a stop (SIGTERM, Ctrl-C) is "stopped", not "while starting"
+    try:  # from here on, a stop (SIGTERM, Ctrl-C) is "stopped", not "while starting"
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, stopper)
         sys.stderr.write(
             f"sodos serve: listening on http://{shown}:{port} "
             f"({serve['concurrency']} workers, {serve['timeout']:g} s per request, "
             f"{serve['max_request_bytes']} bytes per body)\n"
         )
         sys.stderr.flush()
-        _run_until_stopped(server, stopper)
+        _loop(server)
+    except KeyboardInterrupt:
+        pass
     finally:
         stopper.stopping = True
+        _ignore_signals()
         _shutdown(server, app)
     sys.stderr.write("sodos serve: stopped\n")
     return EXIT_OK
