@@ -4,8 +4,10 @@ A route is one row — method, path (``/players/{id}`` takes a path parameter), 
 parameters with their converters, the body's schema, the handler, the answer's schema,
 and where the handler runs (a worker process, or the parent) — and everything the
 service does with a request is read from the row: the 404 list, the 405 and its
-``Allow``, the query's check, whether a body is read, the job a worker gets, and what
-``sodos schema`` documents. Adding a route is adding a row (docs/architecture.md).
+``Allow``, the query's converters and check, whether a body is read, the job a worker
+gets, the answers computed once. The schemas are names of ``sodos schema`` documents
+(tests/faces/serve/test_routes.py checks them). Adding a route is adding a row
+(docs/architecture.md).
 
 Handlers:
 

@@ -10,6 +10,7 @@ from wsgiref.util import setup_testing_defaults
 import pytest
 
 from sodos_plugin.readers import json_tournament
+from sodos_plugin.schemas import catalog
 from sodos_plugin.serve import make_app
 from sodos_plugin.serve.jobs import Refused, Stage
 from sodos_plugin.serve.routes import ROUTES, Route, Routes, round_number, text
@@ -122,3 +123,10 @@ def test_the_built_in_table_answers_as_before(app):
 def test_a_route_given_twice_is_refused():
     with pytest.raises(ValueError, match="POST /standings given twice"):
         Routes([*ROUTES, Route("POST", "/standings", player, query={"x": text})])
+
+
+def test_the_schemas_of_the_table_are_documents_of_sodos_schema():
+    for route in ROUTES:
+        assert route.answer in catalog.NAMES, route.shown
+        assert route.body is None or route.body in catalog.NAMES, route.shown
+        assert (route.body is None) == (route.method == "GET"), route.shown
