@@ -97,7 +97,8 @@ class Route:
 
     :param method: ``GET`` (which answers ``HEAD`` too, without the body) or ``POST``...
     :param path: ``/standings``; a segment ``{name}`` is a path parameter, given to the
-        handler under that name (converted by ``params[name]``, else :func:`text`)
+        handler under that name (read as UTF-8, converted by ``params[name]``, else
+        :func:`text`)
     :param handler: see the module docstring
     :param query: the query parameters, in the order an error lists them, with their
         converters; any other is a 400
@@ -146,10 +147,18 @@ class Route:
                 if not segment:
                     return None
                 name = pattern[1:-1]
-                found[name] = self.params.get(name, text)(name, segment)
+                found[name] = self.params.get(name, text)(name, _utf8(segment))
             elif pattern != segment:
                 return None
         return found
+
+
+def _utf8(segment: str) -> str:
+    """A path segment as text: WSGI gives the path's bytes as Latin-1; they are UTF-8."""
+    try:
+        return segment.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        raise Refused(400, "the path is not UTF-8", field="path") from None
 
 
 class Routes:
