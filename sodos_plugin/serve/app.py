@@ -36,6 +36,7 @@ STATUS = {
     400: "400 Bad Request",
     404: "404 Not Found",
     405: "405 Method Not Allowed",
+    409: "409 Conflict",
     411: "411 Length Required",
     413: "413 Content Too Large",
     414: "414 URI Too Long",
