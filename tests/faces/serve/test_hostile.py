@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import resource
 import select
 import signal
 import socket
@@ -599,3 +600,30 @@ def test_slow_readers_of_long_answers_hold_no_thread(folder):
     finally:
         clients.close()
         service.stop()
+
+
+def test_a_thousand_connections_do_not_end_the_service(folder):
+    """1100 open connections, within serve.max_connections: the server's descriptors
+    pass 1023, where select() fails (it ended the service: "internal error: ValueError:
+    filedescriptor out of range in select()"); /health is answered."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2500:
+        pytest.skip(f"the descriptor limit ({hard}) is too low for 1100 connections")
+    wanted = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))  # both sides
+    sockets = []
+    service = None
+    try:
+        service = Service(folder, "[serve]\nconcurrency = 1\nmax_connections = 1200\n")
+        for _ in range(1100):
+            sockets.append(socket.create_connection((service.host, service.port), timeout=10))
+        time.sleep(1)
+        status, _, answer = service.request("GET", "/health", timeout=30)
+        assert status == 200 and strict(answer)["status"] == "ok"
+        assert service.process.poll() is None
+    finally:
+        for sock in sockets:
+            sock.close()
+        if service is not None:
+            service.stop()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
