@@ -33,6 +33,8 @@ bounds connections and body size itself. What it lacks, added here:
 * a stop that is quick and clean: SIGTERM or Ctrl-C closes the listening sockets, ends
   the workers, answers the POSTs they were computing with 503 (the service is
   stopping), closes the connections and exits with status 0;
+* ``poll()`` instead of ``select()`` (waitress's default), which fails on a descriptor
+  past 1023: a stranger opening a thousand connections ended the service;
 * error answers in the service's JSON shape.
 """
 
@@ -361,6 +363,9 @@ def _listen(app: App, serve):
             cleanup_interval=1,
             # a thread never waits for a client to read (the deadline closes a slow one)
             outbuf_high_watermark=NEVER,
+            # poll(), not select(): select() fails on a descriptor past 1023, and that
+            # ended the service when max_connections (up to 10 000) let that many in
+            asyncore_use_poll=True,
             clear_untrusted_proxy_headers=True,
             ident="sodos",
         )
