@@ -21,6 +21,7 @@ from typing import Any
 from sodos_plugin.config.settings import find_config
 from sodos_plugin.host import Host
 from sodos_plugin.serve.app import App
+from sodos_plugin.serve.routes import ROUTES, Routes
 
 
 def host_factory(config: Mapping[str, Any] | None = None, **options: Any):
@@ -35,11 +36,15 @@ def host_factory(config: Mapping[str, Any] | None = None, **options: Any):
     return functools.partial(Host, dict(config or {}), **options)
 
 
-def make_app(config: Mapping[str, Any] | None = None, **options: Any) -> App:
+def make_app(
+    config: Mapping[str, Any] | None = None, *, routes: Routes = ROUTES, **options: Any
+) -> App:
     """The WSGI application, configured as ``Host(config, **options)`` would be.
 
     Starts the worker processes (``serve.concurrency``); ``app.close()`` stops them.
     Plugins must be importable by name (config ``plugins``, entry points): objects
-    registered on a Host at run time do not reach the worker processes.
+    registered on a Host at run time do not reach the worker processes. ``routes``:
+    the route table (:mod:`sodos_plugin.serve.routes`), ``ROUTES + [Route(...)]`` for
+    more.
     """
-    return App(host_factory(config, **options))
+    return App(host_factory(config, **options), routes)

@@ -9,8 +9,8 @@ service are answered (:class:`Hosts`, 421 otherwise). Every answer is strict JSO
 error answer has the shape of ``sodos schema error`` and names the field or the config
 key of the limit that refused the request.
 
-Routes (docs/hosts.md): ``GET /health``, ``GET /criteria``, ``GET /plugins``,
-``POST /standings``, ``POST /explain``, ``POST /ratings``.
+Routes: the one table of :mod:`sodos_plugin.serve.routes` (docs/hosts.md); this module
+routes by it and holds nothing about any one route.
 """
 
 from __future__ import annotations
@@ -24,28 +24,19 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
-from sodos_plugin import __version__
-from sodos_plugin.plugins.report import plugin_rows
 from sodos_plugin.readers import json_tournament
-from sodos_plugin.schemas import codec, service
 from sodos_plugin.serve import pool as pools
-from sodos_plugin.serve.jobs import error_body, incident
+from sodos_plugin.serve.jobs import Refused, incident
+from sodos_plugin.serve.routes import ROUTES, Request, Route, Routes
 
 MAX_QUERY_BYTES = 4096
 MAX_QUERY_FIELDS = 16
-#: Query parameters of each POST route, with their converters.
-_RANKING = {"round": "round", "criteria": "list", "system": "text"}
-QUERY: dict[str, dict[str, str]] = {
-    "standings": _RANKING,
-    "explain": {**_RANKING, "player": "text", "id": "text"},
-    # ``rating`` names the system as ``--rating`` does; ``system`` is its old spelling
-    "ratings": {"rating": "text", "system": "text", "initial": "initial"},
-}
 STATUS = {
     200: "200 OK",
     400: "400 Bad Request",
     404: "404 Not Found",
     405: "405 Method Not Allowed",
+    409: "409 Conflict",
     411: "411 Length Required",
     413: "413 Content Too Large",
     414: "414 URI Too Long",
@@ -177,44 +168,36 @@ class Hosts:
         )
 
 
-class Refused(Exception):
-    """An answer decided before any computation (4xx, 503)."""
-
-    def __init__(self, status: int, message: str, headers: Iterable[tuple[str, str]] = (), **extra):
-        self.status = status
-        self.body = error_body(status, message, **extra)
-        self.headers = list(headers)
-
-
 class App:
     """The service: ``App(host_factory)``; see the module docstring.
 
     :param host_factory: a picklable callable returning a configured
-        :class:`~sodos_plugin.host.Host`; called here (for the GET routes and the
+        :class:`~sodos_plugin.host.Host`; called here (for the parent's routes and the
         limits) and once in every worker process.
+    :param routes: the route table (:data:`~sodos_plugin.serve.routes.ROUTES`, or more)
     """
 
-    def __init__(self, host_factory: Callable[[], Any]):
+    def __init__(self, host_factory: Callable[[], Any], routes: Routes = ROUTES):
         self.host = host_factory()
+        self.routes = routes
         settings = self.host.settings
         # a bad reader option is the service's config error, found now, not per request
         section = settings.plugin_sections.get(json_tournament.PLUGIN, {})
         json_tournament.Limits.from_options(section)
         self.limits = Limits.from_settings(settings.serve)
-        # what `sodos plugins --kind criterion --format json` and `sodos plugins --format
-        # json` print: the plugins do not change while the service runs
-        self.static = {
-            "/criteria": service.plugins_report(plugin_rows(self.host.registry, "criterion"))
-            + b"\n",
-            "/plugins": service.plugins_report(plugin_rows(self.host.registry)) + b"\n",
-        }
         serve = settings.serve
         #: the Host names answered; ``sodos serve`` sets the port it listens on
         self.hosts = Hosts(serve["host"], None, serve["allowed_hosts"])
         self.lock = threading.Lock()
         self.served = 0
         self.in_flight = 0
-        self.pool = pools.Pool(host_factory, self.limits.concurrency)
+        # answers that do not change while the service runs (the plugins do not)
+        self.static = {
+            route.shown: route.handler(self, Request(route, {}, {}, None))
+            for route in routes
+            if route.static
+        }
+        self.pool = pools.Pool(host_factory, self.limits.concurrency, routes.computed())
 
     # -- WSGI -------------------------------------------------------------------------
 
@@ -244,68 +227,56 @@ class App:
             raise self.hosts.refusal()
         method = environ.get("REQUEST_METHOD", "GET")
         path = environ.get("PATH_INFO", "") or "/"
-        if path in ("/health", "/criteria", "/plugins"):
-            if method not in ("GET", "HEAD"):
-                raise Refused(405, f"{path} takes GET", [("Allow", "GET")], field="method")
-            self._query(environ, {})
-            body = self._health() if path == "/health" else self.static[path]
-            return 200, b"" if method == "HEAD" else body, []
-        route = path.strip("/")
-        if route in QUERY:
-            if method != "POST":
-                raise Refused(405, f"{path} takes POST", [("Allow", "POST")], field="method")
-            options = self._query(environ, QUERY[route])
-            if route == "explain" and ("player" in options) == ("id" in options):
-                raise Refused(400, "give the player: ?player=NAME or ?id=ID", field="player")
-            body = self._body(environ)
-            return self._compute(route, options, body)
-        known = (
-            "GET /health, GET /criteria, GET /plugins, "
-            "POST /standings, POST /explain, POST /ratings"
-        )
-        raise Refused(404, f"no route {path!r} (routes: {known})", field="path")
+        found = self.routes.find(path)
+        if not found:
+            raise Refused(404, f"no route {path!r} (routes: {self.routes.known()})", field="path")
+        chosen = [(route, params) for route, params in found if method in route.methods()]
+        if not chosen:
+            allowed = ", ".join(route.method for route, _ in found)
+            raise Refused(405, f"{path} takes {allowed}", [("Allow", allowed)], field="method")
+        route, params = chosen[0]
+        options = self._query(environ, route.query)
+        if route.check is not None:
+            route.check(options)
+        body = self._body(environ) if route.body is not None else None
+        if route.worker:
+            return self._compute(route, {**params, **options}, body or b"")
+        if route.static:
+            answer = self.static[route.shown]
+        else:
+            answer = route.handler(self, Request(route, params, options, body, environ))
+        return 200, b"" if method == "HEAD" else answer, []
 
     # -- parts of a request -------------------------------------------------------------
 
-    def _query(self, environ: Mapping[str, Any], known: Mapping[str, str]) -> dict[str, Any]:
+    def _query(self, environ: Mapping[str, Any], known: Mapping[str, Callable]) -> dict[str, Any]:
         raw = environ.get("QUERY_STRING", "") or ""
         if len(raw) > MAX_QUERY_BYTES:
             raise Refused(414, f"query longer than {MAX_QUERY_BYTES} bytes", field="query")
-        try:
-            pairs = parse_qsl(
-                raw, keep_blank_values=True, max_num_fields=MAX_QUERY_FIELDS, errors="strict"
+        fields = raw.count("&") + 1 if raw else 0  # as parse_qsl counts them
+        if fields > MAX_QUERY_FIELDS:
+            raise Refused(
+                400,
+                f"{fields} query parameters, more than the {MAX_QUERY_FIELDS} a request may "
+                "have (the service's limit of query parameters)",
+                field="query",
             )
-        except (ValueError, UnicodeDecodeError):
-            raise Refused(400, "the query is not key=value pairs in UTF-8", field="query") from None
+        try:
+            pairs = parse_qsl(raw, keep_blank_values=True, errors="strict")
+        except UnicodeDecodeError:
+            raise Refused(
+                400, "the query's percent-encoded bytes are not UTF-8", field="query"
+            ) from None
         options: dict[str, Any] = {}
         for key, value in pairs:
-            kind = known.get(key)
-            if kind is None:
+            convert = known.get(key)
+            if convert is None:
                 names = ", ".join(known) or "none"
                 raise Refused(400, f"unknown query parameter (known: {names})", field=key[:40])
             if key in options:
                 raise Refused(400, "given twice", field=key)
-            options[key] = self._convert(key, kind, value)
+            options[key] = convert(key, value)
         return options
-
-    @staticmethod
-    def _convert(key: str, kind: str, value: str) -> Any:
-        if kind == "round":
-            if not value.isascii() or not value.isdigit() or len(value) > 4:
-                raise Refused(400, "expected a round number >= 0", field=key)
-            return int(value)
-        if kind == "initial":
-            if value not in ("ranks", "files"):
-                raise Refused(400, 'expected "ranks" or "files"', field=key)
-            return value
-        if kind == "list":
-            names = [part.strip() for part in value.split(",") if part.strip()]
-            if not names or len(names) > 64:
-                raise Refused(400, "expected 1 to 64 comma-separated names", field=key)
-            return names
-        if len(value) > 200 or not value.strip():
-            raise Refused(400, "expected a non-empty value of at most 200 characters", field=key)
-        return value
 
     def _body(self, environ: Mapping[str, Any]) -> bytes:
         media = (environ.get("CONTENT_TYPE") or "").split(";")
@@ -343,7 +314,7 @@ class App:
             raise too_large
         return body
 
-    def _compute(self, route: str, options: dict[str, Any], body: bytes):
+    def _compute(self, route: Route, options: dict[str, Any], body: bytes):
         limits = self.limits
         with self.lock:
             full = self.in_flight >= limits.in_flight
@@ -363,11 +334,11 @@ class App:
             with self.lock:
                 self.in_flight -= 1
 
-    def _run(self, route: str, options: dict[str, Any], body: bytes):
+    def _run(self, route: Route, options: dict[str, Any], body: bytes):
         limits = self.limits
         try:
             status, answer = self.pool.run(
-                (route, options, body), timeout=limits.timeout, wait=limits.queue_timeout
+                (route.name, options, body), timeout=limits.timeout, wait=limits.queue_timeout
             )
         except pools.Busy:
             raise Refused(
@@ -383,22 +354,15 @@ class App:
                 f"the request took longer than {limits.timeout:g} s (config serve.timeout)",
                 limit="serve.timeout",
             ) from None
+        except pools.Stopped:
+            raise Refused(503, "the service is stopping", [("Retry-After", "1")]) from None
         except pools.WorkerLost:
             incident = uuid.uuid4().hex[:12]
-            sys.stderr.write(f"sodos serve: incident {incident}: a worker died computing {route}\n")
+            sys.stderr.write(
+                f"sodos serve: incident {incident}: a worker died computing {route.name}\n"
+            )
             raise Refused(500, "internal error", incident=incident) from None
         return status, answer, []
-
-    def _health(self) -> bytes:
-        health = service.Health(
-            status="ok",
-            version=__version__,
-            workers=self.limits.concurrency,
-            idle=self.pool.idle_count,
-            restarts=self.pool.restarts,
-            served=self.served,
-        )
-        return codec.encode(health) + b"\n"
 
     def close(self) -> None:
         """Stop the worker processes (also done when the process exits)."""

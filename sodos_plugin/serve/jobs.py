@@ -18,7 +18,7 @@ import io
 import sys
 import traceback
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from sodos_plugin.engine.explain import document as explanation_document
@@ -58,6 +58,16 @@ def error_body(status: int, message: str, **extra: Any) -> bytes:
     return codec.encode_ascii(service.Error(error=message, status=status, **given)) + b"\n"
 
 
+class Refused(Exception):
+    """An answer decided without computing (4xx, 503): raised by the parent's routing
+    and by a parent route's handler (serve/routes.py)."""
+
+    def __init__(self, status: int, message: str, headers: Iterable[tuple[str, str]] = (), **extra):
+        self.status = status
+        self.body = error_body(status, message, **extra)
+        self.headers = list(headers)
+
+
 class _BadRequest(Exception):
     def __init__(self, message: str, field: str, status: int = 400, limit: str | None = None):
         self.message = message
@@ -66,13 +76,16 @@ class _BadRequest(Exception):
         self.limit = limit
 
 
-class _Stage:
-    """A step of a request: a SodosError (not a plugin's) is a 400 naming the field."""
+class Stage:
+    """A step of a request: a SodosError (not a plugin's) is a 400 naming the field,
+    as the client named it (``fields``: the core's name of a field → the query
+    parameter the client sent for it)."""
 
-    def __init__(self, default_field: str):
+    def __init__(self, default_field: str, fields: Mapping[str, str] | None = None):
         self.default_field = default_field
+        self.fields = fields or {}
 
-    def __enter__(self) -> _Stage:
+    def __enter__(self) -> Stage:
         return self
 
     def __exit__(self, kind: Any, error: Any, tb: Any) -> bool:
@@ -83,23 +96,21 @@ class _Stage:
             if where.startswith("line "):  # JSON syntax: the place is in the body
                 message, where = f"{message} ({where})", ""
             field = where.removeprefix("--") or self.default_field  # --round is ?round=
-            raise _BadRequest(message, field) from error
+            raise _BadRequest(message, self.fields.get(field, field)) from error
         return False
 
 
 class Worker:
-    """One worker's state, built once: the host (config, plugins, settings) and the
-    JSON reader's limits; :meth:`run` answers one job."""
+    """One worker's state, built once: the host (config, plugins, settings), the JSON
+    reader's limits and the handlers of the routes computed in workers (route name →
+    ``handler(worker, options, body)``, from the route table, serve/routes.py);
+    :meth:`run` answers one job. The handlers of the built-in routes are its methods."""
 
-    def __init__(self, host: Any):
+    def __init__(self, host: Any, handlers: Mapping[str, Callable[..., bytes]]):
         self.host = host
         section = host.settings.plugin_sections.get(json_tournament.PLUGIN, {})
         self.limits = json_tournament.Limits.from_options(section)
-        self.routes = {
-            "standings": self.standings,
-            "explain": self.explain,
-            "ratings": self.ratings,
-        }
+        self.handlers = dict(handlers)
 
     def run(self, route: str, options: Mapping[str, Any], body: bytes) -> tuple[int, bytes]:
         """(status, answer) of one request; never raises. The cyclic collector is paused
@@ -107,7 +118,7 @@ class Worker:
         collects between requests (sodos_plugin.util.gcpause)."""
         try:
             with paused_gc():
-                return 200, self.routes[route](options, body)
+                return 200, self.handlers[route](self, options, body)
         except _BadRequest as bad:
             return bad.status, error_body(bad.status, bad.message, field=bad.field, limit=bad.limit)
         except Exception as error:  # a plugin's failure or a bug: the service goes on
@@ -115,9 +126,9 @@ class Worker:
 
     def _standings(self, options: Mapping[str, Any], body: bytes):
         host = self.host
-        with _Stage("body"):
+        with Stage("body"):
             tournament, warnings = json_tournament.parse(body, SOURCE, limits=self.limits)
-        with _Stage("query"):
+        with Stage("query"):
             names = options.get("criteria")
             if names:  # as registered: "sosm-1" is shown as SOSM-1 (as the CLI does)
                 names = [c.name for c in host.resolve_criteria(names)]
@@ -135,7 +146,7 @@ class Worker:
 
     def explain(self, options: Mapping[str, Any], body: bytes) -> bytes:
         result = self._standings(options, body)
-        with _Stage("player"):
+        with Stage("player"):
             wanted: str | int = options.get("player", "")
             if "id" in options:
                 ids = [i for i, p in enumerate(result.tournament.players) if p.id == options["id"]]
@@ -149,9 +160,12 @@ class Worker:
         """A tournament, or an array of tournaments (a history, each dated), rated as
         ``sodos ratings FILE... --format json`` rates the same files."""
         host = self.host
-        with _Stage("body"):
+        with Stage("body"):
             tournaments, warnings = json_tournament.parse_many(body, SOURCE, limits=self.limits)
-        with _Stage("query"):
+        # the rating system is ?rating= (or ?system=, its old spelling): an error about it
+        # names the parameter the client sent
+        sent = "system" if "system" in options and "rating" not in options else "rating"
+        with Stage("query", {"system": sent, "rating": sent}):
             history = host.history(tournaments=tournaments)
             named = [options[k] for k in ("rating", "system") if k in options]
             if len(set(named)) > 1:
@@ -163,12 +177,6 @@ class Worker:
         stream = io.StringIO()
         write(result, "json", stream)
         return stream.getvalue().encode("utf-8")
-
-
-def run(host: Any, job: tuple[str, Mapping[str, Any], bytes]) -> tuple[int, bytes]:
-    """``job`` = (route, options from the query, body) → (status, body), for one job
-    (a worker keeps its :class:`Worker`)."""
-    return Worker(host).run(*job)
 
 
 def incident(error: BaseException) -> bytes:

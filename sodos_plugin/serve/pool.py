@@ -5,8 +5,10 @@ Contract: :class:`Pool` keeps ``size`` processes, each with its own
 and plugins as the parent). :meth:`Pool.run` hands one job to an idle worker and
 returns its answer, or raises :class:`Busy` (no worker free within ``wait`` seconds),
 :class:`TimeLimit` (no answer within ``timeout``: the worker is killed) or
-:class:`WorkerLost` (the worker died). A killed or dead worker is replaced in the
-background, so no request — however long, however it fails — takes the service down.
+:class:`WorkerLost` (the worker died), or :class:`Stopped` (:meth:`Pool.close` was
+called meanwhile: the service is stopping, which is not a worker's death). A killed or
+dead worker is replaced in the background, so no request — however long, however it
+fails — takes the service down.
 
 Processes, not threads: a computation in Python cannot be stopped from outside, a
 process can; and a crash (a plugin's C extension, memory) stays in its process.
@@ -31,7 +33,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sodos_plugin.serve import jobs
@@ -50,6 +52,10 @@ class TimeLimit(Exception):
 
 class WorkerLost(Exception):
     """The worker died while computing the job."""
+
+
+class Stopped(Exception):
+    """The pool was closed (the service is stopping) before the job's answer came."""
 
 
 class StartFailed(Exception):
@@ -77,8 +83,9 @@ def _read_answer(message: bytes) -> tuple[int, bytes]:
     return int.from_bytes(message[:2], "little"), message[2:]
 
 
-def _worker_main(conn: Any, host_factory: Callable[[], Any]) -> None:
-    """The worker process: build the host once, then answer jobs until the pipe closes."""
+def _worker_main(conn: Any, host_factory: Callable[[], Any], handlers: Any) -> None:
+    """The worker process: build the host once, then answer jobs until the pipe closes
+    (``handlers``: route name → handler, the routes of the table computed in workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     try:
         host = host_factory()
@@ -87,7 +94,7 @@ def _worker_main(conn: Any, host_factory: Callable[[], Any]) -> None:
             conn.send(("failed", f"{type(error).__name__}: {error}"))
         return
     try:
-        worker = jobs.Worker(host)
+        worker = jobs.Worker(host, handlers)
         conn.send(("ready", os.getpid()))
         while True:
             conn.send_bytes(_answer(*worker.run(*_read_job(conn.recv_bytes()))))
@@ -100,13 +107,16 @@ class _Idle:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.closed = False
         self.workers: list[_Worker] = []
         #: each waiting request: [a lock it blocks on, the worker handed to it]
         self.waiting: deque[list[Any]] = deque()
 
     def put(self, worker: _Worker) -> None:
         with self.lock:
-            if self.waiting:
+            if self.closed:
+                worker.kill()
+            elif self.waiting:
                 waiter = self.waiting.popleft()
                 waiter[1] = worker
                 waiter[0].release()
@@ -117,6 +127,8 @@ class _Idle:
         """An idle worker, waiting at most ``timeout`` seconds behind earlier requests
         (None: none came)."""
         with self.lock:
+            if self.closed:
+                return None
             if self.workers and not self.waiting:
                 return self.workers.pop()
             waiter = [threading.Lock(), None]
@@ -124,19 +136,32 @@ class _Idle:
             self.waiting.append(waiter)
         waiter[0].acquire(timeout=max(timeout, 0))
         with self.lock:
-            if waiter[1] is None:  # not handed one in time
+            if waiter[1] is None and waiter in self.waiting:  # not handed one in time
                 self.waiting.remove(waiter)
             return waiter[1]
 
     def qsize(self) -> int:
         return len(self.workers)
 
+    def close(self) -> list[_Worker]:
+        """No worker handed out from now on; the requests waiting are woken with none.
+        Returns the idle workers."""
+        with self.lock:
+            self.closed = True
+            idle, self.workers = self.workers, []
+            while self.waiting:
+                self.waiting.popleft()[0].release()
+        return idle
+
 
 class _Worker:
-    def __init__(self, context: Any, host_factory: Callable[[], Any]):
+    def __init__(self, context: Any, host_factory: Callable[[], Any], handlers: Any):
         self.conn, child = context.Pipe()
         self.process = context.Process(
-            target=_worker_main, args=(child, host_factory), daemon=True, name="sodos-worker"
+            target=_worker_main,
+            args=(child, host_factory, handlers),
+            daemon=True,
+            name="sodos-worker",
         )
         # started with SIGINT ignored (an ignored signal stays ignored across exec):
         # Ctrl-C reaches the whole process group, and a worker still importing would
@@ -175,10 +200,18 @@ class _Worker:
 
 
 class Pool:
-    """``size`` worker processes; see the module docstring."""
+    """``size`` worker processes; see the module docstring. ``handlers``: what they
+    compute, route name → ``handler(worker, options, body)`` (importable by name: it
+    reaches them by pickle)."""
 
-    def __init__(self, host_factory: Callable[[], Any], size: int):
+    def __init__(
+        self,
+        host_factory: Callable[[], Any],
+        size: int,
+        handlers: Mapping[str, Callable[..., bytes]],
+    ):
         self.host_factory = host_factory
+        self.handlers = dict(handlers)
         self.size = size
         self.context = multiprocessing.get_context("spawn")
         self.idle = _Idle()
@@ -186,18 +219,22 @@ class Pool:
         self.lock = threading.Lock()
         self.workers: set[_Worker] = set()
         self.restarts = 0
+        started: list[_Worker] = []
         try:
-            started = [self._new() for _ in range(size)]
+            for _ in range(size):
+                started.append(self._new())
             for worker in started:
                 worker.wait_ready(START_TIMEOUT)
         except BaseException:  # StartFailed, or stopped while starting (Ctrl-C)
             self.close()
+            for worker in started:  # no thread polls them yet
+                worker.conn.close()
             raise
         for worker in started:
             self.idle.put(worker)
 
     def _new(self) -> _Worker:
-        worker = _Worker(self.context, self.host_factory)
+        worker = _Worker(self.context, self.host_factory, self.handlers)
         with self.lock:
             self.workers.add(worker)
         return worker
@@ -237,16 +274,20 @@ class Pool:
         route, options, body = job
         worker = self.idle.get(wait)
         if worker is None:
-            raise Busy
+            raise Stopped if self.closed else Busy
         try:
             worker.conn.send_bytes(_job(route, options, body))
             if not worker.conn.poll(timeout):
                 self._drop(worker)
+                if self.closed:
+                    raise Stopped
                 self._replace()
                 raise TimeLimit
             answer = _read_answer(worker.conn.recv_bytes())
         except (EOFError, OSError):
             self._drop(worker)
+            if self.closed:  # ended by close(), not dead
+                raise Stopped from None
             self._replace()
             raise WorkerLost from None
         self.idle.put(worker)
@@ -257,8 +298,17 @@ class Pool:
         return self.idle.qsize()
 
     def close(self) -> None:
+        """End every worker at once. A request computing on one, or waiting for one,
+        gets :class:`Stopped`; its thread closes that worker's pipe (closing it here,
+        under a thread that polls it, could hand its descriptor to another file)."""
         self.closed = True
+        idle = self.idle.close()
         with self.lock:
             workers, self.workers = list(self.workers), set()
         for worker in workers:
-            worker.kill()
+            with contextlib.suppress(OSError):
+                worker.process.kill()
+        for worker in workers:
+            worker.process.join(5)
+        for worker in idle:
+            worker.conn.close()

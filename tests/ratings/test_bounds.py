@@ -19,7 +19,7 @@ from sodos_plugin.cli import main
 from sodos_plugin.errors import InputError, PluginError
 from sodos_plugin.ratings.initial import MAX_DEVIATION, MAX_RATING
 from sodos_plugin.ratings.report import write
-from sodos_plugin.serve import jobs
+from sodos_plugin.serve import routes
 
 HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
 GAMES = GameHistory(
@@ -69,7 +69,7 @@ def test_no_infinity_reaches_the_json(faults, tmp_path, capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert out == "" and "plugin 'sodos_fault_ratings' failed" in err and "final rating" in err
     body = (ROOT / "docs" / "json" / "league.json").read_bytes()
-    status, answer = jobs.run(faults, ("ratings", {"rating": "f-inf"}, body))
+    status, answer = routes.run(faults, ("ratings", {"rating": "f-inf"}, body))
     assert status == 500 and b"Infinity" not in answer and b"sodos_fault_ratings" in answer
 
 

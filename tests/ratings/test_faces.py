@@ -18,7 +18,7 @@ from sodos_hookspecs import RatingResult, RatingState, RatingStep, RatingSystem,
 from sodos_plugin import Host
 from sodos_plugin.cli import main
 from sodos_plugin.ratings.report import explanation_dict, render_explanation
-from sodos_plugin.serve import jobs
+from sodos_plugin.serve import routes
 
 SYSTEMS = ("egf", "glicko2", "ogs", "whr")
 H9 = shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.h9")
@@ -173,12 +173,12 @@ def test_post_ratings(system):
     body = (ROOT / "docs" / "json" / "league.json").read_bytes()
     host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
     for key in ("rating", "system"):  # the one spelling, and the old one
-        status, answer = jobs.run(host, ("ratings", {key: system}, body))
+        status, answer = routes.run(host, ("ratings", {key: system}, body))
         assert status == 200, answer
         document = strict(answer.decode("utf-8"))
         assert document["system"] == system and len(document["players"]) == 5
     other = "whr" if system != "whr" else "egf"
-    status, answer = jobs.run(host, ("ratings", {"rating": system, "system": other}, body))
+    status, answer = routes.run(host, ("ratings", {"rating": system, "system": other}, body))
     assert status == 400 and b"one choice" in answer
 
 

@@ -20,6 +20,7 @@ from sodos_plugin.ratings.report import explanation_dict
 from sodos_plugin.readers import json_tournament
 from sodos_plugin.schemas import catalog, codec, service
 from sodos_plugin.serve.jobs import Worker
+from sodos_plugin.serve.routes import ROUTES
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -94,7 +95,7 @@ def test_the_documents_of_every_input_match_their_schemas():
     check("plugins", service.plugins_report(plugin_rows(host.registry)))
     health = service.Health(status="ok", version="1", workers=2, idle=1, restarts=0, served=3)
     check("health", codec.encode(health))
-    worker = Worker(host)
+    worker = Worker(host, ROUTES.computed())
     for body in (b"", b"[]", b'{"format": 1}', b'{"a": 1, "a": 2}', "\ufeff{".encode()):
         status, answer = worker.run("standings", {}, body)
         assert status == 400

@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import resource
 import select
 import signal
 import socket
@@ -338,3 +339,291 @@ def test_http_client_sees_strict_json_for_every_refusal(folder):
         connection.close()
     finally:
         service.stop()
+
+
+#: The criteria that make a standings answer long: about 550 bytes a player, 19 bytes of
+#: answer per byte of body (a row per player, a value per criterion).
+LONG_ROWS = (
+    "NBW,MMS,SOSW,SOSM,SOS,SOSW-1,SOSM-1,SOS-1,SOSW-2,SOSM-2,SOS-2,SOSOSW,SOSOSM,SOSOS,"
+    "SODOSW,SODOSM,SODOS,SODOMS,CUSSW,CUSSM,CUSS,DC,SDC,RANK,CPS"
+)
+
+
+class SlowReaders:
+    """Clients that pipeline requests and read the answers slowly (256 bytes every
+    0.5 s, through a 4 KB receive buffer), each reconnecting a second after the service
+    closes it: ``gets`` pipeline 1000 ``GET /plugins`` (7 MB of answers per 8 KB the
+    server reads, more than the kernel's buffers hold); ``posts`` pipeline a POST whose
+    answer is longer than 16 MiB (waitress's high-water mark) and a GET behind it, and
+    start again when refused (503: the one worker is busy)."""
+
+    def __init__(self, service: Service, gets: int, posts: int, players: int = 20_000):
+        self.service = service
+        players = [{"name": str(i), "rank": "1k"} for i in range(players)]
+        games = [{"round": 1, "black": 0, "white": 1, "result": "B+"}]
+        document = {**SMALL, "players": players, "games": games}
+        body = json.dumps(document, separators=(",", ":")).encode()
+        self.post = (
+            b"POST /standings?criteria=" + LONG_ROWS.encode() + b" HTTP/1.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+            % len(body)
+            + body
+            + b"GET /plugins HTTP/1.1\r\n\r\n"
+        )
+        self.get = b"GET /plugins HTTP/1.1\r\n\r\n" * 1000
+        self.stop = threading.Event()
+        self.answered = 0  # POSTs answered 200: each held a thread in the old service
+        self.threads = [
+            threading.Thread(target=self._client, args=(self.get,), daemon=True)
+            for _ in range(gets)
+        ] + [
+            threading.Thread(target=self._client, args=(self.post,), daemon=True)
+            for _ in range(posts)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def _client(self, requests: bytes) -> None:
+        while not self.stop.is_set():
+            sock = socket.socket()
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                sock.settimeout(10)
+                sock.connect((self.service.host, self.service.port))
+                sock.sendall(requests)
+                head = sock.recv(12)
+                if head.startswith(b"HTTP/1.1 200") and requests is self.post:
+                    self.answered += 1
+                if head.startswith(b"HTTP/1.1 503"):
+                    continue  # refused at once: ask again
+                while not self.stop.is_set() and sock.recv(256):
+                    self.stop.wait(0.5)
+            except OSError:
+                pass
+            finally:
+                sock.close()
+            self.stop.wait(1)
+
+    def close(self) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(15)
+
+
+@pytest.mark.slow
+def test_health_answers_under_slow_reading_pipelining_clients(folder):
+    """20 clients pipeline requests and read the answers slowly, more than
+    serve.max_connections, a deadline far away (60 s): a connection whose client owes a
+    read is evicted as one waiting for its request is, so GET /health is answered within
+    2 s, every time, for 20 s. (Before: only connections waiting for their request were
+    evicted — the newcomer itself, before its request was read.)"""
+    config = "[serve]\nrequest_timeout = 60\nmax_connections = 16\nconcurrency = 1\n"
+    service = Service(folder, config)
+    clients = SlowReaders(service, gets=20, posts=0)
+    try:
+        time.sleep(2)
+        slowest, answered = 0.0, 0
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            started = time.monotonic()
+            try:
+                status, _, answer = service.request("GET", "/health", timeout=2)
+            except OSError as error:
+                raise AssertionError(f"GET /health unanswered: {error!r}") from None
+            slowest = max(slowest, time.monotonic() - started)
+            assert status == 200 and strict(answer)["status"] == "ok"
+            answered += 1
+            time.sleep(0.25)
+        assert slowest < 2
+        assert answered >= 20
+    finally:
+        clients.close()
+        service.stop()
+
+
+def test_a_client_slow_to_read_its_answers_is_closed_at_the_deadline(folder):
+    """The deadline counts the time the client takes to read what was sent, as it
+    counts the time it takes to send its request: a client that pipelines 1000
+    requests and reads their answers at about 600 KB/s (7 MB each time the server reads
+    8 KB of them) is closed at serve.request_timeout, though bytes flow all the time.
+    (Before: a connection sending an answer was closed only after the deadline without
+    a byte taken.)"""
+    service = Service(folder, "[serve]\nrequest_timeout = 2\nconcurrency = 1\n")
+    sock = socket.create_connection((service.host, service.port), timeout=10)
+    started = time.monotonic()
+    read, closed_after = 0, None
+    try:
+        sock.sendall(b"GET /plugins HTTP/1.1\r\n\r\n" * 1000)
+        while time.monotonic() - started < 2 + SLACK + 10:
+            try:
+                data = sock.recv(65536)
+            except ConnectionResetError:
+                data = b""
+            if not data:
+                closed_after = time.monotonic() - started
+                break
+            read += len(data)
+            time.sleep(0.1)
+        assert closed_after is not None, f"open after {2 + SLACK + 10} s, {read} bytes read"
+        assert 1.5 < closed_after < 2 + SLACK, f"closed after {closed_after:.1f} s"
+        assert read > 256 << 10  # it was reading, all along
+    finally:
+        sock.close()
+        service.stop()
+
+
+def read_until_closed(sock: socket.socket, seconds: float) -> tuple[bytes, bool]:
+    """What the service sends, and whether it closed the connection within ``seconds``."""
+    sock.settimeout(seconds)
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except TimeoutError:
+        return data, False
+    except ConnectionResetError:
+        pass
+    return data, True
+
+
+@pytest.mark.parametrize(
+    "version, framing",
+    [
+        (b"HTTP/1.1", b"Content-Length: %d\r\nTransfer-Encoding: chunked\r\n"),
+        (b"HTTP/1.1", b"Transfer-Encoding: chunked\r\nContent-Length: %d\r\n"),
+        (b"HTTP/1.0", b"Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n"),
+    ],
+)
+def test_content_length_and_chunked_together_are_refused_and_closed(folder, version, framing):
+    """RFC 9112 §6.3: a front proxy that counts the body by Content-Length sends the
+    bytes after the chunked body as part of this request; the service must not answer
+    them as a request of their own. Refused (400), and the connection closed."""
+    service = Service(folder, "[serve]\nconcurrency = 1\n")
+    host = service.address.encode()
+    smuggled = b"GET /health HTTP/1.1\r\nHost: " + host + b"\r\n\r\n"
+    body = b"0\r\n\r\n" + smuggled
+    head = (
+        b"POST /standings " + version + b"\r\nHost: " + host + b"\r\n"
+        b"Content-Type: application/json\r\n" + framing.replace(b"%d", b"%d" % len(body)) + b"\r\n"
+    )
+    try:
+        with socket.create_connection((service.host, service.port), timeout=10) as sock:
+            sock.sendall(head + body)
+            answer, closed = read_until_closed(sock, 10)
+        assert answer.startswith(b"HTTP/1.") and answer[8:13] == b" 400 ", answer[:200]
+        head, rest = answer.split(b"\r\n\r\n", 1)
+        length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+        assert len(rest) == length, answer  # one answer: none to the smuggled GET
+        error = strict(rest)
+        assert error["field"] == "Transfer-Encoding" and "RFC 9112" in error["error"]
+        assert closed, "the connection stayed open after the refusal"
+        assert service.request("GET", "/health")[0] == 200  # the service goes on
+    finally:
+        service.stop()
+
+
+def test_sigterm_while_posts_compute_stops_at_once_and_cleanly(folder):
+    """SIGTERM while 4 POSTs compute (2 workers, 2 waiting): every POST answered 503
+    (the service is stopping), no traceback, no "a worker died" incident, exit 0 with
+    "stopped" as the last line, and in well under waitress's 5 s of waiting for
+    threads. A second signal during the stop changes nothing."""
+    config = 'plugins = ["sodos_fault_serve"]\n[serve]\nconcurrency = 2\n'
+    service = Service(folder, config)
+    slow = json.dumps({**SMALL, "name": "sleep 60"}).encode()
+    answers: list = []
+
+    def client() -> None:
+        try:
+            answers.append(service.post("/standings?criteria=SLEEP", slow, timeout=60))
+        except OSError as error:
+            answers.append(error)
+
+    threads = [threading.Thread(target=client) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 30
+    while strict(service.request("GET", "/health")[2])["idle"] and time.monotonic() < deadline:
+        time.sleep(0.1)  # until both workers compute
+    time.sleep(0.3)
+    started = time.monotonic()
+    service.process.send_signal(signal.SIGTERM)
+    time.sleep(0.05)
+    service.process.send_signal(signal.SIGINT)
+    try:
+        service.process.wait(30)
+    finally:
+        service.stop()
+    elapsed = time.monotonic() - started
+    for thread in threads:
+        thread.join(30)
+    service.reader.join(10)
+    log = "".join(service.log)
+    assert "Traceback" not in log and "incident" not in log, log
+    assert service.process.returncode == 0, log
+    assert [line.split(" on ")[0] for line in log.strip().splitlines()] == [
+        "sodos serve: listening",
+        "sodos serve: stopped",
+    ], log
+    assert elapsed < 4, f"the stop took {elapsed:.1f} s"
+    assert len(answers) == 4
+    for answer in answers:
+        if isinstance(answer, tuple):  # answered before the connection closed
+            status, headers, body = answer
+            assert status == 503 and strict(body)["error"] == "the service is stopping"
+            assert headers["Retry-After"] == "1"
+
+
+@pytest.mark.slow
+def test_slow_readers_of_long_answers_hold_no_thread(folder):
+    """5 clients (as many as the server's threads: 1 computing, 0 waiting, 4 spare) each
+    pipeline a POST with a 27 MB answer and a GET, and read slowly: waitress made the
+    thread wait while more than 16 MiB of its connection's answers were unread, so all
+    five threads waited on clients and GET /health was never answered. No thread waits
+    on a client now: /health is answered within 2 s, every time."""
+    config = "[serve]\nrequest_timeout = 60\nconcurrency = 1\nmax_waiting = 0\n"
+    service = Service(folder, config)
+    clients = SlowReaders(service, gets=0, posts=5, players=50_000)
+    try:
+        deadline = time.monotonic() + 120
+        while clients.answered < 5 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert clients.answered >= 5, f"{clients.answered} long answers in 120 s"
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            started = time.monotonic()
+            try:
+                status, _, _ = service.request("GET", "/health", timeout=2)
+            except OSError as error:
+                raise AssertionError(f"GET /health unanswered: {error!r}") from None
+            assert status == 200 and time.monotonic() - started < 2
+            time.sleep(0.25)
+    finally:
+        clients.close()
+        service.stop()
+
+
+def test_a_thousand_connections_do_not_end_the_service(folder):
+    """1100 open connections, within serve.max_connections: the server's descriptors
+    pass 1023, where select() fails (it ended the service: "internal error: ValueError:
+    filedescriptor out of range in select()"); /health is answered."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2500:
+        pytest.skip(f"the descriptor limit ({hard}) is too low for 1100 connections")
+    wanted = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))  # both sides
+    sockets = []
+    service = None
+    try:
+        service = Service(folder, "[serve]\nconcurrency = 1\nmax_connections = 1200\n")
+        for _ in range(1100):
+            sockets.append(socket.create_connection((service.host, service.port), timeout=10))
+        time.sleep(1)
+        status, _, answer = service.request("GET", "/health", timeout=30)
+        assert status == 200 and strict(answer)["status"] == "ok"
+        assert service.process.poll() is None
+    finally:
+        for sock in sockets:
+            sock.close()
+        if service is not None:
+            service.stop()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

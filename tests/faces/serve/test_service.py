@@ -276,6 +276,10 @@ BAD_QUERIES = [
     ("/explain", "player", "give the player"),
     ("/explain?player=Zed", "player", "no player called"),
     ("/explain?id=p9", "id", "no player has the id"),
+    # the real reason and the limit, not "not key=value pairs in UTF-8"
+    ("/standings?" + "&".join(f"k{i}=1" for i in range(17)), "query", "17 query parameters"),
+    ("/standings?" + "&".join(f"k{i}=1" for i in range(17)), "query", "limit of query"),
+    ("/standings?round=%ff", "query", "not UTF-8"),
 ]
 
 
@@ -510,6 +514,9 @@ def test_ratings_of_a_history_and_its_errors(service, small_file):
     error_of(status, answer, 400, "[1].format")
     status, _, answer = service.post("/ratings?system=elo9", json.dumps(dated).encode())
     error_of(status, answer, 400, "system")
+    # the parameter the client sent, not the core's name for it
+    status, _, answer = service.post("/ratings?rating=nope", json.dumps(dated).encode())
+    assert "unknown rating system" in error_of(status, answer, 400, "rating")["error"]
     status, _, answer = service.post("/ratings?initial=mine", json.dumps(dated).encode())
     error_of(status, answer, 400, "initial")
     status, _, answer = service.post("/ratings", b"[]")
