@@ -746,6 +746,7 @@ def _tournament(
             date=meta.date,
             info=meta.info,
             size=meta.size,
+            odd_pairings=True,  # kept as OpenGotha keeps them, each warned (docs/rules.md §6)
         )
     except ValueError as error:
         raise InputError(str(error), source=source) from None

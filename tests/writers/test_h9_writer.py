@@ -239,7 +239,7 @@ def test_export_is_what_opengotha_exported_from_the_same_xml(folder, stem, heade
 )  # fmt: skip
 def test_what_h9_cannot_hold_is_refused(players, games, message):
     host = Host(config_file=False, entry_points=False)
-    t = Tournament("t", 1, tuple(players), tuple(games))
+    t = Tournament("t", 1, tuple(players), tuple(games), odd_pairings=True)  # as OpenGotha's
     with pytest.raises(InputError, match=message):
         as_h9(host, host.standings(t, system="swiss", criteria=["NBW"]))
 
