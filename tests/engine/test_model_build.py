@@ -67,7 +67,10 @@ def first_error(games, n: int, rounds: int) -> str | None:
     selves = sorted((g.round, g.black) for g in games if g.black == g.white)
     if selves:  # the first in round order, once every game is in range
         r, p = selves[0]
-        return f"t: round {r}: P{p} is paired with himself (games: players[{p}] is both black and white)"
+        return (
+            f"t: round {r}: P{p} is paired with himself "
+            f"(games: players[{p}] is both black and white)"
+        )
     return None
 
 

@@ -23,8 +23,8 @@ from builders import B, J, W, tournament, values
 
 from sodos_plugin import Game, Host, Player, Tournament
 from sodos_plugin.engine.model import Participation
-from sodos_plugin.errors import ModelError
 from sodos_plugin.engine.scores import BYE, PAIRED, Pairings
+from sodos_plugin.errors import ModelError
 
 
 def event():
@@ -108,7 +108,11 @@ def test_scores_and_sos_family_by_hand():
 def test_order_of_the_two_games_decides_which_counts():
     t = event()
     swapped = Tournament(
-        t.name, t.rounds, t.players, (t.games[1], t.games[0], *t.games[2:]), byes=t.byes,
+        t.name,
+        t.rounds,
+        t.players,
+        (t.games[1], t.games[0], *t.games[2:]),
+        byes=t.byes,
         odd_pairings=True,
     )
     s = standings(swapped, ["MMS", "SOSM"])
