@@ -125,7 +125,8 @@ def _events_digests(events: Sequence[str], old: int) -> tuple[str, str]:
 def tournament_games(
     tournament: Tournament, date: str, source: str, klass: str = ""
 ) -> tuple[list[HistoryGame], HistoryEvent, dict[str, HistoryPlayer], list[FileReport]]:
-    """One dated tournament → its rated games, its event, its players, unrated games."""
+    """One dated tournament → its rated games, its event, its players, unrated games;
+    each game keeps its own komi (``Game.komi``, None when the source gives none)."""
     key = f"{tournament.name} ({date}, {source})"
     event = HistoryEvent(key, tournament.name, date, klass, source)
     # A history tells players apart by name alone: players of one file who share a name
@@ -163,7 +164,9 @@ def tournament_games(
             skipped.append(FileReport(where, "excluded", why, kind))
             continue
         games.append(
-            HistoryGame(date, key, black, white, score, game.handicap, None, 19, game.round, where)
+            HistoryGame(
+                date, key, black, white, score, game.handicap, game.komi, 19, game.round, where
+            )
         )
     return games, event, players, skipped
 
@@ -274,10 +277,13 @@ class _Collector:
             return
         self.tournaments[signature] = source
         renamed = {p: self.name(p, source) for p in players}
-        for game in games:
+        for game in games:  # a game's own komi (Game.komi) wins over the event's KM
             self.games.append(
                 game._replace(
-                    black=renamed[game.black], white=renamed[game.white], size=size, komi=komi
+                    black=renamed[game.black],
+                    white=renamed[game.white],
+                    size=size,
+                    komi=komi if game.komi is None else game.komi,
                 )
             )
         self.events[event.key] = event
