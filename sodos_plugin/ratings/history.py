@@ -56,6 +56,7 @@ from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.ratings.periods import _order, game_order
 from sodos_plugin.readers import dated, games_table
 from sodos_plugin.readers import sgf as sgf_reader
+from sodos_plugin.util.inputfiles import FileRefused, exists
 
 
 class _Keys(dict):
@@ -442,7 +443,11 @@ def read_history(
     sgf: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        if not path.exists():
+        try:  # a name too long, a loop of links ...: said, naming the path
+            found = exists(path)
+        except FileRefused as error:
+            raise InputError(str(error), source=str(path)) from None
+        if not found:
             raise InputError("no such file or directory", source=str(path))
         try:
             reader, builtin = sources.claim(path)

@@ -32,6 +32,8 @@ __all__ = [
     "FileRefused",
     "NotRegular",
     "TooLarge",
+    "exists",
+    "is_dir",
     "open_bounded",
     "open_regular",
     "read_head",
@@ -66,6 +68,33 @@ class NotRegular(FileRefused):
 
 class TooLarge(FileRefused):
     """Above the size limit."""
+
+
+def _stat(path: str | Path) -> os.stat_result | None:
+    """The path's status (links followed), None when nothing is there; any other failure
+    (a name longer than the system allows, a loop of links, a folder on the way that may
+    not be searched, a NUL in the name) is :class:`FileRefused` with its reason. Python's
+    ``Path.exists`` raises the bare ``OSError`` on some versions and answers False on
+    others: the caller would name no file."""
+    try:
+        return os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        raise FileRefused(f"cannot read: {error.strerror or error}") from None
+    except ValueError:  # "embedded null byte"
+        raise FileRefused("cannot read: the name holds a NUL character") from None
+
+
+def exists(path: str | Path) -> bool:
+    """Whether something is at ``path`` (:func:`_stat`: other failures are refused)."""
+    return _stat(path) is not None
+
+
+def is_dir(path: str | Path) -> bool:
+    """Whether ``path`` is a folder (:func:`_stat`: other failures are refused)."""
+    found = _stat(path)
+    return found is not None and stat.S_ISDIR(found.st_mode)
 
 
 def kind(mode: int) -> str:
