@@ -57,6 +57,7 @@ from sodos_plugin.ratings.periods import _order, game_order
 from sodos_plugin.readers import dated, games_table
 from sodos_plugin.readers import sgf as sgf_reader
 from sodos_plugin.util.inputfiles import FileRefused, exists
+from sodos_plugin.util.textsafe import quoted
 
 
 class _Keys(dict):
@@ -229,7 +230,8 @@ class _Collector:
         first = self.spelling.setdefault(key, raw)
         if first != raw:
             self.warnings.append(
-                f"{source}: {raw!r} is taken as {first!r}: the same name (docs/rules.md §8)"
+                f"{source}: {quoted(raw)} is taken as {quoted(first)}: the same name "
+                "(docs/rules.md §8)"
             )
             self.spelling[key] = first
         return first

@@ -369,3 +369,13 @@ def test_messages_show_input_cells_cut() -> None:
     with pytest.raises(InputError) as error:
         read(table(*ROWS, header=f"date,black,{long}"))
     assert len(str(error.value)) < 1000
+
+
+def test_a_history_of_a_table_shows_its_names_cut(tmp_path: Path) -> None:
+    path = tmp_path / "names.csv"
+    path.write_bytes(table(f"2024-05-04,{'A' * 100_000},Bob,B+R", f"2024-05-05,{'a' * 100_000},"
+                           "Bob,B+R"))  # fmt: skip
+    history = host().history([path])
+    assert len(history.games) == 2
+    assert any("is taken as" in w for w in history.warnings)  # one player by §8
+    assert max(map(len, history.warnings)) < 1000
