@@ -18,9 +18,10 @@ def tournament(
     byes: Iterable[tuple[int, str]] = (),
     absences: Iterable[tuple[int, str]] = (),
     settings: dict | None = None,
+    odd_pairings: bool = False,
 ) -> Tournament:
     """``players``: names or (name, rank); ``games``: (round, black, white, result[, handicap
-    [, by_default]]) with player names."""
+    [, by_default]]) with player names; ``odd_pairings`` as :class:`Tournament` takes it."""
     made = []
     for entry in players:
         name, rank = (entry, None) if isinstance(entry, str) else entry
@@ -40,6 +41,7 @@ def tournament(
         byes=frozenset((r, index[n]) for r, n in byes),
         absences=frozenset((r, index[n]) for r, n in absences),
         settings=settings or {},
+        odd_pairings=odd_pairings,
     )
 
 

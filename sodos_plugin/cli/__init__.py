@@ -167,7 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return broken_pipe()
         except OSError as error:  # a write to standard output outside Host.write
             discard_stdout()
-            say(f"sodos: error: cannot write: {error.strerror or error}")
+            if error.filename is not None:  # not standard output: the file is named
+                say(f"sodos: error: {error.filename}: {error.strerror or error}")
+            else:
+                say(f"sodos: error: cannot write: {error.strerror or error}")
             return EXIT_ERROR
         except KeyboardInterrupt:
             say("sodos: interrupted")

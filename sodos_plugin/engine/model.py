@@ -8,9 +8,12 @@ r is *paired*; otherwise one listed in ``absences`` is *absent*; otherwise the p
 is *not assigned*.
 
 Games as OpenGotha accepts them (docs/rules.md §6): a player may have two games in one
-round, or play himself. Every game scores; for the player's own SOS-type values the game
-listed *last* in :attr:`Tournament.games` counts (see :class:`sodos_plugin.engine.scores.Pairings`).
-Readers that accept such games warn, naming both games.
+round. Every game scores; for the player's own SOS-type values the game listed *last* in
+:attr:`Tournament.games` counts (see :class:`sodos_plugin.engine.scores.Pairings`).
+Readers that accept such games warn, naming both games. A player paired with himself, or
+with the bye and a game in one round, is refused (:class:`ModelError` naming the round
+and the player) unless the tournament says its source keeps such pairings
+(:attr:`Tournament.odd_pairings`: OpenGotha files, read as OpenGotha reads them).
 
 Unknown stays unknown: a player's identifiers are only those the source gives
 (:attr:`Player.ids`), and a game's colours and komi are known or not
@@ -357,6 +360,11 @@ class Tournament:
         from it.
     :param size: the board size, when the source says it (OpenGotha XML ``size``);
         ``None`` when unknown.
+    :param odd_pairings: the source keeps pairings no pairing program makes: a player
+        paired with himself, or given the bye and a game in one round, each scoring as
+        OpenGotha scores it (docs/rules.md §6; the OpenGotha XML reader sets it). False
+        (a host's or another reader's tournament): both are a :class:`ModelError`
+        naming the round and the player.
     """
 
     name: str
@@ -371,6 +379,8 @@ class Tournament:
     compat: Mapping[str, CompatView] = field(default_factory=dict)
     info: Mapping[str, str] = field(default_factory=dict)
     size: int | None = None
+    # how the source reads, not a fact of the event: left out of repr and comparisons
+    odd_pairings: bool = field(default=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         where = self.source or self.name or "tournament"
@@ -407,6 +417,8 @@ class Tournament:
             _bad(where, "name", "expected a string", self.name)
         if type(self.rounds) is not int:
             _bad(where, "rounds", "expected an integer number of rounds", self.rounds)
+        if type(self.odd_pairings) is not bool:
+            _bad(where, "odd_pairings", "expected true or false", self.odd_pairings)
         if not _players_are_typed(self.players):  # else every player, to name the field
             for i, player in enumerate(self.players):
                 if type(player) is not Player:
@@ -436,7 +448,30 @@ class Tournament:
             raise ModelError(f"{where}: rounds: must be >= 0, got {rounds}")
         if not _games_in_range(self.games, n, rounds):
             self._first_bad_game(n, rounds, where)
+        if not self.odd_pairings:
+            self._refuse_odd_pairings(where)
         self._validate_free_rounds(n, rounds, where)
+
+    def _refuse_odd_pairings(self, where: str) -> None:
+        """A player paired with himself, or with the bye and a game in one round: no
+        pairing program makes either (:attr:`odd_pairings`); the first, in round order,
+        is named."""
+        if not self.games:
+            return
+        round_of, blacks, whites = _columns(self.games, 3)
+        if not all(map(ne, blacks, whites)):
+            r, p = min((r, b) for r, b, w in zip(round_of, blacks, whites) if b == w)
+            raise ModelError(
+                f"{where}: round {r}: {self.players[p].name} is paired with himself "
+                f"(games: players[{p}] is both black and white)"
+            )
+        if self.byes:
+            both = self.byes & _paired(self.games)
+            if both:
+                r, p = min(both)
+                raise ModelError(
+                    f"{where}: round {r}: {self.players[p].name} has the bye and a game"
+                )
 
     def _first_bad_game(self, n: int, rounds: int, where: str) -> None:
         """The first game out of range raises (games in document order)."""

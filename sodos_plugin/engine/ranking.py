@@ -67,11 +67,13 @@ class WorkLimits:
     def from_settings(cls, settings: Settings) -> WorkLimits:
         return cls(settings.max_players, settings.max_player_rounds)
 
-    def check(self, players: int, rounds: int) -> None:
+    def check(self, players: int, rounds: int, source: str | None = None) -> None:
+        """:class:`LimitError` past a limit, naming ``source`` (the tournament's file)."""
         if players > self.max_players:
             raise LimitError(
                 f"{players} players, more than the limit of {self.max_players}",
                 limit="limits.max_players",
+                source=source,
             )
         work = players * max(rounds, 1)
         if work > self.max_player_rounds:
@@ -79,6 +81,7 @@ class WorkLimits:
                 f"{players} players x {rounds} rounds = {work} player-rounds, more than the "
                 f"limit of {self.max_player_rounds}",
                 limit="limits.max_player_rounds",
+                source=source,
             )
 
 
@@ -127,7 +130,9 @@ def rank(
         rounds = round
     if not 0 <= rounds <= tournament.rounds:
         raise ConfigError(f"round {rounds} outside 0..{tournament.rounds}", where="--round")
-    (limits or WorkLimits.from_settings(settings)).check(len(tournament.players), rounds)
+    (limits or WorkLimits.from_settings(settings)).check(
+        len(tournament.players), rounds, tournament.source or tournament.name or None
+    )
     names = tuple(e.name for e in entries)  # as registered: "sosm-1" is SOSM-1
 
     def compute(entry: Entry, ctx: Context) -> Breakdown:

@@ -56,6 +56,8 @@ from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.ratings.periods import _order, game_order
 from sodos_plugin.readers import dated, games_table
 from sodos_plugin.readers import sgf as sgf_reader
+from sodos_plugin.util.inputfiles import FileRefused, exists
+from sodos_plugin.util.textsafe import quoted
 
 
 class _Keys(dict):
@@ -125,7 +127,8 @@ def _events_digests(events: Sequence[str], old: int) -> tuple[str, str]:
 def tournament_games(
     tournament: Tournament, date: str, source: str, klass: str = ""
 ) -> tuple[list[HistoryGame], HistoryEvent, dict[str, HistoryPlayer], list[FileReport]]:
-    """One dated tournament → its rated games, its event, its players, unrated games."""
+    """One dated tournament → its rated games, its event, its players, unrated games;
+    each game keeps its own komi (``Game.komi``, None when the source gives none)."""
     key = f"{tournament.name} ({date}, {source})"
     event = HistoryEvent(key, tournament.name, date, klass, source)
     # A history tells players apart by name alone: players of one file who share a name
@@ -163,7 +166,9 @@ def tournament_games(
             skipped.append(FileReport(where, "excluded", why, kind))
             continue
         games.append(
-            HistoryGame(date, key, black, white, score, game.handicap, None, 19, game.round, where)
+            HistoryGame(
+                date, key, black, white, score, game.handicap, game.komi, 19, game.round, where
+            )
         )
     return games, event, players, skipped
 
@@ -225,7 +230,8 @@ class _Collector:
         first = self.spelling.setdefault(key, raw)
         if first != raw:
             self.warnings.append(
-                f"{source}: {raw!r} is taken as {first!r}: the same name (docs/rules.md §8)"
+                f"{source}: {quoted(raw)} is taken as {quoted(first)}: the same name "
+                "(docs/rules.md §8)"
             )
             self.spelling[key] = first
         return first
@@ -274,10 +280,13 @@ class _Collector:
             return
         self.tournaments[signature] = source
         renamed = {p: self.name(p, source) for p in players}
-        for game in games:
+        for game in games:  # a game's own komi (Game.komi) wins over the event's KM
             self.games.append(
                 game._replace(
-                    black=renamed[game.black], white=renamed[game.white], size=size, komi=komi
+                    black=renamed[game.black],
+                    white=renamed[game.white],
+                    size=size,
+                    komi=komi if game.komi is None else game.komi,
                 )
             )
         self.events[event.key] = event
@@ -436,7 +445,11 @@ def read_history(
     sgf: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        if not path.exists():
+        try:  # a name too long, a loop of links ...: said, naming the path
+            found = exists(path)
+        except FileRefused as error:
+            raise InputError(str(error), source=str(path)) from None
+        if not found:
             raise InputError("no such file or directory", source=str(path))
         try:
             reader, builtin = sources.claim(path)

@@ -21,7 +21,7 @@ from sodos_plugin.engine.identity import shared_name_warnings
 from sodos_plugin.errors import InputError
 from sodos_plugin.plugins.call import call, check
 from sodos_plugin.plugins.registry import Provided, Registry
-from sodos_plugin.util.inputfiles import FileRefused, read_head
+from sodos_plugin.util.inputfiles import FileRefused, exists, is_dir, read_head
 
 #: how much of a file a reader's ``claims`` sees
 HEAD_BYTES = 4096
@@ -29,9 +29,9 @@ HEAD_BYTES = 4096
 
 def head(path: Path) -> bytes:
     """The first bytes of a file, for readers' ``claims`` (a folder is claimed by its name)."""
-    if path.is_dir():
-        return b""
     try:
+        if is_dir(path):
+            return b""
         return read_head(path, HEAD_BYTES)
     except FileRefused as error:
         raise InputError(str(error), source=str(path)) from None
@@ -70,10 +70,10 @@ def read(
     for raw in paths:
         path = Path(raw)
         try:  # a path too long, a loop of links ...: said, naming the path
-            exists = path.exists()
-        except OSError as error:
-            raise InputError(f"cannot read: {error.strerror}", source=str(path)) from None
-        if not exists:
+            there = exists(path)
+        except FileRefused as error:
+            raise InputError(str(error), source=str(path)) from None
+        if not there:
             raise InputError("no such file or directory", source=str(path))
         reader = reader_for(registry, path)
         if chosen is not None and reader.name != chosen.name:

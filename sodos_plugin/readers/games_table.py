@@ -9,9 +9,15 @@ Contract: :func:`claims` takes ``.csv`` and ``.tsv`` files whose first line name
 all. ``sodos ratings games.csv`` rates it; ``sodos standings`` refuses it (a table of
 dated games is a history, not one tournament's rounds).
 
-The table: UTF-8 (a BOM is skipped), comma, semicolon or tab separated (the one the
-header line holds most of; tab for ``.tsv``), a header row naming the columns (any
-case; spaces, ``_`` and ``-`` alike), quoted cells as CSV quotes them:
+The table: UTF-8 (a BOM is skipped), or UTF-16 or UTF-32 with their BOM (what
+spreadsheets save as "Unicode text"), or UTF-16 without one (told by its zero bytes);
+lines end with LF, CR LF or CR alone (Excel for Mac); comma, semicolon or tab separated
+(the one the header line holds most of; tab for ``.tsv``), a header row naming the
+columns (any case; spaces, ``_`` and ``-`` alike), quoted cells as CSV quotes them,
+read strictly: a quote never closed, or text after a closing quote (``"Ann"x``), is an
+error naming the line where its row starts, never a cell that swallows the rest of the
+file. A row of more than :data:`MAX_ROW_CHARS` characters (its quoted line breaks
+included) is an error naming its line.
 
 * required: ``date`` (any layout of :func:`sodos_plugin.readers.dates.first_day`),
   ``black``, ``white`` (the players' names) and ``result`` (SGF ``RE`` texts:
@@ -30,6 +36,11 @@ void or won by default game, a missing name) is *excluded* with its reason
 (:mod:`sodos_plugin.readers.dated`); a game id given twice is a *duplicate*. Blank
 lines are skipped.
 
+The file is read as a stream, row by row (:func:`read_table`): memory is that of the
+games kept (each a slotted :class:`TableGame` sharing its names, dates and events with
+the other rows), not a multiple of the file's text. Warnings and reasons show a cell
+cut to a few dozen columns (:func:`sodos_plugin.util.textsafe.quoted`).
+
 Player ids: when ``black id`` and ``white id`` are given, a player is the id, not the
 name: an id met with two names keeps the first (warned); two ids with one name are two
 players, each shown as ``name [id]`` (warned), never merged into one.
@@ -37,13 +48,14 @@ players, each shown as ``name [id]`` (warned), never merged into one.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
@@ -52,11 +64,13 @@ from sodos_plugin.engine.model import BLACK_SCORE
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers import dated
 from sodos_plugin.readers.sgf.results import parse_result
-from sodos_plugin.util.inputfiles import FileRefused, read_regular
+from sodos_plugin.util.inputfiles import FileRefused, open_bounded
+from sodos_plugin.util.textsafe import fit_middle, printable, quoted, shown
 
 __all__ = [
     "COLUMNS",
     "MAX_BYTES",
+    "MAX_ROW_CHARS",
     "NAME",
     "PLUGIN",
     "GamesTable",
@@ -73,6 +87,11 @@ SUFFIXES = (".csv", ".tsv")
 #: A server's export of a million games is some 60 MB (option ``max_bytes``).
 MAX_BYTES = 256 << 20
 MAX_ROUNDS = 99
+#: One row's characters, its quoted line breaks included: a games table's row is some
+#: hundred; a quote never closed would otherwise make the rest of the file one cell.
+MAX_ROW_CHARS = 1 << 20
+#: Ignored columns named in the warning; more are counted.
+SHOWN_COLUMNS = 12
 
 #: column → the header names that mean it (folded: lower case, ``_``/``-`` as spaces).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -95,7 +114,7 @@ REQUIRED = ("date", "black", "white", "result")
 _HEADER_OF = {name: column for column, names in COLUMNS.items() for name in names}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableGame:
     """One rated row: a game of the history, as the table gives it.
 
@@ -134,18 +153,53 @@ def _fold(header: str) -> str:
     return " ".join(header.replace("_", " ").replace("-", " ").split()).casefold()
 
 
+#: byte-order marks → the codec that reads the text after them (UTF-32 before UTF-16:
+#: its little-endian BOM starts with UTF-16's)
+BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def encoding_of(head: bytes) -> str:
+    """The text encoding of a table that starts with ``head``: its BOM's, else UTF-16
+    when every other byte of the start is zero (a BOM-less UTF-16 export), else UTF-8."""
+    for bom, encoding in BOMS:
+        if head.startswith(bom):
+            return encoding
+    start = head[:64]
+    if len(start) >= 4 and start.count(0) * 2 >= len(start) - 1:
+        if not any(start[1::2]):
+            return "utf-16-le"
+        if not any(start[0::2]):
+            return "utf-16-be"
+    return "utf-8"
+
+
 def _header_line(head: bytes) -> str:
-    text = head.decode("utf-8", "replace").lstrip("\ufeff")
-    return text.split("\n", 1)[0]
+    text = head.decode(encoding_of(head), "replace").lstrip("\ufeff")
+    lines = text.splitlines()  # LF, CR LF or CR alone
+    return lines[0] if lines else ""
+
+
+def _cells(line: str, delimiter: str) -> list[str]:
+    """The cells of one header line (a quote left open there: split at the delimiter)."""
+    try:
+        return next(csv.reader([line], delimiter=delimiter, strict=True), [])
+    except csv.Error:
+        return line.split(delimiter)
 
 
 def claims(path: Path, head: bytes) -> bool:
-    """``.csv``/``.tsv`` files whose first line names a ``black`` or ``white`` column."""
+    """``.csv``/``.tsv`` files whose first line names a ``black`` or ``white`` column, in
+    any encoding :func:`encoding_of` tells, any line end."""
     if path.suffix.lower() not in SUFFIXES or path.is_dir():
         return False
     line = _header_line(head)
-    delimiter = _delimiter(line, path)
-    cells = next(csv.reader([line], delimiter=delimiter), [])
+    cells = _cells(line, _delimiter(line, path))
     return any(_HEADER_OF.get(_fold(cell)) in ("black", "white") for cell in cells)
 
 
@@ -175,72 +229,162 @@ class _Row:
 
     def error(self, column: str, message: str) -> FileReport:
         return FileReport(
-            f"{self.where}:{self.line}", "rejected", f"column {self.names[column]!r}: {message}"
+            f"{self.where}:{self.line}", "rejected", f"column '{self.names[column]}': {message}"
         )
 
 
 def read_table(path: Path | str, max_bytes: int = MAX_BYTES) -> GamesTable:
-    """Read one games table (see the module documentation)."""
+    """Read one games table (see the module documentation), as a stream."""
     source = str(path)
     try:
-        data = read_regular(path, max_bytes, f"option [plugin.{PLUGIN}] max_bytes")
+        with open_bounded(path, max_bytes, f"option [plugin.{PLUGIN}] max_bytes") as stream:
+            return read_stream(stream, source)
     except FileRefused as error:
         raise InputError(str(error), source=source) from None
-    return parse_table(data, source)
 
 
 def parse_table(data: bytes, source: str) -> GamesTable:
     """:func:`read_table` of bytes already read (``source`` names them in messages)."""
+    return read_stream(io.BytesIO(data), source)
+
+
+class _RowTooLong(Exception):
+    pass
+
+
+def _lines(text: io.TextIOBase, used: list[int]) -> Iterator[str]:
+    """The lines of ``text`` (ends kept: LF, CR LF, CR), each read to at most
+    :data:`MAX_ROW_CHARS`; ``used[0]`` counts the characters of the row being read
+    (the caller sets it to 0 at each row) and past the limit raises :class:`_RowTooLong`."""
+    readline = text.readline
+    while True:
+        line = readline(MAX_ROW_CHARS + 1)
+        if not line:
+            return
+        used[0] += len(line)
+        if used[0] > MAX_ROW_CHARS:
+            raise _RowTooLong
+        yield line
+
+
+def read_stream(binary: BinaryIO, source: str) -> GamesTable:
+    """:func:`read_table` of an open binary stream, read row by row."""
+    encoding = encoding_of(binary.read(4))
+    binary.seek(0)
+    named = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8"}.get(encoding, encoding.upper())
+    text = io.TextIOWrapper(binary, encoding=encoding, errors="strict", newline="")
+    used = [0]
+    lines = _lines(text, used)
+    start = 1  # the first line of the row being read (a quoted cell may hold line breaks)
+    rows: Any = None
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise InputError(
-            f"line {line}: not UTF-8 text (byte {error.start})", source=source
-        ) from None
-    first = text.split("\n", 1)[0]
-    rows = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first, source))
-    try:
+        first = next(lines, "")
+        delimiter = _delimiter(first.lstrip("\ufeff"), source)
+        rows = csv.reader(_chain(first.lstrip("\ufeff"), lines), delimiter=delimiter,
+                          strict=True)  # fmt: skip
         header = next(rows, None)
         if header is None or not any(cell.strip() for cell in header):
             raise InputError("line 1: no header row naming the columns", source=source)
-        at: dict[str, int] = {}
-        names: dict[str, str] = {}
-        ignored = []
-        for index, cell in enumerate(header):
-            column = _HEADER_OF.get(_fold(cell))
-            if column is None:
-                if cell.strip():
-                    ignored.append(cell.strip())
-                continue
-            if column in at:
-                raise InputError(
-                    f"line 1: columns {names[column]!r} and {cell.strip()!r} both give "
-                    f"the {column.replace('_', ' ')}",
-                    source=source,
-                )
-            at[column], names[column] = index, cell.strip()
-        missing = [c for c in REQUIRED if c not in at]
-        if missing:
-            raise InputError(
-                f"line 1: no {' and no '.join(missing)} column (a games table needs "
-                f"{', '.join(REQUIRED)}; the header names {', '.join(map(repr, header[:12]))})",
-                source=source,
-            )
+        at, names, ignored = _columns(header, source)
         reader = _Reader(source, at, names)
-        start = rows.line_num + 1  # a row's first line (a quoted cell may hold line breaks)
+        start = rows.line_num + 1
+        used[0] = 0
         for cells in rows:
             reader.row(cells, start)
             start = rows.line_num + 1
+            used[0] = 0
+    except UnicodeDecodeError:
+        line, byte = _undecodable(binary, encoding)
+        raise InputError(f"line {line}: not {named} text (byte {byte})", source=source) from None
+    except _RowTooLong:
+        raise InputError(
+            f"line {start}: a row of more than {MAX_ROW_CHARS} characters (a quote never closed?)",
+            source=source,
+        ) from None
     except csv.Error as error:
-        raise InputError(f"line {rows.line_num}: not valid CSV: {error}", source=source) from None
+        if "unexpected end of data" in str(error):
+            raise InputError(
+                f"line {start}: a quote opened in this row is never closed", source=source
+            ) from None
+        end = rows.line_num if rows is not None else 1
+        lines = f"line {start}" if end <= start else f"lines {start}-{end}"
+        raise InputError(f"{lines}: not valid CSV: {error}", source=source) from None
+    finally:
+        text.detach()  # the caller closes the stream
     warnings = list(reader.warnings)
     if ignored:
-        warnings.insert(0, f"{source}: columns not read: {', '.join(map(repr, ignored))}")
+        more = len(ignored) - SHOWN_COLUMNS
+        listed = ", ".join(map(quoted, ignored[:SHOWN_COLUMNS]))
+        warnings.insert(
+            0,
+            f"{source}: columns not read: {listed}" + (f" and {more} more" if more > 0 else ""),
+        )
     warnings.extend(reader.id_warnings())
     return GamesTable(
         source, tuple(reader.named_games()), tuple(reader.files), tuple(warnings), tuple(at)
     )
+
+
+def _undecodable(binary: BinaryIO, encoding: str) -> tuple[int, int]:
+    """The line and byte offset of the first bytes that are not ``encoding`` text: the
+    stream read again from its start by blocks (the error path only)."""
+    binary.seek(0)
+    decoder = codecs.getincrementaldecoder(encoding)("strict")
+    line, offset, last = 1, 0, ""
+    while True:
+        block = binary.read(1 << 16)
+        pending = decoder.getstate()[0]
+        try:
+            text = decoder.decode(block, final=not block)
+        except UnicodeDecodeError as error:
+            good = (pending + block)[: error.start].decode(encoding, "replace")
+            return line + _breaks(last, good), offset - len(pending) + error.start
+        if not block:  # pragma: no cover - the error was met while reading
+            return line, offset
+        line += _breaks(last, text)
+        offset += len(block)
+        last = text[-1:] or last
+
+
+def _breaks(last: str, text: str) -> int:
+    """Line ends in ``text`` (LF, CR LF, CR; a CR LF split after ``last`` counts once)."""
+    count = text.count("\n") + text.count("\r") - text.count("\r\n")
+    return count - (last == "\r" and text.startswith("\n"))
+
+
+def _chain(first: str, lines: Iterator[str]) -> Iterator[str]:
+    if first:
+        yield first
+    yield from lines
+
+
+def _columns(header: list[str], source: str):
+    """The header's columns: where each of :data:`COLUMNS` is, its name as written, and
+    the names not read."""
+    at: dict[str, int] = {}
+    names: dict[str, str] = {}
+    ignored = []
+    for index, cell in enumerate(header):
+        column = _HEADER_OF.get(_fold(cell))
+        if column is None:
+            if cell.strip():
+                ignored.append(cell.strip())
+            continue
+        if column in at:
+            raise InputError(
+                f"line 1: columns '{names[column]}' and {quoted(cell.strip())} both "
+                f"give the {column.replace('_', ' ')}",
+                source=source,
+            )
+        at[column], names[column] = index, shown(cell.strip())
+    missing = [c for c in REQUIRED if c not in at]
+    if missing:
+        raise InputError(
+            f"line 1: no {' and no '.join(missing)} column (a games table needs "
+            f"{', '.join(REQUIRED)}; the header names {', '.join(map(quoted, header[:12]))})",
+            source=source,
+        )
+    return at, names, ignored
 
 
 class _Reader:
@@ -254,6 +398,9 @@ class _Reader:
         self.files: list[FileReport] = []
         self.warnings: list[str] = []
         self.ids: dict[str, int] = {}  # game id → its line
+        # one object per distinct name, day, event, rank and komi: a server's million
+        # games hold a few thousand of each
+        self.share = {}.setdefault
         self.by_id = "black_id" in at and "white_id" in at
         self.player_ids: list[tuple[str, str]] = []  # per game: (black id, white id)
         self.id_names: dict[str, tuple[str, int]] = {}  # player id → first name, line
@@ -274,17 +421,19 @@ class _Reader:
         result_text = row.get("result")
         parsed = parse_result(result_text)
         if parsed.how == "contradiction":
-            self.files.append(row.error("result", parsed.note))
+            self.files.append(row.error("result", _note(parsed.note)))
             return
         game_id = row.get("id") or None
         if game_id is not None:
             first = self.ids.setdefault(game_id, line)
             if first != line:
                 self.files.append(
-                    FileReport(where, "duplicate", f"game id {game_id!r} as on line {first}")
+                    FileReport(where, "duplicate", f"game id {quoted(game_id)} as on line {first}")
                 )
                 return
+        share = self.share
         black, white = row.get("black"), row.get("white")
+        black, white = share(black, black), share(white, white)
         ids = (row.get("black_id"), row.get("white_id")) if self.by_id else None
         date_text = row.get("date")
         day = dated.first_day(date_text)
@@ -298,29 +447,34 @@ class _Reader:
                 first_name = self.id_names.setdefault(player_id, (name, line))
                 if first_name[0] != name:
                     self.warnings.append(
-                        f"{where}: player id {player_id!r} is {name!r} here and "
-                        f"{first_name[0]!r} on line {first_name[1]}: the first name is used"
+                        f"{where}: player id {quoted(player_id)} is {quoted(name)} here and "
+                        f"{quoted(first_name[0])} on line {first_name[1]}: the first name is used"
                     )
             self.player_ids.append(ids)  # type: ignore[arg-type]
         self.games.append(
             TableGame(
                 line,
-                day,  # type: ignore[arg-type]  # checked by _not_rated
+                share(day, day),  # type: ignore[arg-type]  # checked by _not_rated
                 black,
                 white,
                 BLACK_SCORE[parsed.result],
                 handicap,  # type: ignore[arg-type]
-                komi,
+                share(komi, komi),
                 size,  # type: ignore[arg-type]
-                row.get("event") or None,
+                self.kept(row, "event"),
                 rnd,
-                row.get("black_rank") or None,
-                row.get("white_rank") or None,
+                self.kept(row, "black_rank"),
+                self.kept(row, "white_rank"),
                 game_id,
             )
         )
         if parsed.note:
-            self.warnings.append(f"{where}: {parsed.note}")
+            self.warnings.append(f"{where}: {_note(parsed.note)}")
+
+    def kept(self, row: _Row, column: str) -> str | None:
+        """A text cell kept with a game, one object per distinct text; None when blank."""
+        text = row.get(column)
+        return self.share(text, text) or None
 
     def named_games(self) -> list[TableGame]:
         """The games, each player named by the first name of his id (when ids are given);
@@ -346,7 +500,7 @@ class _Reader:
             ids_of.setdefault(identity_key(name), []).append(player_id)
         return [
             f"{self.source}: {len(ids)} player ids share the name "
-            f"{self.id_names[ids[0]][0]!r} ({', '.join(map(repr, ids[:5]))}): different "
+            f"{quoted(self.id_names[ids[0]][0])} ({', '.join(map(quoted, ids[:5]))}): different "
             "players, each shown with the id"
             for ids in ids_of.values()
             if len(ids) > 1
@@ -362,6 +516,12 @@ def _renamed(game: TableGame, black: str, white: str) -> TableGame:
     )  # fmt: skip
 
 
+def _note(note: str) -> str:
+    """A result's note (it quotes the cell: ``RE[...]: result not understood``) cut in
+    its middle to a line's length, its start and its reason kept."""
+    return fit_middle(printable(note[:200] + note[-200:] if len(note) > 400 else note), 160)
+
+
 class _Bad(Exception):
     def __init__(self, report: FileReport):
         self.report = report
@@ -372,7 +532,7 @@ def _integer(row: _Row, column: str, low: int, high: int, default: int | None) -
     if not text:
         return default
     if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        raise _Bad(row.error(column, f"{text[:40]!r} is not a number {low}..{high}"))
+        raise _Bad(row.error(column, f"{quoted(text)} is not a number {low}..{high}"))
     return int(text)
 
 
@@ -385,7 +545,7 @@ def _komi(row: _Row) -> float | None:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or abs(value) > 150:
-        raise _Bad(row.error("komi", f"{text[:40]!r} is not a komi in points"))
+        raise _Bad(row.error("komi", f"{quoted(text)} is not a komi in points"))
     return value + 0.0
 
 
@@ -400,7 +560,7 @@ def _not_rated(black, white, ids, day, date_text, parsed, result_text, names):
         else identity_key(black) == identity_key(white)
     )
     if same:
-        return dated.SELF_PLAY, f"{black!r} plays himself: self-play (not rated)"
+        return dated.SELF_PLAY, f"{quoted(black)} plays himself: self-play (not rated)"
     if ids is not None and not all(ids):
         missing = " and ".join(names[c] for c, v in zip(("black_id", "white_id"), ids) if not v)
         return dated.NO_PLAYERS, f"no player id in {missing} (not rated)"
@@ -408,17 +568,17 @@ def _not_rated(black, white, ids, day, date_text, parsed, result_text, names):
         if date_text:
             return (
                 dated.UNDATED,
-                f"{names['date']} {date_text[:40]!r}: not a full date (not rated)",
+                f"{names['date']} {quoted(date_text)}: not a full date (not rated)",
             )
         return dated.UNDATED, f"no {names['date']}: the game's date is unknown (not rated)"
     if parsed.by_default:
-        return dated.FORFEIT, f"{names['result']} {result_text!r}: won by default (not rated)"
+        return dated.FORFEIT, f"{names['result']} {quoted(result_text)}: won by default (not rated)"
     if parsed.result not in BLACK_SCORE:
         kind = {"void": dated.VOID, "unrecognised": dated.NOT_UNDERSTOOD}.get(
             parsed.how, dated.UNFINISHED
         )
-        shown = parsed.note or f"RE[{result_text}]: result unknown"
-        return kind, f"{names['result']}: {shown} (not rated)"
+        note = _note(parsed.note or f"RE[{result_text}]: result unknown")
+        return kind, f"{names['result']}: {note} (not rated)"
     return None
 
 

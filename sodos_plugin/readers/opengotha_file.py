@@ -769,6 +769,7 @@ def _tournament(
             date=meta.date,
             info=meta.info,
             size=meta.size,
+            odd_pairings=True,  # kept as OpenGotha keeps them, each warned (docs/rules.md §6)
         )
     except ValueError as error:
         raise InputError(str(error), source=source) from None
@@ -897,12 +898,12 @@ def _read_file(
 ) -> tuple[Tournament, list[str]]:
     source = str(path)
     scanned = scan_file(path, max_bytes, max_nodes)
-    if scanned.root is None:  # empty: OpenGotha's defaults, no players
-        root = Element("Tournament")
-        root.append(Element("GeneralParameterSet"))
-        meta = _settings(root, Attributes(source, False))
-        empty = Tournament(path.stem, meta.rounds, (), (), settings=meta.settings, source=source)
-        return empty, scanned.warnings
+    if scanned.root is None:  # OpenGotha opens it as its defaults, no players: not a result
+        raise InputError(
+            "the file is empty: no tournament in it (OpenGotha opens it as a new one "
+            "without players)",
+            source=source,
+        )
     root = scanned.root
     attrs = Attributes(source, scanned.dtd)
     attrs.warnings.extend(scanned.warnings)

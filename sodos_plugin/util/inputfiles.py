@@ -22,12 +22,23 @@ denied``.
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["FileRefused", "NotRegular", "TooLarge", "open_regular", "read_head", "read_regular"]
+__all__ = [
+    "FileRefused",
+    "NotRegular",
+    "TooLarge",
+    "exists",
+    "is_dir",
+    "open_bounded",
+    "open_regular",
+    "read_head",
+    "read_regular",
+]
 
 _FLAGS = (
     os.O_RDONLY
@@ -57,6 +68,33 @@ class NotRegular(FileRefused):
 
 class TooLarge(FileRefused):
     """Above the size limit."""
+
+
+def _stat(path: str | Path) -> os.stat_result | None:
+    """The path's status (links followed), None when nothing is there; any other failure
+    (a name longer than the system allows, a loop of links, a folder on the way that may
+    not be searched, a NUL in the name) is :class:`FileRefused` with its reason. Python's
+    ``Path.exists`` raises the bare ``OSError`` on some versions and answers False on
+    others: the caller would name no file."""
+    try:
+        return os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        raise FileRefused(f"cannot read: {error.strerror or error}") from None
+    except ValueError:  # "embedded null byte"
+        raise FileRefused("cannot read: the name holds a NUL character") from None
+
+
+def exists(path: str | Path) -> bool:
+    """Whether something is at ``path`` (:func:`_stat`: other failures are refused)."""
+    return _stat(path) is not None
+
+
+def is_dir(path: str | Path) -> bool:
+    """Whether ``path`` is a folder (:func:`_stat`: other failures are refused)."""
+    found = _stat(path)
+    return found is not None and stat.S_ISDIR(found.st_mode)
 
 
 def kind(mode: int) -> str:
@@ -142,3 +180,53 @@ def open_regular(path: str | Path) -> BinaryIO:
     """A binary file object on a regular file (archives: zipfile and tarfile read it)."""
     fd, _ = _open(path)
     return os.fdopen(fd, "rb")
+
+
+class _Bounded(io.RawIOBase):
+    """A descriptor read to at most ``limit`` bytes: one byte more is :class:`TooLarge`
+    (the file grew while read)."""
+
+    def __init__(self, fd: int, limit: int, option: str):
+        self.fd, self.left, self.limit, self.option = fd, limit, limit, option
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        position = os.lseek(self.fd, offset, whence)
+        self.left = self.limit - position
+        return position
+
+    def tell(self) -> int:
+        return os.lseek(self.fd, 0, os.SEEK_CUR)
+
+    def readinto(self, buffer) -> int:  # type: ignore[override]
+        try:
+            data = os.read(self.fd, min(len(buffer), self.left + 1))
+        except OSError as error:
+            raise FileRefused(f"cannot read: {error.strerror}") from None
+        if len(data) > self.left:
+            raise _too_large(None, self.limit, self.option)
+        self.left -= len(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self.fd)
+        super().close()
+
+
+def open_bounded(path: str | Path, limit: int, option: str = "") -> BinaryIO:
+    """A buffered binary stream on the regular file ``path`` of at most ``limit`` bytes,
+    for readers that read as they go (memory a small multiple of what they keep, not of
+    the file): refused as :func:`read_regular` refuses, from its size before any read;
+    reading past ``limit`` (a file that grows) raises :class:`TooLarge`."""
+    fd, size = _open(path)
+    if size > limit:
+        os.close(fd)
+        raise _too_large(size, limit, option)
+    return io.BufferedReader(_Bounded(fd, limit, option), _CHUNK)  # type: ignore[return-value]

@@ -28,6 +28,9 @@ Contract:
   unchanged.
 * :func:`fit` cuts text to a display width, ending with ``…`` when cut; it never
   splits a character from its combining marks.
+* :func:`shown` and :func:`quoted` make a piece of input (a cell, a name, a header) fit
+  for a message: escaped and cut to a few dozen columns, so that a warning never echoes
+  a whole input line (a header of 10 million characters is shown as its first 60).
 
 Fast paths: text whose characters are all printable (``str.isprintable``, C speed)
 is returned as it is; ASCII text is measured by its length.
@@ -45,8 +48,13 @@ __all__ = [
     "json_text",
     "pad",
     "printable",
+    "quoted",
+    "shown",
     "unsafe",
 ]
+
+#: The columns a piece of input takes in a message (:func:`shown`).
+SHOWN_WIDTH = 60
 
 ELLIPSIS = "…"
 
@@ -180,3 +188,25 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
     if gap <= 0:
         return text
     return " " * gap + text if right else text + " " * gap
+
+
+def shown(text: str, width: int = SHOWN_WIDTH) -> str:
+    """A piece of input for a message: escaped (:func:`printable`) and cut to ``width``
+    columns, ``…`` marking the cut. Only the start of a long text is looked at: the cost
+    does not grow with the text.
+
+    >>> shown("x" * 10_000_000, 8)
+    'xxxxxxx…'
+    """
+    head = text[: width * 2 + 2]  # escapes and wide characters: never fewer columns than this
+    text_shown = printable(head)
+    if len(head) < len(text):  # cut here: the ellipsis says so
+        if display_width(text_shown) < width:
+            return text_shown + ELLIPSIS
+        return fit(text_shown + ELLIPSIS, width)
+    return fit(text_shown, width)
+
+
+def quoted(text: str, width: int = SHOWN_WIDTH) -> str:
+    """:func:`shown` between single quotes: ``'Ann'``, ``'xxxx…'``."""
+    return f"'{shown(text, width)}'"

@@ -50,12 +50,14 @@ from typing import TextIO
 from sodos_hookspecs import Writer, hookimpl
 
 from sodos_plugin.engine.context import Context
-from sodos_plugin.engine.model import SYMBOLS, Tournament
+from sodos_plugin.engine.model import SYMBOLS, Player, Tournament
 from sodos_plugin.engine.numbers import format_column, value_texts
 from sodos_plugin.engine.standings import Standings, rank_text
 from sodos_plugin.errors import InputError
+from sodos_plugin.readers.h9 import _RANK as RANK_WORD
+from sodos_plugin.readers.h9 import _fits_after_rank as fits_after_rank
 from sodos_plugin.readers.h9 import parse_round, parse_value
-from sodos_plugin.util.textsafe import printable
+from sodos_plugin.util.textsafe import printable, quoted
 
 #: Name and club columns are padded to at most this many characters.
 MAX_PAD = 40
@@ -110,6 +112,27 @@ def h9_text(text: str) -> str:
     return printable(" ".join(text.split()))
 
 
+#: Characters h9 readers give a meaning wherever they stand in a row: ``|`` starts the
+#: EGD PIN, ``;`` a comment (the EGD reads the rest of the row so).
+MARKS = {"|": "the EGD PIN mark", ";": "a comment mark"}
+
+
+def unsafe_in_h9(player: Player) -> str | None:
+    """Why ``player``'s name, country or club cannot be written in an h9 row that reads
+    back as written, or None: a ``|`` or ``;`` (:data:`MARKS`), or a name whose words
+    read as a rank followed by results (``Ann 5k XX xxxx 1 2+/w0``: the reader takes the
+    rank by the row's structure, docs/rules.md §12, and would find it inside the name).
+    The one rule of this writer: every row it writes is one row, read back as written."""
+    for mark, meaning in MARKS.items():
+        if mark in player.name + player.country + player.club:
+            return f"a {mark!r} in a name, country or club ({meaning})"
+    words = h9_text(player.name).split(" ")
+    for at in range(1, len(words)):  # as the reader looks for the rank: after the first word
+        if RANK_WORD.match(words[at]) and fits_after_rank([*words[at + 1 :], "1K", "XX", "x"]):
+            return f"a name whose words read as a rank and results from {words[at]!r} on"
+    return None
+
+
 def h9_word(text: str) -> str:
     """A country or club as one word: spaces become ``_`` (EGD's way), which the h9
     reader reads back as spaces; a word that would read as a value or a round token
@@ -129,7 +152,8 @@ def refuse_what_h9_cannot_hold(standings: Standings) -> None:
 
     * a player without a rank, or with one outside 30k–9d (EGD rows need a rank;
       inventing or clamping one would change the record);
-    * a ``|`` in a name, country or club (h9 readers take it for the EGD PIN);
+    * a name, country or club :func:`unsafe_in_h9` refuses (a ``|``, a ``;``, a name
+      that reads as a rank and results);
     * a player with two games in one round, or playing himself (a round has one token
       per player, naming another row);
     * a handicap game whose colours are unknown (h9 readers refuse ``12+/?3``: who gave
@@ -144,12 +168,14 @@ def refuse_what_h9_cannot_hold(standings: Standings) -> None:
     outside = [f"{p.name} ({rank_text(p.rank)})" for p in t.players if not -30 <= p.rank <= 8]
     if outside:
         raise InputError(f"h9 ranks are 30k..9d; not {_some(outside)}", source=where)
-    barred = [p.name for p in t.players if "|" in p.name + p.country + p.club]
-    if barred:
-        raise InputError(
-            f"h9 cannot hold a '|' in a name, country or club (the EGD PIN mark): {_some(barred)}",
-            source=where,
-        )
+    for player in t.players:
+        why = unsafe_in_h9(player)
+        if why is not None:
+            raise InputError(
+                f"h9 cannot hold {why}: player {quoted(player.name)} (the row would "
+                "not read back as written)",
+                source=where,
+            )
     seats: set[tuple[int, int]] = set()
     for game in t.games:
         if game.round > standings.round:
@@ -231,7 +257,7 @@ def write(standings: Standings, stream: TextIO) -> None:
         # a tie leaves the place blank, unless the name starts with a number, which
         # would then read as the place
         tied_above = position > 0 and places[position] == places[position - 1]
-        blank = tied_above and not (first_word.isascii() and first_word.isdigit())
+        blank = tied_above and not first_word.isdigit()  # ASCII or not (``１``, ``²``)
         pin = " ".join(printable(player.ids.get("egd", "")).split())  # all after "|" is read
         rows.append(
             (

@@ -64,6 +64,13 @@ def first_error(games, n: int, rounds: int) -> str | None:
             return f"t: games: round {r}: bad players {b} vs {w} (player indexes are 0..{n - 1})"
         if game.handicap < 0:
             return f"t: games: round {r}: negative handicap {game.handicap}"
+    selves = sorted((g.round, g.black) for g in games if g.black == g.white)
+    if selves:  # the first in round order, once every game is in range
+        r, p = selves[0]
+        return (
+            f"t: round {r}: P{p} is paired with himself "
+            f"(games: players[{p}] is both black and white)"
+        )
     return None
 
 

@@ -185,10 +185,15 @@ def shown(diffs: list[Difference], limit: int = 20) -> str:
     )
 
 
+#: files OpenGotha opens as a new tournament, without players: no tournament, refused
+EMPTY = "remote__20181015_s5gr2__S7gr2_2__e69de29b.xml"
+
+
 def test_every_sample_file_is_read_under_its_own_settings():
     for mode in ("none", "opengotha"):
         failed = {name: o.error for name, o in outcomes(mode).items() if o.error}
-        assert not failed, f"compat={mode}: {len(failed)} files not read: {failed}"
+        assert failed == {EMPTY: failed.get(EMPTY)}, f"compat={mode}: files not read: {failed}"
+        assert "the file is empty" in failed[EMPTY]
     assert len(outcomes("none")) == len(files()) == 346
 
 
@@ -289,8 +294,8 @@ def test_the_comparison_can_fail():
 
 
 @pytest.mark.parametrize("mode", ["none", "opengotha"])
-def test_files_opengotha_shows_empty_are_read_with_a_warning(mode):
-    empty = outcomes(mode)["remote__20181015_s5gr2__S7gr2_2__e69de29b.xml"]
-    assert any("the file is empty" in w for w in empty.warnings)
+def test_files_opengotha_shows_empty_are_refused_or_read_with_a_warning(mode):
+    empty = outcomes(mode)[EMPTY]  # 0 bytes: refused naming the file (issue 33)
+    assert empty.error.startswith("InputError: ") and EMPTY in empty.error
     broken = outcomes(mode)["tournamentfiles__TorneoLV15h51__cab744f4.xml"]
     assert any("not UTF-8" in w for w in broken.warnings)

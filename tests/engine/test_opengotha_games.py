@@ -24,6 +24,7 @@ from builders import B, J, W, tournament, values
 from sodos_plugin import Game, Host, Player, Tournament
 from sodos_plugin.engine.model import Participation
 from sodos_plugin.engine.scores import BYE, PAIRED, Pairings
+from sodos_plugin.errors import ModelError
 
 
 def event():
@@ -38,6 +39,7 @@ def event():
             (2, "C", "D", W),
         ],
         byes=[(2, "C")],
+        odd_pairings=True,  # as the OpenGotha XML reader builds it
     )
 
 
@@ -50,6 +52,21 @@ def test_model_accepts_two_games_self_play_and_bye_with_game():
     t = event()
     assert t.participation(2, 2) is Participation.BYE  # the bye wins over his game
     assert t.participation(1, 3) is Participation.PAIRED
+
+
+def test_model_refuses_self_play_and_a_bye_with_a_game_unless_the_source_keeps_them():
+    """A host's tournament (odd_pairings false) with a player paired with himself, or
+    with the bye and a game in one round: refused naming the round and the player (the
+    model gave them points without a word)."""
+    t = event()
+    with pytest.raises(ModelError, match=r"round 1: D is paired with himself"):
+        Tournament(t.name, t.rounds, t.players, t.games, byes=t.byes)
+    no_self = tuple(g for g in t.games if g.black != g.white)
+    with pytest.raises(ModelError, match=r"round 2: C has the bye and a game"):
+        Tournament(t.name, t.rounds, t.players, no_self, byes=t.byes)
+    assert Tournament(t.name, t.rounds, t.players, no_self).games == no_self  # two games: kept
+    with pytest.raises(ModelError, match="odd_pairings: expected true or false"):
+        Tournament(t.name, t.rounds, t.players, no_self, odd_pairings="yes")
 
 
 def test_model_still_refuses_absent_players_with_a_game_and_bad_indexes():
@@ -91,7 +108,12 @@ def test_scores_and_sos_family_by_hand():
 def test_order_of_the_two_games_decides_which_counts():
     t = event()
     swapped = Tournament(
-        t.name, t.rounds, t.players, (t.games[1], t.games[0], *t.games[2:]), byes=t.byes
+        t.name,
+        t.rounds,
+        t.players,
+        (t.games[1], t.games[0], *t.games[2:]),
+        byes=t.byes,
+        odd_pairings=True,
     )
     s = standings(swapped, ["MMS", "SOSM"])
     # A's counted round-1 game is now g1 (vs B, Black, no handicap): SOSM 31 + 31

@@ -50,6 +50,15 @@ def test_players_past_the_limit_is_an_error_naming_the_key():
     assert Host({"limits": {"max_players": 4}}, config_file=False).standings(parsed(4, 1))
 
 
+@pytest.mark.parametrize("limit", ["max_players", "max_player_rounds"])
+def test_a_tournament_past_a_limit_is_refused_naming_its_file(limit):
+    """The refusal named the key but not the file (issue 33)."""
+    with pytest.raises(LimitError) as error:
+        Host({"limits": {limit: 3}}, config_file=False).standings(parsed(4, 1))
+    assert error.value.source == "t.json"
+    assert str(error.value).startswith("t.json: 4 players")
+
+
 def test_a_tournament_cannot_raise_the_limit_itself():
     document = tournament(4, 10)
     document["settings"] = {"limits": {"max_player_rounds": 10**6}}

@@ -259,3 +259,123 @@ def test_standings_refuse_a_table_and_say_what_rates_it(tmp_path, capsys) -> Non
     path.write_bytes(table("2024-05-04,Ann,Bob,B+R"))
     assert main(["standings", str(path)]) == 2
     assert "'sodos ratings FILE' rates it" in capsys.readouterr().err
+
+
+# -- issue 33: line ends, strict CSV, encodings, memory, message length --------------------
+
+ROWS = ("2024-05-04,Ann,Bob,B+R", "2024-05-05,Bob,Cid,W+3.5")
+
+
+def games_of(t) -> list[tuple[str, str, str, float]]:
+    return [(g.date, g.black, g.white, g.score) for g in t.games]
+
+
+def test_a_cr_only_table_is_claimed_and_read(tmp_path: Path) -> None:
+    """Excel for Mac ends lines with CR alone: ``claims`` raised csv.Error (and the
+    built-in was blamed); the table reads as its LF twin."""
+    data = "\r".join([HEADER, *ROWS]).encode()
+    path = tmp_path / "mac.csv"
+    path.write_bytes(data)
+    assert claims(path, data[:4096])
+    assert games_of(read(data)) == games_of(read(table(*ROWS))) != []
+    report = host().history([path])
+    assert [f.status for f in report.files] == ["ingested"] and len(report.games) == 2
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        # the quote opened on line 3 is never closed: the rest of the file was one cell
+        ((ROWS[0], '2024-05-05,"Bob,Cid,W+3.5', *ROWS * 3), "line 3: a quote opened in this "
+         "row is never closed"),
+        ((ROWS[0], '2024-05-05,"Bob"x,Cid,W+3.5'), "line 3: not valid CSV: ',' expected"),
+    ],
+)  # fmt: skip
+def test_a_csv_syntax_error_is_rejected_naming_its_line(rows, message) -> None:
+    with pytest.raises(InputError, match=message):
+        read(table(*rows))
+
+
+def test_a_row_longer_than_the_limit_is_an_error_naming_its_first_line() -> None:
+    from sodos_plugin.readers.games_table import MAX_ROW_CHARS
+
+    cell = '"' + "x" * 1000 + "\n" + "x" * 1000 + '"'  # each cell within csv's field limit
+    cells = ",".join([cell] * (MAX_ROW_CHARS // 2000 + 1))
+    with pytest.raises(InputError, match=f"line 3: a row of more than {MAX_ROW_CHARS}"):
+        read(table(ROWS[0], f"2024-05-05,Bob,Cid,W+3.5,{cells}"))
+    with pytest.raises(InputError, match="lines 3-133: not valid CSV: field larger"):
+        read(table(ROWS[0], '2024-05-05,"' + "\n".join(["x" * 1000] * 200) + '",Cid,W+3.5'))
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-8-sig"])
+def test_unicode_tables_are_read_in_their_encoding(tmp_path: Path, encoding: str) -> None:
+    """A UTF-16 table with its BOM got "no reader recognises this file"; with a BOM, or
+    UTF-16 without one (its zero bytes tell it), it reads as the UTF-8 table."""
+    data = "\r\n".join([HEADER, *ROWS, "2024-05-06,Zoë,李,B+R"]).encode(encoding)
+    path = tmp_path / "unicode.csv"
+    path.write_bytes(data)
+    assert claims(path, data[:4096])
+    utf8 = read("\n".join([HEADER, *ROWS, "2024-05-06,Zoë,李,B+R"]).encode())
+    assert games_of(read(data)) == games_of(utf8) and len(utf8.games) == 3
+
+
+def test_text_that_is_not_its_encoding_names_line_and_byte() -> None:
+    with pytest.raises(InputError, match=r"line 3: not UTF-8 text \(byte 52\)"):
+        read(b"date,black,white,result\r2024-05-04,Ann,Bob,B+R\r2024-\xff")
+    data = "\n".join([HEADER, ROWS[0], ""]).encode("utf-16") + b"\x00\xdc"  # lone surrogate
+    with pytest.raises(InputError, match=r"line 3: not UTF-16 text"):
+        read(data)
+
+
+def test_reading_costs_the_games_kept_not_a_multiple_of_the_text(tmp_path: Path) -> None:
+    """The whole text, its decoded copy and its cells were alive at once (a 250 MB table
+    ended in MemoryError): now the peak is the games kept plus a few buffers."""
+    import tracemalloc
+
+    from sodos_plugin.readers.games_table import read_table
+
+    path = tmp_path / "big.csv"
+    names = [f"Player{i:04d}" for i in range(300)]
+    with path.open("w", encoding="utf-8") as out:
+        out.write(HEADER + ",event,comment\n")
+        for i in range(40_000):
+            comment = "a long comment that is not read, " * 3
+            out.write(f"2024-05-{1 + i % 28:02d},{names[i % 300]},{names[(i * 7 + 1) % 300]},"
+                      f"B+R,Club league,{comment}\n")  # fmt: skip
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        t = read_table(path)
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(t.games) == 40_000
+    assert peak - kept < size / 4, (peak, kept, size)  # was several times the file
+    # a slotted game, its names, days and events shared: some 180 bytes (was over 400)
+    assert kept < 220 * len(t.games), kept
+
+
+def test_messages_show_input_cells_cut() -> None:
+    """An ignored-columns warning echoed a 10.9-million-character header whole: every
+    cell a message quotes is cut to a few dozen columns."""
+    long = "y" * 100_000  # within csv's field limit
+    t = read(table(*ROWS, header=f"{HEADER},{long},{','.join(f'c{i}' for i in range(40))}"))
+    assert t.warnings and max(map(len, t.warnings)) < 1000
+    assert "and 29 more" in t.warnings[0]
+    t = read(table(f"2024-05-04,Ann,Bob,{'B+' + 'z' * 100_000}", f"2024-05-05,{'q' * 100_000},"
+                   f"q{'q' * 99_999},B+R", f"2024-05-06,Ann,Bob,B+R,{'x' * 100_000}"))  # fmt: skip
+    texts = [f.reason for f in t.files] + list(t.warnings)
+    assert texts and max(map(len, texts)) < 1000, sorted(map(len, texts))
+    with pytest.raises(InputError) as error:
+        read(table(*ROWS, header=f"date,black,{long}"))
+    assert len(str(error.value)) < 1000
+
+
+def test_a_history_of_a_table_shows_its_names_cut(tmp_path: Path) -> None:
+    path = tmp_path / "names.csv"
+    path.write_bytes(table(f"2024-05-04,{'A' * 100_000},Bob,B+R", f"2024-05-05,{'a' * 100_000},"
+                           "Bob,B+R"))  # fmt: skip
+    history = host().history([path])
+    assert len(history.games) == 2
+    assert any("is taken as" in w for w in history.warnings)  # one player by §8
+    assert max(map(len, history.warnings)) < 1000

@@ -303,3 +303,20 @@ def test_h9_place_of_thousands_of_digits_is_an_input_error(tmp_path):
     path.write_text(SMALL_H9.replace("   1 Alice", "9" * 5000 + " Alice"))
     with pytest.raises(InputError, match="has more than 9 digits"):
         h9.read_path(path)
+
+
+def test_a_path_longer_than_the_system_allows_is_named(tmp_path, capsys):
+    """A 300-byte file name ended as ``sodos: error: cannot write: File name too long``,
+    naming no file (``Path.exists`` raised the bare OSError): every command names it."""
+    from sodos_plugin.cli import main
+
+    long = tmp_path / ("a" * 300 + ".xml")
+    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    for read in (host.read, host.history):
+        with pytest.raises(InputError, match="cannot read: File name too long") as error:
+            read([long])
+        assert error.value.source == str(long)
+    for argv in (["standings", str(long)], ["ratings", str(long), "--no-cache"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "File name too long" in err and "aaaa" in err and "cannot write" not in err

@@ -100,3 +100,13 @@ def test_pad_aligns_by_display_width():
     assert pad("李", 4) == "李  "
     assert pad("ab", 4, right=True) == "  ab"
     assert pad("abcdef", 4) == "abcdef"
+
+
+def test_shown_and_quoted_cut_input_for_messages():
+    from sodos_plugin.util.textsafe import quoted, shown
+
+    assert quoted("Ann") == "'Ann'"
+    assert shown("x" * 10_000_000, 8) == "xxxxxxx…"
+    assert shown("a\nb" * 100, 10) == "a\\nba\\nba…"
+    assert display_width(shown("李" * 1000, 9)) <= 9
+    assert shown("y" * 60) == "y" * 60  # a cell that fits is whole

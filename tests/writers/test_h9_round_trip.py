@@ -35,7 +35,7 @@ from sodos_plugin.engine import explain
 from sodos_plugin.engine.model import SYMBOLS, Ids
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers import h9
-from sodos_plugin.writers.h9_writer import _property, h9_name, h9_text
+from sodos_plugin.writers.h9_writer import _property, h9_name, h9_text, unsafe_in_h9
 
 HOST = Host(config_file=False, entry_points=False)
 TOURNAMENT_FILES = (".xml", ".h9", ".txt")
@@ -76,8 +76,8 @@ def refused(t: Tournament, round_number: int) -> str | None:
         return "h9 needs every player's rank"
     if any(not -30 <= p.rank <= 8 for p in t.players):
         return "h9 ranks are 30k..9d"
-    if any("|" in p.name + p.country + p.club for p in t.players):
-        return "h9 cannot hold a '|'"
+    if any(unsafe_in_h9(p) for p in t.players):  # "|", ";", a name read as rank and results
+        return "h9 cannot hold a"
     seats = collections.Counter(
         (g.round, p) for g in t.games if g.round <= round_number for p in {g.black, g.white}
     )

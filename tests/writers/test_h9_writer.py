@@ -225,7 +225,13 @@ def test_export_is_what_opengotha_exported_from_the_same_xml(folder, stem, heade
     ("players", "games", "message"),
     [
         ([Player("A|B", 0), Player("C", 0)], [Game(1, 0, 1, Result.BLACK_WINS)],
-         "h9 cannot hold a '|' in a name, country or club .*: A|B"),
+         r"h9 cannot hold a '\|' in a name, country or club .*: player 'A\|B'"),
+        ([Player("A", 0), Player("C", 0, club="Go;Club")], [Game(1, 0, 1, Result.BLACK_WINS)],
+         r"h9 cannot hold a ';' in a name, country or club \(a comment mark\): player 'C'"),
+        ([Player("A\n1 B 3k XX xxxx 1 0 0 0 1+/w0", 0), Player("C", 0)],
+         [Game(1, 0, 1, Result.BLACK_WINS)],
+         "h9 cannot hold a name whose words read as a rank and results from '3k' on: "
+         r"player 'A\\n1 B 3k XX xxxx 1 0 0 0 1\+/w0' \(the row would not read back"),
         ([Player("A", -99), Player("C", 0)], [Game(1, 0, 1, Result.BLACK_WINS)],
          r"h9 ranks are 30k..9d; not A \(99k\)"),
         ([Player("A", 0), Player("B", 0), Player("C", 0)],
@@ -239,7 +245,7 @@ def test_export_is_what_opengotha_exported_from_the_same_xml(folder, stem, heade
 )  # fmt: skip
 def test_what_h9_cannot_hold_is_refused(players, games, message):
     host = Host(config_file=False, entry_points=False)
-    t = Tournament("t", 1, tuple(players), tuple(games))
+    t = Tournament("t", 1, tuple(players), tuple(games), odd_pairings=True)  # as OpenGotha's
     with pytest.raises(InputError, match=message):
         as_h9(host, host.standings(t, system="swiss", criteria=["NBW"]))
 

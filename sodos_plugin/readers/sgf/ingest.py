@@ -210,7 +210,8 @@ def _record(
         # no players, no result, no date: not the record of a game (a diagram, a problem,
         # a variation read as a game). A game whose players are unknown or one player
         # (self-play) is a record all the same: the tournament and the history decide.
-        raise RecordError("no player name: PB and PW missing or empty")
+        # its own reason: "no player name" is an exclusion from a history (docs/rules.md §8)
+        raise RecordError("no game record: no PB, PW, RE or DT (a diagram, a problem)")
     parsed = _NO_RE if result_text is None else parse_result(result_text)
     if parsed.how == "contradiction":  # B+Jigo: no reading of it is safe
         raise RecordError(parsed.note)

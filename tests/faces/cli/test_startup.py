@@ -122,7 +122,10 @@ def test_light_reader_modules_read_through_their_implementation(tmp_path):
 
     assert not hasattr(opengotha_xml, "read_path")  # the implementation is its own module
     path = tmp_path / "t.xml"
-    path.write_text("")  # an empty .xml: OpenGotha's empty tournament
+    path.write_text(
+        "<Tournament><TournamentParameterSet><GeneralParameterSet/></Tournament"
+        "ParameterSet></Tournament>"
+    )  # no players
     assert opengotha_xml.read([path], {}).tournament.players == ()
     record = tmp_path / "r1.sgf"
     record.write_text("(;GM[1]FF[4]SZ[19]PB[Anna Kovacs]PW[Jonas Novak]RE[B+R]RO[1])")

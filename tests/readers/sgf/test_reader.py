@@ -267,7 +267,10 @@ def test_a_tournament_rejects_self_play_and_a_missing_name(tmp_path: Path) -> No
         "PB 'Ann' and PW 'Ann' are the same player (docs/rules.md §8)",
     )
     assert got["nopw.sgf"] == ("rejected", "no player name: PW missing or empty")
-    assert got["none.sgf"] == ("rejected", "no player name: PB and PW missing or empty")
+    assert got["none.sgf"] == (
+        "rejected",
+        "no game record: no PB, PW, RE or DT (a diagram, a problem)",
+    )
     assert got["ok.sgf"] == ("ingested", "")
 
 
@@ -534,3 +537,22 @@ def test_cli_lists_files_not_ingested_and_prints_each_warning_once(tmp_path, cap
     # once on stderr; a table (here not on a terminal) also ends with them
     assert err.count(warning) == 1
     assert out.count(warning) == (fmt == "table")
+
+
+def test_one_reason_one_verdict_in_a_history(tmp_path: Path) -> None:
+    """A record lacking a player's name is excluded from a history ("no player name"),
+    and a root with no names, result or date is no game record (rejected): the reason
+    "no player name" was also the rejection's, so one reason had two verdicts."""
+    files = {
+        "nopw.sgf": rec("Cid", ""),
+        "none.sgf": b"(;FF[4]AB[dd]C[a diagram])",
+        "ok.sgf": rec("Eve", "Fay"),
+    }
+    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    history = host.history([folder(tmp_path, files)])
+    verdicts: dict[str, set[str]] = {}
+    for report in history.files:
+        verdicts.setdefault(report.reason.split(":")[0], set()).add(report.status)
+    assert verdicts["no player name"] == {"excluded"}
+    assert verdicts["no game record"] == {"rejected"}
+    assert all(len(statuses) == 1 for statuses in verdicts.values()), verdicts

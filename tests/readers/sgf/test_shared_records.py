@@ -23,7 +23,7 @@ INGEST = {
     "encoding/japanese_bad.sgf": "PB cannot be decoded as CP932 (CA[MS_KANJI])",
     "encoding/korean.sgf": [("이세돌", "박정환", "?", "unknown", None, None, None, 0)],
     "encoding/nihon-kiin.sgf": NO_SGF,
-    "encoding/no-ca.sgf": "no player name: PB and PW missing or empty",
+    "encoding/no-ca.sgf": "no game record: no PB, PW, RE or DT (a diagram, a problem)",
     "encoding/utf16le.sgf": [("Kitani Minoru", "Go Seigen", "?", "unknown", None, "9p", "9p", 0)],
     "encoding/utf8bom.sgf": [("Kitani Minoru", "Go Seigen", "?", "unknown", None, "9p", "9p", 0)],
     "malformed/RE_in_second_node.sgf": [("a", "b", "B+", "score", None, None, None, 0)],
