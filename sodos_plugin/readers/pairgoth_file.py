@@ -258,6 +258,7 @@ def interpret(document: Any, source: str) -> tuple[Tournament, list[str]]:
             date=iso_day(start),
             info=info,
             size=size,
+            odd_pairings=True,  # kept as pairgoth keeps them, each said in a note above
         )
     except ValueError as error:
         raise InputError(str(error), source=source) from None
