@@ -274,7 +274,7 @@ class Key:
         value or raises ``TypeError`` saying what was expected (a ConfigError names the key
         and its layer).
     :param default: the value when no layer sets it (``None``: not set).
-    :param help: what it means, one line (docs/config.md and ``sodos docs``).
+    :param help: what it means, one line (the key table of docs/config.md).
     :param show: how ``sodos config`` writes a value (default: :func:`show_value`).
     :param derive: ``derive(value, get)``: the value the run uses, from the key's own
         (``None`` when unset) and the others' (``scoring.bye_mms`` follows ``scoring.bye``).
