@@ -257,11 +257,11 @@ class Host:
 
     def history_cache(self, sgf_options: Any = None):
         """The ingest cache of game histories (``cache.enabled``, ``cache.path``), or None."""
-        if not self.settings.cache_enabled:
+        if not self.settings.cache.enabled:
             return None
         limits = getattr(sgf_options, "limits", None)
         fallback = getattr(sgf_options, "fallback_encoding", "")
-        return sgf.open_cache(self.settings.cache_path, f"{fallback}/{limits!r}")
+        return sgf.open_cache(self.settings.cache.path, f"{fallback}/{limits!r}")
 
     @paused
     def history(
@@ -294,7 +294,7 @@ class Host:
             claim=claim,
             read=lambda path: self.read([path]),
             sections=self.settings.plugin_sections,
-            event_gap_days=self.settings.event_gap_days,
+            event_gap_days=self.settings.history.event_gap_days,
             cache=self.history_cache,
         )
 

@@ -9,8 +9,11 @@ Layers, lowest precedence first (a later layer overrides an earlier one key by k
 5. ``-o key=value`` overrides from the command line.
 
 Keys are dotted paths into TOML tables (``mcmahon.bar`` is ``bar`` in ``[mcmahon]``).
-Every key is listed in :data:`SCHEMA`; an unknown key or a wrong type is a
-:class:`~sodos_plugin.errors.ConfigError` naming the key and the layer it came from.
+Every key is declared once, as a :class:`Key` in :data:`SCHEMA` (name, check, default,
+meaning); :func:`resolve` checks each layer against the declarations and :class:`Settings`
+gives each key at its own dotted path (``settings.mcmahon.bar``). An unknown key or a
+wrong type is a :class:`~sodos_plugin.errors.ConfigError` naming the key and the layer it
+came from.
 Two open tables are checked later, once plugins are known: ``[plugin.<name>]`` (each
 plugin's own section) and ``[prefer]`` (``CRITERION = "plugin name"``).
 """
@@ -21,12 +24,14 @@ import ipaddress
 import math
 import re
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+import warnings
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from sodos_plugin.config.options import shown as _shown
 from sodos_plugin.engine.ranks import format_rank, parse_rank
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.util.inputfiles import FileRefused, TooLarge, read_regular
@@ -54,15 +59,6 @@ MAX_DOTS_PER_LINE = 200
 MAX_DEPTH = 4
 _POINTS = re.compile(r"([+-]?)(\d{0,6})(?:\.(\d{1,6}))?|([+-]?\d{1,6})\s*/\s*(\d{1,6})")
 _INT = re.compile(r"[+-]?\d{1,9}")
-
-
-def _shown(value: Any) -> str:
-    """``repr`` for messages: short, and safe for integers too long to print."""
-    try:
-        text = repr(value)
-    except ValueError:  # int longer than sys.get_int_max_str_digits()
-        return f"<a {type(value).__name__} too large to show>"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _as_points(value: Any) -> Fraction:
@@ -235,109 +231,276 @@ def _as_host(value: Any) -> str:
         raise TypeError(str(error)) from None
 
 
+def _show_rank(value: int) -> str:
+    return f'"{format_rank(value)}"'
+
+
+def _show_ranks(value: tuple[int, ...]) -> str:
+    return "[" + ", ".join(_show_rank(v) for v in value) + "]"
+
+
+def _as_optional_str(value: Any) -> str | None:
+    """A string; an empty one is no value (``roster = ""``: no roster)."""
+    return _as_str(value) or None
+
+
+def show_value(value: Any) -> str:
+    """A value as it would be written in sodos.toml (``sodos config``)."""
+    if value is None:
+        return "(not set)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f'"{value}"'
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+#: ``get(key)``: a key's resolved value, for the keys whose default depends on another
+Getter = Callable[[str], Any]
+
+
 @dataclass(frozen=True)
 class Key:
-    """One config key: its converter, default and meaning (the docs list these)."""
+    """One config key, declared once: everything else (``Settings``, :func:`resolve`,
+    ``sodos config``, docs/config.md's table) is made from these declarations.
 
+    :param name: the dotted key (``scoring.bye`` is ``bye`` in ``[scoring]``); the
+        settings give it at the same path (``settings.scoring.bye``).
+    :param convert: the check: takes the raw value (TOML or a ``-o`` string), returns the
+        value or raises ``TypeError`` saying what was expected (a ConfigError names the key
+        and its layer).
+    :param default: the value when no layer sets it (``None``: not set).
+    :param help: what it means, one line (the key table of docs/config.md).
+    :param show: how ``sodos config`` writes a value (default: :func:`show_value`).
+    :param derive: ``derive(value, get)``: the value the run uses, from the key's own
+        (``None`` when unset) and the others' (``scoring.bye_mms`` follows ``scoring.bye``).
+    :param default_origin: ``default_origin(get)``: where a derived default comes from, for
+        ``sodos config`` (``default: scoring.bye``).
+    :param alias: the attribute the value had before settings were grouped by their keys
+        (``bye_nbw``); reading it still works, with a DeprecationWarning.
+    """
+
+    name: str
     convert: Callable[[Any], Any]
     default: Any
     help: str
+    show: Callable[[Any], str] = show_value
+    derive: Callable[[Any, Getter], Any] | None = None
+    default_origin: Callable[[Getter], str] | None = None
+    alias: str | None = None
 
 
-SCHEMA: dict[str, Key] = {
-    "system": Key(_choice(*SYSTEMS), "mcmahon", "swiss or mcmahon: the main score and W/M forms"),
-    "criteria": Key(_as_list, None, "ordered placement criteria; default: the system's preset"),
-    "plugins": Key(_as_list, (), "extra plugin modules to import and register"),
-    "disable": Key(_as_list, (), "plugin names to block (built-ins included)"),
-    "mcmahon.bar": Key(_as_rank, None, "McMahon bar: ranks above it start at the bar"),
-    "mcmahon.floor": Key(_as_rank, None, "McMahon floor: ranks below it start at the floor"),
-    "mcmahon.zero": Key(_as_rank, -30, "rank whose start score is 0 (default 30k)"),
-    "scoring.bye": Key(_as_points, Fraction(1), "points for the pairing bye (NBW and MMS)"),
-    "scoring.bye_mms": Key(_as_points, None, "MMS points for the bye if unlike NBW's"),
-    "scoring.absent_nbw": Key(_as_points, Fraction(0), "NBW points for an absent round"),
-    "scoring.absent_mms": Key(_as_points, Fraction(1, 2), "MMS points for an absent round"),
-    "scoring.round_down": Key(_as_bool, True, "floor the running total of bye/absence points"),
-    "unplayed.virtual_opponent": Key(
-        _choice(*VIRTUAL_OPPONENTS), "egf", "convention for rounds without an opponent"
+def declare(*keys: Key) -> dict[str, Key]:
+    """The table of keys by name, in the order ``sodos config`` and the docs list them."""
+    table: dict[str, Key] = {}
+    for key in keys:
+        if key.name in table:
+            raise ValueError(f"config key {key.name!r} is declared twice")
+        table[key.name] = key
+    return table
+
+
+#: Every config key. Adding one is one ``Key(...)`` line here: it is then validated,
+#: resolved, in ``settings.<its dotted name>``, in ``sodos config`` and in docs/config.md.
+SCHEMA: dict[str, Key] = declare(
+    Key("system", _choice(*SYSTEMS), "mcmahon", "swiss or mcmahon: the main score and W/M forms"),
+    Key(
+        "criteria",
+        _as_list,
+        None,
+        "ordered placement criteria; default: the system's preset",
+        derive=lambda value, get: value or presets(get("system")),
+        default_origin=lambda get: f"default: the {get('system')} preset",
     ),
-    "handicap.sos_correction": Key(
-        _as_bool, True, "M-form SOS: opponent MMS +h as White, -h as Black"
+    Key("plugins", _as_list, (), "extra plugin modules to import and register"),
+    Key("disable", _as_list, (), "plugin names to block (built-ins included)"),
+    Key(
+        "mcmahon.bar",
+        _as_rank,
+        None,
+        "McMahon bar: ranks above it start at the bar",
+        show=_show_rank,
+        alias="mcmahon_bar",
     ),
-    "handicap.reduction": Key(
+    Key(
+        "mcmahon.floor",
+        _as_rank,
+        None,
+        "McMahon floor: ranks below it start at the floor",
+        show=_show_rank,
+        alias="mcmahon_floor",
+    ),
+    Key(
+        "mcmahon.zero",
+        _as_rank,
+        -30,
+        "rank whose start score is 0 (default 30k)",
+        show=_show_rank,
+        alias="mcmahon_zero",
+    ),
+    Key(
+        "scoring.bye",
+        _as_points,
+        Fraction(1),
+        "points for the pairing bye (NBW and MMS)",
+        alias="bye_nbw",
+    ),
+    Key(
+        "scoring.bye_mms",
+        _as_points,
+        None,
+        "MMS points for the bye if unlike NBW's",
+        derive=lambda value, get: get("scoring.bye") if value is None else value,
+        default_origin=lambda get: "default: scoring.bye",
+        alias="bye_mms",
+    ),
+    Key(
+        "scoring.absent_nbw",
+        _as_points,
+        Fraction(0),
+        "NBW points for an absent round",
+        alias="absent_nbw",
+    ),
+    Key(
+        "scoring.absent_mms",
+        _as_points,
+        Fraction(1, 2),
+        "MMS points for an absent round",
+        alias="absent_mms",
+    ),
+    Key(
+        "scoring.round_down",
+        _as_bool,
+        True,
+        "floor the running total of bye/absence points",
+        alias="round_down",
+    ),
+    Key(
+        "unplayed.virtual_opponent",
+        _choice(*VIRTUAL_OPPONENTS),
+        "egf",
+        "convention for rounds without an opponent",
+        alias="virtual_opponent",
+    ),
+    Key(
+        "handicap.sos_correction",
+        _as_bool,
+        True,
+        "M-form SOS: opponent MMS +h as White, -h as Black",
+        alias="sos_correction",
+    ),
+    Key(
+        "handicap.reduction",
         _as_int,
         None,
         "handicap reduction (OpenGotha hdCorrection, h9 HA[h<n>]); pairing only, no effect here",
+        alias="handicap_reduction",
     ),
-    "scoring.doubled": Key(
-        _as_bool, False, "every score doubled (win 2, jigo 1, bye 2...), as some events print"
+    Key(
+        "scoring.doubled",
+        _as_bool,
+        False,
+        "every score doubled (win 2, jigo 1, bye 2...), as some events print",
+        alias="doubled",
     ),
-    "strict": Key(_as_bool, False, "every warning is an error: exit 2, each listed (--strict)"),
-    "roster": Key(
-        _as_str, None, "players file (CSV or tournament): a record name not in it is an error"
+    Key("strict", _as_bool, False, "every warning is an error: exit 2, each listed (--strict)"),
+    Key(
+        "roster",
+        _as_optional_str,
+        None,
+        "players file (CSV or tournament): a record name not in it is an error",
     ),
-    "categories.lower_limits": Key(
+    Key(
+        "categories.lower_limits",
         _as_ranks,
         (),
         "CAT: lowest rank of categories 1, 2... (OpenGotha Category lowerLimit); none: one",
+        show=_show_ranks,
+        alias="category_limits",
     ),
-    "compat": Key(
+    Key(
+        "compat",
         _choice(*COMPATS),
         "none",
         "opengotha: print OpenGotha 3.51's numbers, its defects included (docs/rules.md §7)",
     ),
     # sodos serve (docs/hosts.md): where it listens and what one stranger's request may cost
-    "serve.host": Key(_as_host, "127.0.0.1", "address sodos serve binds (default: loopback only)"),
-    "serve.port": Key(_as_port, 8000, "port of sodos serve (0: any free port, printed)"),
-    "serve.max_request_bytes": Key(_as_count, 4 << 20, "largest request body accepted (413)"),
-    "serve.timeout": Key(_as_seconds, 10.0, "seconds one request may compute (then 504)"),
-    "serve.concurrency": Key(
+    Key("serve.host", _as_host, "127.0.0.1", "address sodos serve binds (default: loopback only)"),
+    Key("serve.port", _as_port, 8000, "port of sodos serve (0: any free port, printed)"),
+    Key("serve.max_request_bytes", _as_count, 4 << 20, "largest request body accepted (413)"),
+    Key("serve.timeout", _as_seconds, 10.0, "seconds one request may compute (then 504)"),
+    Key(
+        "serve.concurrency",
         _at_most(MAX_CONCURRENCY),
         2,
         f"requests computed at once (worker processes, at most {MAX_CONCURRENCY})",
     ),
-    "serve.queue_timeout": Key(_as_seconds, 5.0, "seconds a request waits for a worker (503)"),
-    "serve.max_waiting": Key(
+    Key("serve.queue_timeout", _as_seconds, 5.0, "seconds a request waits for a worker (503)"),
+    Key(
+        "serve.max_waiting",
         _at_most(MAX_WAITING, zero=True),
         8,
         "requests that may wait for a worker; one more is 503 at once",
     ),
-    "serve.max_connections": Key(
-        _at_most(MAX_CONNECTIONS), 100, "open connections the server accepts"
+    Key(
+        "serve.max_connections",
+        _at_most(MAX_CONNECTIONS),
+        100,
+        "open connections the server accepts",
     ),
-    "serve.request_timeout": Key(
+    Key(
+        "serve.request_timeout",
         _as_seconds,
         10.0,
         "seconds a client has to send a whole request, head and body (then it is closed)",
     ),
-    "serve.allowed_hosts": Key(
+    Key(
+        "serve.allowed_hosts",
         _as_list,
         (),
         'Host header names accepted besides the address bound (docs/hosts.md); "*": any',
     ),
     # how much work one tournament may cost, whatever reads it (docs/config.md)
-    "limits.max_players": Key(
-        _as_count, 200_000, "players one tournament may have (standings, explain)"
+    Key(
+        "limits.max_players",
+        _as_count,
+        200_000,
+        "players one tournament may have (standings, explain)",
+        alias="max_players",
     ),
-    "limits.max_player_rounds": Key(
-        _as_count, 2_000_000, "players x rounds one standings may compute (~150 bytes each)"
+    Key(
+        "limits.max_player_rounds",
+        _as_count,
+        2_000_000,
+        "players x rounds one standings may compute (~150 bytes each)",
+        alias="max_player_rounds",
     ),
-}
-
-# Game histories and ratings (docs/rules.md §10).
-SCHEMA.update(
-    {
-        "cache.enabled": Key(
-            _as_bool, True, "game histories: keep what SGF ingest extracted in a SQLite cache"
-        ),
-        "cache.path": Key(
-            _as_str, "", "the cache file (default: $XDG_CACHE_HOME/sodos/history.sqlite3)"
-        ),
-        "history.event_gap_days": Key(
-            _as_int,
-            7,
-            "game histories: games of one EV more than this many days apart are two events",
-        ),
-    }
+    # game histories and ratings (docs/rules.md §10)
+    Key(
+        "cache.enabled",
+        _as_bool,
+        True,
+        "game histories: keep what SGF ingest extracted in a SQLite cache",
+        alias="cache_enabled",
+    ),
+    Key(
+        "cache.path",
+        _as_str,
+        "",
+        "the cache file (default: $XDG_CACHE_HOME/sodos/history.sqlite3)",
+        alias="cache_path",
+    ),
+    Key(
+        "history.event_gap_days",
+        _as_int,
+        7,
+        "game histories: games of one EV more than this many days apart are two events",
+        alias="event_gap_days",
+    ),
 )
 
 OPEN_TABLES = ("plugin", "prefer", "rating")
@@ -348,49 +511,194 @@ def presets(system: str) -> tuple[str, ...]:
     return ("MMS", "SOSM", "SOSOSM") if system == "mcmahon" else ("NBW", "SOSW", "SOSOSW")
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The validated configuration of one run. Build it with :func:`resolve`."""
+class Group(Mapping[str, Any]):
+    """The keys under one table (``settings.scoring``, ``settings.serve``): each is an
+    attribute (``settings.serve.timeout``) and the group a read-only mapping of them
+    (``settings.serve["timeout"]``, ``dict(settings.serve)``)."""
 
-    system: str = "mcmahon"
-    criteria: tuple[str, ...] = ()
-    plugins: tuple[str, ...] = ()
-    disable: tuple[str, ...] = ()
-    mcmahon_bar: int | None = None
-    mcmahon_floor: int | None = None
-    mcmahon_zero: int = -30
-    bye_nbw: Fraction = Fraction(1)
-    bye_mms: Fraction = Fraction(1)
-    absent_nbw: Fraction = Fraction(0)
-    absent_mms: Fraction = Fraction(1, 2)
-    round_down: bool = True
-    virtual_opponent: str = "egf"
-    sos_correction: bool = True
-    handicap_reduction: int | None = None
-    doubled: bool = False
-    strict: bool = False
-    roster: str | None = None
-    category_limits: tuple[int, ...] = ()
-    compat: str = "none"
-    cache_enabled: bool = True
-    cache_path: str = ""
-    event_gap_days: int = 7
-    #: ``limits.*``: the work one tournament may cost (checked when standings start)
-    max_players: int = 200_000
-    max_player_rounds: int = 2_000_000
-    prefer: Mapping[str, str] = field(default_factory=dict)
-    plugin_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    #: ``[rating.<system>]`` tables (system names lower case), checked against each
-    #: system's parameters when it is used
-    rating_sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    origins: Mapping[str, str] = field(default_factory=dict)
-    #: the ``serve.*`` keys without their prefix (``serve["timeout"]``)
-    serve: Mapping[str, Any] = field(default_factory=dict)
+    def __init__(self, name: str, items: Mapping[str, Any]):
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_items", dict(items))
+        self.__dict__.update(self._items)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getattr__(self, attribute: str) -> Any:  # only for names that are not there
+        raise AttributeError(f"no config key {self._name}.{attribute}")
+
+    def __setattr__(self, attribute: str, value: Any) -> None:
+        raise AttributeError("settings are read-only")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Group, (self._name, self._items))
+
+    def __repr__(self) -> str:
+        return f"Group({self._name!r}, {self._items!r})"
+
+
+#: Attributes of Settings that are not config keys; no key or table may take their name,
+#: nor a key inside a table the name of a mapping's method.
+RESERVED = frozenset(
+    {"prefer", "plugin_sections", "rating_sections", "origins", "form", "value", "replace"}
+)
+RESERVED_IN_GROUPS = frozenset(name for name in dir(Mapping) if not name.startswith("_"))
+
+
+def _tree(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Dotted keys → nested :class:`Group` s (``scoring.bye`` → ``tree["scoring"].bye``)."""
+    nested: dict[str, Any] = {}
+    for dotted, value in values.items():
+        *tables, last = dotted.split(".")
+        if tables[:1] and tables[0] in RESERVED or not tables and last in RESERVED:
+            raise ValueError(f"config key {dotted!r} takes the name of a Settings attribute")
+        if tables and last in RESERVED_IN_GROUPS:
+            raise ValueError(f"config key {dotted!r} takes the name of a mapping method")
+        node = nested
+        for table in tables:
+            node = node.setdefault(table, {})
+            if not isinstance(node, dict):
+                raise ValueError(f"config key {dotted!r} is inside a key, not a table")
+        if isinstance(node.get(last), dict):
+            raise ValueError(f"config key {dotted!r} is also a table")
+        node[last] = value
+
+    def groups(node: dict[str, Any], prefix: str) -> dict[str, Any]:
+        return {
+            name: Group(prefix + name, groups(value, f"{prefix}{name}."))
+            if isinstance(value, dict)
+            else value
+            for name, value in node.items()
+        }
+
+    return groups(nested, "")
+
+
+class Settings:
+    """The validated configuration of one run, made from :data:`SCHEMA`; build it with
+    :func:`resolve`.
+
+    Every key is read at its dotted path: ``settings.system``, ``settings.scoring.bye``,
+    ``settings.serve.timeout`` (a table is also a mapping: ``settings.serve["timeout"]``),
+    or by name: ``settings.value("scoring.bye")``. The open tables are ``prefer``,
+    ``plugin_sections`` (``[plugin.<name>]``) and ``rating_sections`` (``[rating.<system>]``,
+    system names lower case, checked against each system's parameters when it is used);
+    ``origins`` says which layer gave each key. Read-only.
+    """
+
+    prefer: Mapping[str, str]
+    plugin_sections: Mapping[str, Mapping[str, Any]]
+    rating_sections: Mapping[str, Mapping[str, Any]]
+    origins: Mapping[str, str]
+
+    def __init__(
+        self,
+        given: Mapping[str, Any] | None = None,
+        *,
+        prefer: Mapping[str, str] | None = None,
+        plugin_sections: Mapping[str, Mapping[str, Any]] | None = None,
+        rating_sections: Mapping[str, Mapping[str, Any]] | None = None,
+        origins: Mapping[str, str] | None = None,
+    ):
+        """``given``: the converted values of the keys some layer set, by dotted name."""
+        given = dict(given or {})
+        values: dict[str, Any] = {}
+
+        def get(name: str) -> Any:
+            if name not in values:
+                key = SCHEMA[name]
+                value = given.get(name, key.default)
+                values[name] = value if key.derive is None else key.derive(value, get)
+            return values[name]
+
+        for name in SCHEMA:
+            get(name)
+        setattr_ = object.__setattr__
+        setattr_(self, "_given", given)
+        setattr_(self, "_values", values)
+        setattr_(self, "prefer", dict(prefer or {}))
+        setattr_(self, "plugin_sections", dict(plugin_sections or {}))
+        setattr_(self, "rating_sections", dict(rating_sections or {}))
+        setattr_(self, "origins", dict(origins or {}))
+        self.__dict__.update(_tree(values))
+
+    def value(self, key: str) -> Any:
+        """The value of a config key by its dotted name (``"scoring.bye"``)."""
+        return self._values[key]
+
+    def replace(self, changes: Mapping[str, Any]) -> Settings:
+        """These settings with some keys' values changed (by dotted name, converted)."""
+        unknown = set(changes) - set(SCHEMA)
+        if unknown:
+            raise KeyError(f"not config keys: {sorted(unknown)}")
+        return Settings(
+            {**self._given, **changes},
+            prefer=self.prefer,
+            plugin_sections=self.plugin_sections,
+            rating_sections=self.rating_sections,
+            origins=self.origins,
+        )
 
     @property
     def form(self) -> str:
         """``"M"`` in a McMahon, ``"W"`` in a Swiss: which form SOS, SOSOS, SODOS take."""
         return "M" if self.system == "mcmahon" else "W"
+
+    def __getattr__(self, attribute: str) -> Any:  # only for names that are not there
+        if not attribute.startswith("_"):
+            for key in SCHEMA.values():
+                if key.alias == attribute:
+                    warnings.warn(
+                        f"settings.{attribute} is now settings.{key.name}",
+                        DeprecationWarning,
+                        stacklevel=2,
+                    )
+                    return self._values[key.name]
+        raise AttributeError(f"{type(self).__name__!r} has no attribute {attribute!r}")
+
+    def __setattr__(self, attribute: str, value: Any) -> None:
+        raise AttributeError("settings are read-only")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Settings):
+            return NotImplemented
+        return self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _state(self) -> tuple[Any, ...]:
+        return (
+            self._values,
+            self.prefer,
+            self.plugin_sections,
+            self.rating_sections,
+            self.origins,
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _rebuild,
+            (self._given, self.prefer, self.plugin_sections, self.rating_sections, self.origins),
+        )
+
+    def __repr__(self) -> str:
+        return f"Settings({self._values!r})"
+
+
+def _rebuild(given, prefer, plugin_sections, rating_sections, origins) -> Settings:
+    return Settings(
+        given,
+        prefer=prefer,
+        plugin_sections=plugin_sections,
+        rating_sections=rating_sections,
+        origins=origins,
+    )
 
 
 def flatten(
@@ -600,38 +908,10 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
         return values.get(key, SCHEMA[key].default)
 
     _contradictions(get, origins)
-    system = get("system")
-    bye = get("scoring.bye")
-    bye_mms = get("scoring.bye_mms")
     return Settings(
-        system=system,
-        criteria=get("criteria") or presets(system),
-        plugins=get("plugins"),
-        disable=get("disable"),
-        mcmahon_bar=get("mcmahon.bar"),
-        mcmahon_floor=get("mcmahon.floor"),
-        mcmahon_zero=get("mcmahon.zero"),
-        bye_nbw=bye,
-        bye_mms=bye if bye_mms is None else bye_mms,
-        absent_nbw=get("scoring.absent_nbw"),
-        absent_mms=get("scoring.absent_mms"),
-        round_down=get("scoring.round_down"),
-        virtual_opponent=get("unplayed.virtual_opponent"),
-        sos_correction=get("handicap.sos_correction"),
-        handicap_reduction=get("handicap.reduction"),
-        doubled=get("scoring.doubled"),
-        strict=get("strict"),
-        roster=get("roster") or None,
-        category_limits=get("categories.lower_limits"),
-        compat=get("compat"),
-        cache_enabled=get("cache.enabled"),
-        cache_path=get("cache.path"),
-        event_gap_days=get("history.event_gap_days"),
-        max_players=get("limits.max_players"),
-        max_player_rounds=get("limits.max_player_rounds"),
+        values,
         prefer=prefer,
         plugin_sections=sections,
         rating_sections=rating,
         origins=origins,
-        serve={key[6:]: get(key) for key in SCHEMA if key.startswith("serve.")},
     )

@@ -10,62 +10,24 @@ mapping, ``-o key=value``, then command options such as ``--system``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from sodos_plugin.config.settings import SCHEMA, Settings
-from sodos_plugin.engine.ranks import format_rank
+from sodos_plugin.config.settings import SCHEMA, Settings, show_value
 
 if TYPE_CHECKING:
     from sodos_hookspecs import FileReport
 
-#: config key -> Settings attribute, where the names differ
-ATTRIBUTES = {
-    "mcmahon.bar": "mcmahon_bar",
-    "mcmahon.floor": "mcmahon_floor",
-    "mcmahon.zero": "mcmahon_zero",
-    "scoring.bye": "bye_nbw",
-    "scoring.absent_nbw": "absent_nbw",
-    "scoring.absent_mms": "absent_mms",
-    "scoring.bye_mms": "bye_mms",
-    "scoring.round_down": "round_down",
-    "scoring.doubled": "doubled",
-    "unplayed.virtual_opponent": "virtual_opponent",
-    "handicap.sos_correction": "sos_correction",
-    "handicap.reduction": "handicap_reduction",
-    "categories.lower_limits": "category_limits",
-    "history.event_gap_days": "event_gap_days",
-    "limits.max_players": "max_players",
-    "limits.max_player_rounds": "max_player_rounds",
-}
-RANK_KEYS = {"mcmahon.bar", "mcmahon.floor", "mcmahon.zero"}
-RANK_LISTS = {"categories.lower_limits"}
-
 
 def shown(key: str, value: Any) -> str:
-    """A setting's value as it would be written in sodos.toml."""
-    if value is None:
-        return "(not set)"
-    if key in RANK_KEYS and isinstance(value, int):
-        return f'"{format_rank(value)}"'
-    if key in RANK_LISTS and isinstance(value, tuple):
-        return "[" + ", ".join(f'"{format_rank(v)}"' for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f'"{value}"'
-    if isinstance(value, (tuple, list)):
-        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return str(value)
+    """A setting's value as it would be written in sodos.toml (the key's own ``show``)."""
+    if value is None or key not in SCHEMA:
+        return show_value(value)
+    return SCHEMA[key].show(value)
 
 
 def value_of(settings: Settings, key: str) -> Any:
     """The resolved value of a config key (a test checks every key has one)."""
-    if key.startswith("serve."):  # the service's keys live together in Settings.serve
-        return settings.serve.get(key.removeprefix("serve."), SCHEMA[key].default)
-    return getattr(settings, ATTRIBUTES.get(key) or key.replace(".", "_"))
+    return settings.value(key)
 
 
 def trace_lines(
@@ -87,11 +49,8 @@ def trace_lines(
         origin = settings.origins.get(key)
         value = value_of(settings, key)
         if origin is None:
-            origin = "default"
-            if key == "criteria":
-                origin = f"default: the {settings.system} preset"
-            elif key == "scoring.bye_mms":
-                origin = "default: scoring.bye"
+            derived = SCHEMA[key].default_origin
+            origin = "default" if derived is None else derived(settings.value)
         lines.append(f"  {key.ljust(width)} = {shown(key, value)}  ({origin})")
     for criterion, plugin in settings.prefer.items():
         lines.append(f"  prefer.{criterion} = {shown('', plugin)}")

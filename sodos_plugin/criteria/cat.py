@@ -26,7 +26,7 @@ def category(rank: int, limits: tuple[int, ...]) -> int:
 
 
 def compute(ctx: Context) -> Breakdown:
-    limits = ctx.settings.category_limits
+    limits = ctx.settings.categories.lower_limits
     players = ctx.tournament.players
     if not limits:
         return Breakdown(denominator=1, totals=[1] * ctx.size)

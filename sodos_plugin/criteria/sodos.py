@@ -33,7 +33,7 @@ def _compute(ctx: Context, form: str) -> Breakdown:
     # A round without a game adds nothing to SODOS (its virtual SOS value is not used),
     # unless the convention scores it as a game (AGA: a forced bye beats the phantom).
     details.pop("virtual opponent", None)
-    convention = conventions.get(ctx.settings.virtual_opponent)
+    convention = conventions.get(ctx.settings.unplayed.virtual_opponent)
     for r, row in enumerate(rows):
         for p in ctx.pairings.unpaired[r]:
             row[p] = convention.sodos_virtual(ctx, form, r, p)

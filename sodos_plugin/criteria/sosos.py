@@ -16,7 +16,7 @@ SOURCE = "docs/rules.md §2 (OpenGotha SOSOSW/SOSOSM, verified)"
 
 
 def compute(ctx: Context, form: str) -> Breakdown:
-    convention = conventions.get(ctx.settings.virtual_opponent)
+    convention = conventions.get(ctx.settings.unplayed.virtual_opponent)
     sos = opponents.sos_totals(ctx, form)
     lookup = list(sos) + [0]  # index -1 (no game) reads 0
     rows, virtual_rows = [], []

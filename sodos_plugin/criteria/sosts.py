@@ -22,7 +22,7 @@ SOURCE = "docs/rules.md §5 (OpenGotha SOSTS, Tournament.fillBaseScoringInfo)"
 
 def opponent_sts(ctx: Context) -> list[int]:
     """Each player's STS as an opponent: the convention's M-form score + his bonus."""
-    convention = conventions.get(ctx.settings.virtual_opponent)
+    convention = conventions.get(ctx.settings.unplayed.virtual_opponent)
     return list(map(add, convention.opponent_scores(ctx, "M"), sts.final_bonus(ctx)))
 
 

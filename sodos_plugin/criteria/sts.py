@@ -29,13 +29,13 @@ def bonus_rows(ctx: Context) -> list[list[int]]:
 
     def build() -> list[list[int]]:
         settings, scores = ctx.settings, ctx.scores
-        if settings.mcmahon_bar is None:
+        if settings.mcmahon.bar is None:
             raise ConfigError(
                 "STS needs a McMahon bar: its top group starts at the bar (set mcmahon.bar)",
                 where="mcmahon.bar",
             )
         point = scores.unit * scores.scale
-        top_start = (settings.mcmahon_bar - settings.mcmahon_zero) * point
+        top_start = (settings.mcmahon.bar - settings.mcmahon.zero) * point
         last = ctx.tournament.rounds
         rows = [[0] * ctx.size for _ in range(ctx.round)]
         for k in (last - 2, last - 1):

@@ -19,7 +19,6 @@ where OpenGotha would print another value, and which defect makes it.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -125,9 +124,9 @@ def prepare(tournament: Tournament, settings: Settings) -> tuple[Tournament, Set
     if view is not None:
         notes += [_note(code, detail) for code, detail in view.defects.items()]
         tournament = view.tournament
-    if settings.mcmahon_zero != ZERO_30K:
+    if settings.mcmahon.zero != ZERO_30K:
         notes.append(_note("V2", "start scores count from 30K"))
-        settings = dataclasses.replace(settings, mcmahon_zero=ZERO_30K)
+        settings = settings.replace({"mcmahon.zero": ZERO_30K})
     return tournament, settings, notes
 
 
@@ -154,7 +153,7 @@ def adjusted(name: str, plugin: str, compute: Callable[[Context], Breakdown], se
             )
 
         return cut_from_round_3
-    if key == "SOSTS" and settings.virtual_opponent == "half-point":
+    if key == "SOSTS" and settings.unplayed.virtual_opponent == "half-point":
 
         def sosts_without_virtual_sts(ctx: Context) -> Breakdown:
             return opponents.opponent_table(ctx, "M", [0] * ctx.size, label="opponent STS")
@@ -181,7 +180,7 @@ def _criteria_defects(
         names & set(_CUTS_M) or (settings.form == "M" and names & set(_CUTS_ANY))
     ):
         found.append(("V3", "these standings are after round 2"))
-    if "SOSTS" in names and settings.virtual_opponent == "half-point":
+    if "SOSTS" in names and settings.unplayed.virtual_opponent == "half-point":
         found.append(("V5", "opponents' STS count 0 in SOSTS"))
     return found
 
@@ -194,7 +193,7 @@ def active(
     view = tournament.compat.get(OPENGOTHA)
     if view is not None:
         found += list(view.defects.items())
-    if settings.mcmahon_zero != ZERO_30K:
+    if settings.mcmahon.zero != ZERO_30K:
         found.append(("V2", "start scores would count from 30K"))
     return found + _criteria_defects(settings, criteria, round_number)
 

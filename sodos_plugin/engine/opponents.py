@@ -24,7 +24,7 @@ def opponent_values(ctx: Context, form: str) -> Breakdown:
     """Per-round SOS contributions in the W or M form, with their parts for explain."""
 
     def build() -> Breakdown:
-        convention = conventions.get(ctx.settings.virtual_opponent)
+        convention = conventions.get(ctx.settings.unplayed.virtual_opponent)
         return opponent_table(ctx, form, convention.opponent_scores(ctx, form))
 
     return ctx.memo(("opponent-values", form), build)
@@ -37,11 +37,11 @@ def opponent_table(
     opponent's ``opponent_scores`` value, + h as White / − h as Black in the M form with
     ``handicap.sos_correction``; a round without a game adds the convention's virtual
     opponent. SOS uses the convention's scores; SOSTS (docs/rules.md §5) opponents' STS."""
-    convention = conventions.get(ctx.settings.virtual_opponent)
+    convention = conventions.get(ctx.settings.unplayed.virtual_opponent)
     unit = ctx.scores.unit
     scores = list(opponent_scores)
     scores.append(0)  # opponent index -1 (no game) reads this sentinel
-    correct = form == "M" and ctx.settings.sos_correction
+    correct = form == "M" and ctx.settings.handicap.sos_correction
     rows, opponent_rows, correction_rows, virtual_rows = [], [], [], []
     zeros = (0,) * ctx.size  # shared, immutable: rounds without any correction
     for r in range(ctx.round):

@@ -65,7 +65,7 @@ class WorkLimits:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> WorkLimits:
-        return cls(settings.max_players, settings.max_player_rounds)
+        return cls(settings.limits.max_players, settings.limits.max_player_rounds)
 
     def check(self, players: int, rounds: int, source: str | None = None) -> None:
         """:class:`LimitError` past a limit, naming ``source`` (the tournament's file)."""

@@ -227,10 +227,10 @@ class Scores:
         self._tournament = tournament
         self._settings = settings
         values = [
-            settings.bye_nbw,
-            settings.bye_mms,
-            settings.absent_nbw,
-            settings.absent_mms,
+            settings.scoring.bye,
+            settings.scoring.bye_mms,
+            settings.scoring.absent_nbw,
+            settings.scoring.absent_mms,
             Fraction(1, 2),
         ]
         values += [Fraction(p.start_score) for p in tournament.players if p.start_score is not None]
@@ -238,15 +238,18 @@ class Scores:
         n = len(tournament.players)
         unit = self.unit
         # scoring.doubled: every point counts 2 (win 2, jigo 1, bye 2, start MMS ×2).
-        self.scale = 2 if settings.doubled else 1
+        self.scale = 2 if settings.scoring.doubled else 1
         half_unit = unit // 2 * self.scale
         self._start: Row | None = None
         # bye/absence values as integers over unit (exact: unit is the lcm of their
         # denominators); running totals stay integers, floored to a whole point
         # (a multiple of unit) by round_down.
         extras = {
-            BYE: (_units(settings.bye_nbw, unit), _units(settings.bye_mms, unit)),
-            ABSENT: (_units(settings.absent_nbw, unit), _units(settings.absent_mms, unit)),
+            BYE: (_units(settings.scoring.bye, unit), _units(settings.scoring.bye_mms, unit)),
+            ABSENT: (
+                _units(settings.scoring.absent_nbw, unit),
+                _units(settings.scoring.absent_mms, unit),
+            ),
         }
         game_points = [0] * n
         extra_nbw: dict[int, int] = {}
@@ -254,7 +257,7 @@ class Scores:
         games_nbw: list[Row] = []  # game points only, cumulative
         nbw: list[Row] = []
         self._extra_mms_rows: list[dict[int, int]] = []
-        round_down = settings.round_down
+        round_down = settings.scoring.round_down
         scale = self.scale
         for r in range(pairings.rounds):
             half = pairings.game_points[r]
@@ -338,7 +341,7 @@ def start_scores(tournament: Tournament, settings: Settings, unit: int) -> list[
     :raises InputError: naming the players whose rank is unknown, since a guessed
         start score would change the standings.
     """
-    bar, floor, zero = settings.mcmahon_bar, settings.mcmahon_floor, settings.mcmahon_zero
+    bar, floor, zero = settings.mcmahon.bar, settings.mcmahon.floor, settings.mcmahon.zero
     result = []
     missing = []
     for player in tournament.players:

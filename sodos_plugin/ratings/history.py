@@ -49,6 +49,7 @@ from sodos_hookspecs import (
     ReadResult,
 )
 
+from sodos_plugin.config.options import positive_integer
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.engine.model import BLACK_SCORE, Result, Tournament
 from sodos_plugin.engine.ranks import format_rank, rank_text
@@ -364,13 +365,11 @@ class _Collector:
         """One games table: its rows as dated games (docs/ratings.md)."""
         source = str(path)
         section = self.sources.sections.get(games_table.PLUGIN, {})
-        limit = section.get("max_bytes", games_table.MAX_BYTES)
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
-            raise ConfigError(
-                f"max_bytes must be a positive integer, got {limit!r}",
-                source=f"[plugin.{games_table.PLUGIN}]",
-                where="max_bytes",
-            )
+        limit = positive_integer(
+            section.get("max_bytes", games_table.MAX_BYTES),
+            "max_bytes",
+            f"[plugin.{games_table.PLUGIN}]",
+        )
         try:
             table = games_table.read_table(path, limit)
         except InputError as error:  # the file is named by the report

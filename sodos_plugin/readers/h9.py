@@ -77,6 +77,7 @@ from typing import Any
 
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
+from sodos_plugin.config.options import positive_integer
 from sodos_plugin.engine.model import (
     NO_IDS,
     Game,
@@ -1098,12 +1099,9 @@ def read_path(path: Path, max_bytes: int = MAX_BYTES) -> tuple[Tournament, H9Fil
 def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     if len(paths) != 1:
         raise InputError(f"give one h9 file per tournament, got {len(paths)}")
-    max_bytes = options.get("max_bytes", MAX_BYTES)
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
-        raise InputError(
-            f"max_bytes must be a positive integer, got {max_bytes!r}",
-            source="[plugin.builtin.h9]",
-        )
+    max_bytes = positive_integer(
+        options.get("max_bytes", MAX_BYTES), "max_bytes", "[plugin.builtin.h9]"
+    )
     tournament, _, notes = read_path(paths[0], max_bytes)
     return ReadResult(tournament, files=[FileReport(str(paths[0]), "ingested")], warnings=notes)
 

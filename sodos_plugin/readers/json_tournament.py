@@ -59,6 +59,7 @@ from msgspec import UNSET, UnsetType
 from msgspec.structs import astuple
 from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
 
+from sodos_plugin.config.options import positive_integer
 from sodos_plugin.config.settings import resolve
 from sodos_plugin.engine.identity import identity_key as identity
 from sodos_plugin.engine.model import (
@@ -122,14 +123,7 @@ class Limits:
             ("max_values", cls.max_values),
             ("max_depth", cls.max_depth),
         ):
-            value = options.get(key, default)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ConfigError(
-                    f"{key} must be a positive integer, got {shown(value)}",
-                    source=SECTION,
-                    where=key,
-                )
-            values[key] = value
+            values[key] = positive_integer(options.get(key, default), key, SECTION)
         return cls(**values)
 
 

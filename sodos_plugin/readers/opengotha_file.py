@@ -73,6 +73,7 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from sodos_hookspecs import FileReport, ReadResult
 
+from sodos_plugin.config.options import positive_integer
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.engine.model import (
     NO_IDS,
@@ -1082,12 +1083,8 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
         raise InputError(f"give one OpenGotha XML file per tournament, got {len(paths)}")
     limits = []
     for key, default in (("max_bytes", MAX_BYTES), ("max_nodes", MAX_NODES)):
-        value = options.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise InputError(
-                f"{key} must be a positive integer, got {value!r}",
-                source="[plugin.builtin.opengotha_xml]",
-            )
-        limits.append(value)
+        limits.append(
+            positive_integer(options.get(key, default), key, "[plugin.builtin.opengotha_xml]")
+        )
     tournament, warnings = read_file(paths[0], *limits)
     return ReadResult(tournament, files=[FileReport(str(paths[0]), "ingested")], warnings=warnings)

@@ -123,7 +123,8 @@ def test_resolve_random_mappings(layers):
     if isinstance(result, Settings):
         assert result.system in ("swiss", "mcmahon")
         assert result.criteria
-        for points in (result.bye_nbw, result.bye_mms, result.absent_nbw, result.absent_mms):
+        scoring = result.scoring
+        for points in (scoring.bye, scoring.bye_mms, scoring.absent_nbw, scoring.absent_mms):
             assert points.denominator <= 1024 and points >= 0
 
 

@@ -26,7 +26,7 @@ def test_sodos_toml_is_found_and_read(tmp_path):
     assert find_config(tmp_path) == tmp_path / "sodos.toml"
     host = Host(cwd=tmp_path, entry_points=False)
     assert host.settings.system == "swiss"
-    assert host.settings.mcmahon_bar == 2  # 3d
+    assert host.settings.mcmahon.bar == 2  # 3d
     assert host.settings.origins["system"] == str(tmp_path / "sodos.toml")
 
 
@@ -39,7 +39,7 @@ def test_pyproject_tool_sodos(tmp_path):
     assert find_config(tmp_path) == tmp_path / "pyproject.toml"
     settings = Host(cwd=tmp_path, entry_points=False).settings
     assert tuple(settings.criteria) == ("NBW", "SODOS")
-    assert settings.bye_nbw == Fraction(1, 2)
+    assert settings.scoring.bye == Fraction(1, 2)
 
 
 def test_sodos_toml_wins_over_pyproject(tmp_path):
@@ -67,9 +67,9 @@ def test_precedence_file_then_host_dict_then_overrides(tmp_path):
     )
     s = host.settings
     assert s.system == "swiss"  # only in the file
-    assert s.round_down is False  # only in the file
-    assert s.bye_nbw == Fraction(1, 2)  # host dict over file
-    assert s.absent_nbw == Fraction(1, 4)  # -o over host dict and file
+    assert s.scoring.round_down is False  # only in the file
+    assert s.scoring.bye == Fraction(1, 2)  # host dict over file
+    assert s.scoring.absent_nbw == Fraction(1, 4)  # -o over host dict and file
     assert s.origins["scoring.absent_nbw"] == "-o scoring.absent_nbw=0.25"
     assert s.origins["scoring.bye"] == "host config"
 
@@ -81,7 +81,7 @@ def test_tournament_settings_are_below_user_config():
     host = Host({"mcmahon": {"bar": "4d"}}, config_file=False, entry_points=False)
     s = host.settings_for(t)
     assert s.system == "swiss"  # the file's own setting applies when config is silent
-    assert s.mcmahon_bar == 3  # user config wins: 4d
+    assert s.mcmahon.bar == 3  # user config wins: 4d
     # options of the call win over everything
     assert host.settings_for(t, system="mcmahon").system == "mcmahon"
 
@@ -101,10 +101,10 @@ def test_override_values(text, key, value):
     s = resolve([("-o", parse_override(text))])
     got = {
         "system": s.system,
-        "mcmahon.bar": s.mcmahon_bar,
-        "scoring.round_down": s.round_down,
+        "mcmahon.bar": s.mcmahon.bar,
+        "scoring.round_down": s.scoring.round_down,
         "criteria": tuple(s.criteria),
-        "scoring.bye": s.bye_nbw,
+        "scoring.bye": s.scoring.bye,
     }[key]
     assert got == value
 
@@ -122,17 +122,18 @@ def test_all_documented_keys_are_accepted():
         "plugin": {"example": {"anything": 1}},
     }
     s = resolve([("host config", layer)])
-    assert (s.mcmahon_bar, s.mcmahon_floor, s.mcmahon_zero) == (3, -20, -30)
+    assert (s.mcmahon.bar, s.mcmahon.floor, s.mcmahon.zero) == (3, -20, -30)
     assert s.plugin_sections["example"] == {"anything": 1}
 
 
 def test_defaults():
     s = resolve([])
     assert s.system == "mcmahon"
-    assert s.mcmahon_zero == -30  # 30k
-    assert (s.bye_nbw, s.bye_mms, s.absent_nbw, s.absent_mms) == (1, 1, 0, Fraction(1, 2))
-    assert s.round_down is True and s.sos_correction is True
-    assert s.virtual_opponent == "egf"
+    assert s.mcmahon.zero == -30  # 30k
+    scoring = (s.scoring.bye, s.scoring.bye_mms, s.scoring.absent_nbw, s.scoring.absent_mms)
+    assert scoring == (1, 1, 0, Fraction(1, 2))
+    assert s.scoring.round_down is True and s.handicap.sos_correction is True
+    assert s.unplayed.virtual_opponent == "egf"
     assert list(s.criteria) == ["MMS", "SOSM", "SOSOSM"]  # OpenGotha McMahon preset
     assert list(resolve([("x", {"system": "swiss"})]).criteria) == ["NBW", "SOSW", "SOSOSW"]
 

@@ -483,7 +483,7 @@ def test_a_million_nested_arrays_cost_little():
 def test_bad_limit_options_are_config_errors():
     from sodos_plugin.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="max_depth must be a positive integer"):
+    with pytest.raises(ConfigError, match="max_depth: expected a positive integer, got 0"):
         Limits.from_options({"max_depth": 0})
     with pytest.raises(ConfigError, match="unknown option 'max_byte'"):
         Limits.from_options({"max_byte": 5})

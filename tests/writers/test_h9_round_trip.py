@@ -101,20 +101,20 @@ def values_not_held(standings) -> list[str]:
     """Why the values of a written file may differ once read back (h9 has no place)."""
     t, s = standings.tournament, standings.settings
     reasons = []
-    if s.virtual_opponent != "egf":
-        reasons.append(f"virtual opponent {s.virtual_opponent!r}")
-    if "CAT" in standings.criteria and s.category_limits:
+    if s.unplayed.virtual_opponent != "egf":
+        reasons.append(f"virtual opponent {s.unplayed.virtual_opponent!r}")
+    if "CAT" in standings.criteria and s.categories.lower_limits:
         reasons.append("category limits")
     if {"STS", "SOSTS"} & set(standings.criteria):
         reasons.append("the McMahon bar of STS")
     paired = {(g.round, p) for g in t.games for p in (g.black, g.white)}
     if any(pair in paired for pair in t.byes if pair[0] <= standings.round):
         reasons.append("a bye and a game in one round")
-    if not s.round_down:
+    if not s.scoring.round_down:
         reasons.append("round-down off")
-    if s.doubled:
+    if s.scoring.doubled:
         reasons.append("doubled scores")
-    if not s.sos_correction:
+    if not s.handicap.sos_correction:
         reasons.append("no handicap correction of SOS")
     if s.system == "mcmahon" and "MMS" not in standings.criteria:
         reasons.append("an MMS column added for the start scores")
@@ -127,8 +127,9 @@ def values_not_held(standings) -> list[str]:
     # sees them (a Swiss absence, 0-, is no longer ½ in MMS)
     other = [c for c in standings.criteria if form_of(c) not in (None, form)]
     mcmahon = s.system == "mcmahon"
-    for pairs, nbw, mms in ((t.byes, s.bye_nbw, s.bye_mms), (t.absences, s.absent_nbw,
-                                                             s.absent_mms)):  # fmt: skip
+    scoring = s.scoring
+    for pairs, nbw, mms in ((t.byes, scoring.bye, scoring.bye_mms),
+                            (t.absences, scoring.absent_nbw, scoring.absent_mms)):  # fmt: skip
         main, theirs = (mms, nbw) if mcmahon else (nbw, mms)
         # the reader's other-form points of 0+ (1), 0= (McMahon NBW 0, Swiss MMS ½), 0-
         back = 1 if main >= 1 else (0 if mcmahon or not main else Fraction(1, 2))
@@ -185,8 +186,9 @@ def free_facts(t: Tournament, s, rounds: int, row_of) -> set[tuple]:
     mcmahon = s.system == "mcmahon"
     paired = {(g.round, p) for g in t.games for p in (g.black, g.white)}
     found = set()
-    for pairs, points in ((t.byes, s.bye_mms if mcmahon else s.bye_nbw),
-                          (t.absences, s.absent_mms if mcmahon else s.absent_nbw)):  # fmt: skip
+    bye, absent = (s.scoring.bye_mms, s.scoring.absent_mms) if mcmahon else (
+        s.scoring.bye, s.scoring.absent_nbw)  # fmt: skip
+    for pairs, points in ((t.byes, bye), (t.absences, absent)):
         for r, p in pairs:
             if r <= rounds and points and (r, p) not in paired:
                 found.add((r, row_of[p], points))
@@ -215,7 +217,7 @@ def assert_same_facts(first, back: Tournament) -> None:
     assert back.date == t.date
     assert back.name == (_property(t.name) or back.name)
     assert dict(back.info) == header_facts(t)
-    reduction = first.settings.handicap_reduction
+    reduction = first.settings.handicap.reduction
     assert back.settings.get("handicap") == ({"reduction": reduction} if reduction else None)
 
 

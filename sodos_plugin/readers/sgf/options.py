@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sodos_plugin.config.options import positive_integer
 from sodos_plugin.errors import ConfigError
 from sodos_plugin.readers.sgf.walk import Limits
 
@@ -78,12 +79,6 @@ def _fail(key: str, message: str, source: str) -> ConfigError:
     return ConfigError(f"{key}: {message}", source=source, where=key)
 
 
-def _positive(value: Any, key: str, source: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise _fail(key, f"expected a positive integer, got {value!r}", source)
-    return value
-
-
 def _string(value: Any, key: str, source: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _fail(key, f"expected a non-empty string, got {value!r}", source)
@@ -124,7 +119,7 @@ def parse_options(options: Mapping[str, Any], source: str = SECTION) -> SgfOptio
             byes[int(text)] = tuple(_string(n, f"byes.{key}", source) for n in names)
         values["byes"] = byes
     if options.get("rounds") is not None:
-        rounds = _positive(options["rounds"], "rounds", source)
+        rounds = positive_integer(options["rounds"], "rounds", source)
         if rounds > MAX_ROUNDS:
             raise _fail("rounds", f"expected at most {MAX_ROUNDS}", source)
         values["rounds"] = rounds
@@ -140,8 +135,8 @@ def parse_options(options: Mapping[str, Any], source: str = SECTION) -> SgfOptio
     limits = {}
     for key in LIMIT_KEYS:
         if options.get(key) is not None:
-            limits[key] = _positive(options[key], key, source)
+            limits[key] = positive_integer(options[key], key, source)
     jobs = options.get("jobs")
     if jobs is not None:
-        jobs = _positive(jobs, "--jobs", "options")
+        jobs = positive_integer(jobs, "--jobs", "options")
     return SgfOptions(**values, limits=Limits(**limits), jobs=jobs)
