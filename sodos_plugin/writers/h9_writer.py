@@ -147,8 +147,10 @@ def _some(names: list[str]) -> str:
     return ", ".join(names[:5]) + (" ..." if len(names) > 5 else "")
 
 
-def refuse_what_h9_cannot_hold(standings: Standings) -> None:
-    """:class:`InputError` for a tournament h9 cannot write without changing it:
+def refuse_what_h9_cannot_hold(standings: Standings, texts: bool = True) -> None:
+    """:class:`InputError` for a tournament h9 cannot write without changing it (with
+    ``texts`` false, the player texts are left to the caller's own rule: the ``.tou``
+    writer, whose columns are fixed, cleans them its own way):
 
     * a player without a rank, or with one outside 30k–9d (EGD rows need a rank;
       inventing or clamping one would change the record);
@@ -168,7 +170,7 @@ def refuse_what_h9_cannot_hold(standings: Standings) -> None:
     outside = [f"{p.name} ({rank_text(p.rank)})" for p in t.players if not -30 <= p.rank <= 8]
     if outside:
         raise InputError(f"h9 ranks are 30k..9d; not {_some(outside)}", source=where)
-    for player in t.players:
+    for player in t.players if texts else ():
         why = unsafe_in_h9(player)
         if why is not None:
             raise InputError(

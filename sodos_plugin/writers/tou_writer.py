@@ -98,7 +98,7 @@ def tokens_of(standings: Standings) -> list[list[str]]:
 
 
 def write(standings: Standings, stream: TextIO) -> None:
-    refuse_what_h9_cannot_hold(standings)  # the same limits: a rank, one game a round
+    refuse_what_h9_cannot_hold(standings, texts=False)  # the same limits: a rank, one game a round
     t = standings.tournament
     tokens = tokens_of(standings)
     places = standings.places

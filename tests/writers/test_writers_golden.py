@@ -59,7 +59,10 @@ def digests(host: Host, paths: list[Path]) -> dict[str, str]:
         result = host.read(paths)
         standings = host.standings(result.tournament)
     except Exception as error:  # a file the reader refuses: its message is the output
-        return {"error": f"{type(error).__name__}: {error}"}
+        text = f"{type(error).__name__}: {error}"
+        for path in paths:  # written <file>, as below: the same wherever ../shared is
+            text = text.replace(str(path), "<file>")
+        return {"error": text}
     out = {}
     for fmt in FORMATS:
         try:
