@@ -108,13 +108,17 @@ def ingest_only(folder: Path) -> list:
     return ingest_units(units, jobs=1, fallback="ISO-8859-1", limits=Limits())
 
 
-def best(repeat: int, function, *args) -> tuple[float, object]:
+def best(repeat: int, function, *args, label: str = "") -> tuple[float, object]:
+    """The best of ``repeat`` runs, said as soon as measured (a run stopped by a time
+    limit keeps what it measured)."""
     times = []
     result = None
     for _ in range(repeat):
         start = time.perf_counter()
         result = function(*args)
         times.append(time.perf_counter() - start)
+    if label:
+        print(f"  measured {label}: {min(times):.3f} s", flush=True)
     return min(times), result
 
 
@@ -167,25 +171,27 @@ def main(argv: list[str] | None = None) -> int:
             f"(written in {time.perf_counter() - began:.1f} s)"
         )
         plain_read(paths)  # warm the page cache
-        t_d, _ = best(args.repeat, plain_read, paths)
+        t_d, _ = best(args.repeat, plain_read, paths, label="read only")
         sample = paths[: args.baseline_records]
-        t_a, _ = best(min(args.repeat, 3), sgfmill_baseline, sample)
+        t_a, _ = best(min(args.repeat, 3), sgfmill_baseline, sample, label="sgfmill sample")
         t_a *= n / len(sample)
-        t_b, outcomes = best(args.repeat, ingest_only, folder)
-        t_bb, serial = best(args.repeat, sgf_read, [folder], {"jobs": 1})
+        t_b, outcomes = best(args.repeat, ingest_only, folder, label="ingest")
+        t_bb, serial = best(args.repeat, sgf_read, [folder], {"jobs": 1}, label="reader, 1")
         parallel = []
         for jobs in jobs_list:
-            t_c, result = best(args.repeat, sgf_read, [folder], {"jobs": jobs})
+            t_c, result = best(
+                args.repeat, sgf_read, [folder], {"jobs": jobs}, label=f"reader, {jobs}"
+            )
             same = serial.tournament == result.tournament and serial.files == result.files
             same = same and serial.warnings == result.warnings
             ok = ok and same
             parallel.append((jobs, t_c, same))
         histories = []
         if not args.no_history:
-            t_h1, one = best(args.repeat, history_of, folder, 1)
+            t_h1, one = best(args.repeat, history_of, folder, 1, label="history, 1")
             histories.append((1, t_h1, True))
             for jobs in jobs_list:
-                t_h, result = best(args.repeat, history_of, folder, jobs)
+                t_h, result = best(args.repeat, history_of, folder, jobs, label=f"history, {jobs}")
                 same = same_history(one, result)
                 ok = ok and same
                 histories.append((jobs, t_h, same))

@@ -163,10 +163,14 @@ def child(system: str, n: int, players: int, steps: int) -> dict:
     }
 
 
-def measure(system: str, n: int, players: int, steps: bool) -> dict:
+def measure(system: str, n: int, players: int, steps: bool, limit=None) -> dict | None:
+    """One child's figures; ``None`` when it ran past ``limit`` seconds (killed)."""
     command = [sys.executable, str(HERE), "--child", system, str(n), str(players), str(int(steps))]
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return None
     wall = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{system} {n} failed:\n{done.stderr[-3000:]}")
@@ -210,7 +214,7 @@ def main(argv=None) -> int:
         for n in sizes:
             for steps in (False, True) if args.steps else (False,):
                 if args.budget is not None and previous is not None:
-                    projected = previous[1] * n / previous[0] * 1.3
+                    projected = previous[1] * n / previous[0] * 1.15
                     left = args.budget - (time.perf_counter() - began)
                     if projected > left:
                         print(
@@ -219,7 +223,14 @@ def main(argv=None) -> int:
                         )
                         figures.append({"system": system, "games": n, "skipped": True})
                         continue
-                r = measure(system, n, args.players, steps)
+                limit = None
+                if args.budget is not None:
+                    limit = max(1.0, args.budget - (time.perf_counter() - began))
+                r = measure(system, n, args.players, steps, limit)
+                if r is None:
+                    print(f"{system} {n:>11,} games: stopped at the budget ({limit:.0f} s)")
+                    figures.append({"system": system, "games": n, "stopped": True})
+                    break
                 if not steps:
                     previous = (n, r["wall"])
                 what = "steps kept " if steps else "final only "
