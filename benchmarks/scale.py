@@ -184,7 +184,8 @@ def shown(r: dict) -> str:
     return (
         f"{r['seconds']:7.2f} s ({r['games'] / r['seconds']:,.0f} games/s), "
         f"columns {r['columns'] / MIB:,.0f} MiB, peak {r['peak'] / MIB:,.0f} MiB, "
-        f"beyond the columns and interpreter {beyond} (process {r['wall']:.1f} s)"
+        f"beyond the columns and interpreter {beyond} (process {r['wall']:.1f} s); "
+        f"sum of final ratings {r['checksum']:.6f}"
     )
 
 
