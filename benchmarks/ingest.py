@@ -122,11 +122,17 @@ def best(repeat: int, function, *args, label: str = "") -> tuple[float, object]:
     return min(times), result
 
 
+_HOSTS: list = []
+
+
 def history_of(folder: Path, jobs: int):
+    """The history ``sodos ratings`` reads (one host for every run: its start-up, the
+    plugins' registration, is not the ingest's)."""
     from sodos_plugin import Host
 
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
-    return host.history([folder], jobs=jobs)
+    if not _HOSTS:
+        _HOSTS.append(Host({"cache": {"enabled": False}}, config_file=False, entry_points=False))
+    return _HOSTS[0].history([folder], jobs=jobs)
 
 
 def same_history(a, b) -> bool:
