@@ -18,6 +18,8 @@
 # (sgfmill 1.1.1 has a py3-none-any wheel on PyPI: no sdist build needed.)
 #
 # Run:   OUT=/some/folder bash benchmarks/device.sh
+#        (on a lent machine whose runner sets $OUT and copies the working tree: the command
+#        `bash benchmarks/device.sh`, carrying the git-ignored folder .whl; about 9 minutes)
 # Small: SMALL=1 OUT=/tmp/out PYTHON=python3.12 bash benchmarks/device.sh   (a smoke run:
 #        a few thousand records, 0.1M-1M games, about a minute on 2 cores)
 # Knobs: PYTHON (default python3.12, else python3), WHEELS (default <repo>/.whl),
