@@ -11,16 +11,25 @@ temporary directory, then times, on the same files:
     the same work as (a), plus the proof that the rest of each record is valid;
 (b+) the whole reader, one process: ``read([folder], jobs=1)`` — (b) plus
     assembling the tournament (players, ranks, rounds, duplicate/conflict checks);
-(c) the whole reader with ``--jobs`` worker processes (default: all cores);
+(c) the whole reader with worker processes: ``--jobs`` 2, 4 and 16, those the machine
+    has cores for (``--jobs-list``), each with its speed-up over (b+);
+(h) the game history ``sodos ratings`` reads (``Host.history``: ingest, names,
+    duplicates, events, the per-file account) with one process and with each of the
+    same jobs, each with its speed-up;
 (d) just reading the files (open + read), the floor for any ingester.
 
 Each is the best of ``--repeat`` runs (page cache warm). Prints records/s and
-the ratios; the target is (b) ≥ 30 × (a). Also checks that (b+) and (c) give
-the same tournament.
+the ratios; the target is (b) ≥ 30 × (a). Checks that every jobs count gives the
+tournament and the history of one process, file account and warnings included
+(exit 1 when not).
 
-Usage: ``python benchmarks/ingest.py [--records 2000] [--moves 250] [--jobs N]
-[--min-parallel N]`` (``--min-parallel 0`` makes (c) use workers at any size, to find
-where they start to pay).
+The corpus is written as text (no sgfmill per record: 200 000 records are written in
+seconds); sgfmill's parse (a) is timed on at most ``--baseline-records`` of them and
+scaled to the whole (said in its row).
+
+Usage: ``python benchmarks/ingest.py [--records 2000] [--moves 250] [--jobs-list
+1,2,4,16] [--min-parallel N] [--repeat 5]`` (``--min-parallel 0`` makes the jobs runs
+use workers at any size, to find where they start to pay).
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from pathlib import Path
 
 from sgfmill import sgf
 
+from sodos_plugin.readers.sgf import history as history_module
 from sodos_plugin.readers.sgf import read as sgf_read
 from sodos_plugin.readers.sgf import walk
 from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, collect, ingest_units
@@ -43,39 +53,36 @@ INFO = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "HA", "KM")
 
 
 def generate(folder: Path, records: int, moves: int, seed: int = 7) -> list[Path]:
-    """A tournament's worth of sgfmill-serialised records (moves are random points)."""
+    """A tournament's worth of records (moves are random points), as sgfmill writes
+    them: ``RO``/``EV``/``DT``, ranks, komi, a result, ``moves`` moves."""
     rng = random.Random(seed)
     rounds = 10
-    per_round = max(1, records // rounds)
+    per_round = max(1, -(-records // rounds))
     players = [f"Player {i:04d}" for i in range(2 * per_round)]
     ranks = {p: rng.randrange(-20, 5) for p in players}
+    points = [a + b for a in "abcdefghijklmnopqrs" for b in "abcdefghijklmnopqrs"]
     paths = []
     for r in range(1, rounds + 1):
         order = players[:]
         rng.shuffle(order)
+        (folder / f"round-{r:02d}").mkdir(exist_ok=True)
         for board in range(per_round):
             if len(paths) == records:
                 break
             black, white = order[2 * board], order[2 * board + 1]
-            game = sgf.Sgf_game(19)
-            root = game.get_root()
-            root.set("EV", "Benchmark Open")
-            root.set("RO", str(r))
-            root.set("DT", "2026-01-01")
-            root.set("PB", black)
-            root.set("PW", white)
-            for key, player in (("BR", black), ("WR", white)):
-                rank = ranks[player]
-                root.set(key, f"{-rank}k" if rank < 0 else f"{rank + 1}d")
-            root.set("KM", 6.5)
-            root.set("RE", rng.choice(["B+R", "W+R", "B+3.5", "W+12.5", "W+T"]))
-            node = root
-            for i in range(moves):
-                node = node.new_child()
-                node.set_move("bw"[i % 2], (rng.randrange(19), rng.randrange(19)))
-            path = folder / f"round-{r:02d}" / f"{board:04d}.sgf"
-            path.parent.mkdir(exist_ok=True)
-            path.write_bytes(game.serialise())
+            shown = [
+                f"{-ranks[p]}k" if ranks[p] < 0 else f"{ranks[p] + 1}d" for p in (black, white)
+            ]
+            moves_text = "".join(
+                f";{'BW'[i % 2]}[{p}]" for i, p in enumerate(rng.choices(points, k=moves))
+            )
+            text = (
+                f"(;FF[4]GM[1]SZ[19]CA[UTF-8]EV[Benchmark Open]RO[{r}]DT[2026-01-01]"
+                f"PB[{black}]PW[{white}]BR[{shown[0]}]WR[{shown[1]}]KM[6.5]"
+                f"RE[{rng.choice(['B+R', 'W+R', 'B+3.5', 'W+12.5', 'W+T'])}]\n{moves_text})\n"
+            )
+            path = folder / f"round-{r:02d}" / f"{board:06d}.sgf"
+            path.write_bytes(text.encode())
             paths.append(path)
     return paths
 
@@ -101,64 +108,132 @@ def ingest_only(folder: Path) -> list:
     return ingest_units(units, jobs=1, fallback="ISO-8859-1", limits=Limits())
 
 
-def best(repeat: int, function, *args) -> tuple[float, object]:
+def best(repeat: int, function, *args, label: str = "") -> tuple[float, object]:
+    """The best of ``repeat`` runs, said as soon as measured (a run stopped by a time
+    limit keeps what it measured)."""
     times = []
     result = None
     for _ in range(repeat):
         start = time.perf_counter()
         result = function(*args)
         times.append(time.perf_counter() - start)
+    if label:
+        print(f"  measured {label}: {min(times):.3f} s", flush=True)
     return min(times), result
+
+
+_HOSTS: list = []
+
+
+def history_of(folder: Path, jobs: int):
+    """The history ``sodos ratings`` reads (one host for every run: its start-up, the
+    plugins' registration, is not the ingest's)."""
+    from sodos_plugin import Host
+
+    if not _HOSTS:
+        _HOSTS.append(Host({"cache": {"enabled": False}}, config_file=False, entry_points=False))
+    return _HOSTS[0].history([folder], jobs=jobs)
+
+
+def same_history(a, b) -> bool:
+    return (
+        list(a.games) == list(b.games)
+        and a.files == b.files
+        and a.events == b.events
+        and a.players == b.players
+        and a.warnings == b.warnings
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", type=int, default=2000)
     parser.add_argument("--moves", type=int, default=250)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs-list", default="2,4,16", help="worker counts beside 1 process")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--baseline-records", type=int, default=20_000)
     parser.add_argument(
         "--min-parallel",
         type=int,
         default=PARALLEL_MIN_UNITS,
-        help="files from which (c) starts workers (the reader's threshold by default)",
+        help="files from which the jobs runs start workers (the reader's threshold)",
     )
+    parser.add_argument("--no-history", action="store_true", help="skip the (h) rows")
     args = parser.parse_args(argv)
     walk.PARALLEL_MIN_UNITS = args.min_parallel
+    history_module.PARALLEL_MIN_UNITS = args.min_parallel
+    cores = os.cpu_count() or 1
+    jobs_list = [j for j in map(int, args.jobs_list.split(",")) if 1 < j <= cores]
+    print(f"python {sys.version.split()[0]}, {cores} cores: jobs {jobs_list or 'none'} beside 1")
+    ok = True
     with tempfile.TemporaryDirectory(prefix="sodos-ingest-") as tmp:
         folder = Path(tmp)
+        began = time.perf_counter()
         paths = generate(folder, args.records, args.moves)
         n = len(paths)
         size = sum(p.stat().st_size for p in paths)
-        print(f"corpus: {n} records of {args.moves} moves, {size / n:.0f} bytes each, in {tmp}")
+        print(
+            f"corpus: {n} records of {args.moves} moves, {size / n:.0f} bytes each, in {tmp} "
+            f"(written in {time.perf_counter() - began:.1f} s)"
+        )
         plain_read(paths)  # warm the page cache
-        t_d, _ = best(args.repeat, plain_read, paths)
-        t_a, _ = best(args.repeat, sgfmill_baseline, paths)
-        t_b, outcomes = best(args.repeat, ingest_only, folder)
-        t_bb, serial = best(args.repeat, sgf_read, [folder], {"jobs": 1})
-        t_c, parallel = best(args.repeat, sgf_read, [folder], {"jobs": args.jobs})
-    same = serial.tournament == parallel.tournament and serial.files == parallel.files
+        t_d, _ = best(args.repeat, plain_read, paths, label="read only")
+        sample = paths[: args.baseline_records]
+        t_a, _ = best(min(args.repeat, 3), sgfmill_baseline, sample, label="sgfmill sample")
+        t_a *= n / len(sample)
+        t_b, outcomes = best(args.repeat, ingest_only, folder, label="ingest")
+        t_bb, serial = best(args.repeat, sgf_read, [folder], {"jobs": 1}, label="reader, 1")
+        parallel = []
+        for jobs in jobs_list:
+            t_c, result = best(
+                args.repeat, sgf_read, [folder], {"jobs": jobs}, label=f"reader, {jobs}"
+            )
+            same = serial.tournament == result.tournament and serial.files == result.files
+            same = same and serial.warnings == result.warnings
+            ok = ok and same
+            parallel.append((jobs, t_c, same))
+        histories = []
+        if not args.no_history:
+            t_h1, one = best(args.repeat, history_of, folder, 1, label="history, 1")
+            histories.append((1, t_h1, True))
+            for jobs in jobs_list:
+                t_h, result = best(args.repeat, history_of, folder, jobs, label=f"history, {jobs}")
+                same = same_history(one, result)
+                ok = ok and same
+                histories.append((jobs, t_h, same))
     rejected = [f for f in serial.files if f.status != "ingested"]
     rejected += [o for o in outcomes if o.error is not None]
-    serial_note = " (1 process: too few)" if n < args.min_parallel else ""
+    sampled = f" (timed on {len(sample)}, scaled)" if len(sample) < n else ""
     rows = [
-        ("(a) sgfmill from_bytes + root properties", t_a),
-        ("(b) sodos SGF ingest, 1 process", t_b),
-        ("(b+) sodos SGF reader incl. assembly, 1 proc.", t_bb),
-        (f"(c) sodos SGF reader, --jobs {args.jobs}{serial_note}", t_c),
-        ("(d) read the files only", t_d),
+        (f"(a) sgfmill from_bytes + root properties{sampled}", t_a, ""),
+        ("(b) sodos SGF ingest, 1 process", t_b, ""),
+        ("(b+) sodos SGF reader incl. assembly, 1 proc.", t_bb, ""),
     ]
-    for label, seconds in rows:
-        print(f"{label:<44} {n / seconds:>10,.0f} records/s  ({seconds * 1000:8.1f} ms)")
+    for jobs, t_c, same in parallel:
+        serial_note = " (1 process: too few)" if n < args.min_parallel else ""
+        rows.append(
+            (
+                f"(c) sodos SGF reader, --jobs {jobs}{serial_note}",
+                t_c,
+                f"x{t_bb / t_c:.2f} of (b+), identical: {same}",
+            )
+        )
+    for jobs, t_h, same in histories:
+        shown = "" if jobs == 1 else f"x{histories[0][1] / t_h:.2f} of 1 process, identical: {same}"
+        rows.append((f"(h) history (sodos ratings' read), --jobs {jobs}", t_h, shown))
+    rows.append(("(d) read the files only", t_d, ""))
+    for label, seconds, note in rows:
+        print(f"{label:<50} {n / seconds:>10,.0f} records/s ({seconds * 1000:9.1f} ms) {note}")
     print(f"ratio (b)/(a) = {t_a / t_b:.1f}x   (target >= 30x)")
     print(f"ratio (b+)/(a) = {t_a / t_bb:.1f}x")
-    print(f"ratio (c)/(a) = {t_a / t_c:.1f}x")
+    for jobs, t_c, _ in parallel:
+        print(f"ratio (c, --jobs {jobs})/(a) = {t_a / t_c:.1f}x")
     print(f"ratio (b)/(d) = {t_d / t_b:.2f}   (share of the plain-read speed)")
     print(
         f"players {len(serial.tournament.players)}, games {len(serial.tournament.games)}, "
-        f"files not ingested {len(rejected)}, (b) and (c) identical: {same}"
+        f"files not ingested {len(rejected)}, every jobs count identical to 1 process: {ok}"
     )
-    return 0 if same and not rejected else 1
+    return 0 if ok and not rejected else 1
 
 
 if __name__ == "__main__":

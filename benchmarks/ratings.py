@@ -218,11 +218,13 @@ def child_gor_baseline(t: int, players: int) -> dict:
     return {"games": games, "checksum": sum(rating)}
 
 
-def child_history(folder: str, cache: str) -> dict:
+def child_history(folder: str, cache: str, jobs: int = 0) -> dict:
+    """The history of the archive through the cache (``jobs`` 0: the reader's default,
+    all cores)."""
     from sodos_plugin import Host
 
     host = Host({"cache": {"path": cache}}, config_file=False, entry_points=False)
-    history = host.history([folder])
+    history = host.history([folder], jobs=jobs or None)
     return {"games": len(history.games), "files": len(history.files)}
 
 
@@ -319,12 +321,12 @@ def make_archive(folder: Path, start: int, count: int, players: int, seed: int) 
         )  # fmt: skip
 
 
-def bench_cache(records: int, repeat: int = 3) -> None:
+def bench_cache(records: int, repeat: int = 3, jobs: int = 0) -> None:
     work = Path(tempfile.mkdtemp(prefix="sodos-cache-bench-"))
     try:
         folder, cache = work / "archive", work / "cache.sqlite3"
         make_archive(folder, 0, records, 2000, 1)
-        first, r1 = timed("history", folder, cache)
+        first, r1 = timed("history", folder, cache, jobs)
         make_archive(folder, records, records // 100, 2000, 2)
         saved = work / "after-first"
         saved.mkdir()
@@ -338,11 +340,12 @@ def bench_cache(records: int, repeat: int = 3) -> None:
                 path.unlink(missing_ok=True)
                 if (saved / path.name).exists():
                     shutil.copy(saved / path.name, path)
-            elapsed, r2 = timed("history", folder, cache)
+            elapsed, r2 = timed("history", folder, cache, jobs)
             second = min(second, elapsed)
             floor = min(floor, timed("walk", folder, cache)[0])
         print(
-            f"cache: first run {first:.2f} s ({r1['games']} games), second run with 1 % new "
+            f"cache (--jobs {jobs or 'all cores'}): first run {first:.2f} s "
+            f"({r1['games']} games), second run with 1 % new "
             f"files {second:.2f} s ({r2['games']} games): {100 * second / first:.1f} % "
             f"of the first (target <= 5 %); floor (start-up, walk, one stat per file, "
             f"nothing read) {floor:.2f} s: {100 * floor / first:.1f} %"
@@ -359,6 +362,7 @@ def main(argv=None) -> int:
     parser.add_argument("--tournaments", type=int, default=None, help="GoR tournaments")
     parser.add_argument("--records", type=int, default=None, help="cache: SGF records")
     parser.add_argument("--players", type=int, default=20_000)
+    parser.add_argument("--jobs", type=int, default=0, help="cache: workers (0: all cores)")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -388,7 +392,7 @@ def main(argv=None) -> int:
             floor="gor-floor",
         )
     if "cache" in args.which:
-        bench_cache(records)
+        bench_cache(records, jobs=args.jobs)
     return 0
 
 

@@ -306,6 +306,7 @@ class Host:
         system: str = "egf",
         initial: Any = None,
         details: bool = False,
+        steps: bool = True,
         state: Any = None,
         **params: Any,
     ) -> RatingRun:
@@ -320,6 +321,9 @@ class Host:
             ``None``: the default start (the files' ratings for ``egf`` where the files
             carry them, else ranks; said in the run's ``notes``, docs/rules.md §10.1).
         :param details: build per-game details (``explain --ratings``).
+        :param steps: keep each player's step per period; ``False`` when only the final
+            ratings will be shown (``report.needs_steps`` says which answers need them):
+            the built-in systems then hold memory per player, not per game.
         :param state: a :class:`~sodos_hookspecs.SavedState` (or the path of a saved
             state file) to go on from: the history's games must all come after its last
             day, with the same system and parameters (docs/ratings.md).
@@ -346,6 +350,7 @@ class Host:
             params=params,
             initial=initial,
             details=details,
+            steps=steps,
             plugin_warnings=self.plugin_warnings(),
             aliases=aliases,
             state=state,

@@ -33,6 +33,7 @@ from sodos_plugin.ratings.report import (
     computed_by,
     decimals,
     explanation_dict,
+    needs_steps,
     render_explanation,
     write,
 )
@@ -90,8 +91,9 @@ def system_of(args: argparse.Namespace) -> str:
     return args.rating_system or DEFAULT_SYSTEM
 
 
-def rate(host, args: argparse.Namespace, details: bool = False):
-    """Read the history, report its files, rate it (shared with explain)."""
+def rate(host, args: argparse.Namespace, details: bool = False, steps: bool = True):
+    """Read the history, report its files, rate it (shared with explain); ``steps``
+    false when the answer shows final ratings only (memory per player, not per game)."""
     history = host.history(args.paths, jobs=args.jobs, progress=Progress)
     try:
         report_files(history, sys.stderr, args.skip_bad)
@@ -105,6 +107,7 @@ def rate(host, args: argparse.Namespace, details: bool = False):
         system=system_of(args),
         initial=args.initial,
         details=details,
+        steps=steps,
         state=getattr(args, "state", None),
         **parse_params(args.params),
     )
@@ -171,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     system, _ = host.rating_system(system_of(args))  # fail fast on an unknown system
     if args.save_state is not None and not system.saves_state:
         raise UsageError(f"--save-state: {system.name} cannot save its state")
-    result = rate(host, args)
+    result = rate(host, args, steps=needs_steps(fmt, history=args.history, player=args.player))
     player = find_player(result, args.player) if args.player is not None else None
     with output(args.output) as stream:
         write(result, fmt, stream, history=args.history, player=player)

@@ -14,11 +14,15 @@ Contract:
 * :class:`StepColumns` is a read-only ``Sequence[RatingStep]`` over arrays (who, which
   period, before and after); a step is built when it is read. Built-in systems return
   it when no details are asked for (``params["details"]`` false);
+* :class:`StepTotals` stands for steps that were not kept (``params["steps"]`` false:
+  the answer shows final ratings only): each player's games and the date of their last
+  step, and whether every step's numbers were finite: memory per player, not per game;
 * :class:`Lazy` is a sequence whose items are computed when read (period labels).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +34,9 @@ from sodos_plugin.util.lazy import LazyModule
 np = LazyModule("numpy", globals(), "np")
 
 _NONE = RatingStep._field_defaults["summary"]
+#: Games handled at once where a run goes through a history in pieces (the OGS preset's
+#: waves, the players' first appearances): its arrays are per chunk, not per game.
+CHUNK = 1 << 20
 
 
 class Lazy(Sequence):
@@ -140,7 +147,7 @@ def _numbers(column, dtype, order):
     return out if order is None else out[order]
 
 
-def _first_appearance(black, white, count: int):
+def first_appearance(black, white, count: int):
     """The ids ``0..count-1`` that play, by first appearance (Black before White, game
     by game)."""
     n = len(black)
@@ -149,13 +156,14 @@ def _first_appearance(black, white, count: int):
     # each player's first place (2k: Black in game k, 2k + 1: White), the games read in
     # growing chunks until every player of the table is found (most are, early)
     first = np.full(count, 2 * n, dtype=np.int64)
+    # (chunks of at most CHUNK games: memory per player, not per game)
     done, chunk = 0, 1 << 14
     while done < n and (first == 2 * n).any():
         end = min(n, done + chunk)
         place = np.arange(2 * done, 2 * end, 2, dtype=np.int64)
         np.minimum.at(first, black[done:end], place)
         np.minimum.at(first, white[done:end], place + 1)
-        done, chunk = end, 2 * chunk
+        done, chunk = end, min(CHUNK, 2 * chunk)
     present = np.flatnonzero(first < 2 * n)
     return present[np.argsort(first[present], kind="stable")]
 
@@ -222,13 +230,13 @@ def player_names(games: GameColumns) -> list[str]:
     """The players of columns by first appearance, as :func:`game_arrays` numbers them."""
     order = None if games.order is None else _numbers(games.order, np.int64, None)
     b, w, names = _coded_players(games, order)
-    return [names[i] for i in _first_appearance(b, w, len(names)).tolist()]
+    return [names[i] for i in first_appearance(b, w, len(names)).tolist()]
 
 
 def _players(games: GameColumns, order):
     """(Black's ids, White's ids, names): players numbered by first appearance."""
     b, w, table_names = _coded_players(games, order)
-    old = _first_appearance(b, w, len(table_names))
+    old = first_appearance(b, w, len(table_names))
     new = np.empty(len(table_names), dtype=np.int64)
     new[old] = np.arange(len(old), dtype=np.int64)
     return new[b], new[w], [table_names[i] for i in old.tolist()]
@@ -457,3 +465,52 @@ class StepColumns(Sequence):
             for column in (*self.before, *self.after)
             if column is not None
         )
+
+
+class StepTotals(Sequence):
+    """Steps that were not kept (the answer asked for final ratings only): what the
+    host's reports need of them without them — each player's games over the steps and
+    the date of their last step (:meth:`totals`, as :meth:`StepColumns.totals` and
+    :func:`~sodos_plugin.ratings.run.totals` give them), and whether every number of
+    every step was finite (:meth:`finite`). ``len`` is how many steps there were;
+    reading a step is an error (the run was made with ``steps`` false: rate again with
+    it)."""
+
+    def __init__(self, games: dict[str, int], last: dict[str, str], count: int, finite: bool):
+        self.games = games
+        self.last = last
+        self.count = count
+        self.all_finite = finite
+
+    @classmethod
+    def of(cls, steps: Sequence[RatingStep]) -> StepTotals:
+        """The totals of steps a system made (to be dropped)."""
+        if isinstance(steps, (StepColumns, StepTotals)):
+            games, last = steps.totals()
+            return cls(games, last, len(steps), steps.finite())
+        games, last = {}, {}
+        finite = True
+        for step in steps:
+            games[step.player] = games.get(step.player, 0) + step.games
+            last[step.player] = step.date
+            finite = finite and all(
+                isinstance(x, (int, float)) and math.isfinite(x)
+                for x in (*step.before, *step.after)
+                if x is not None
+            )
+        return cls(games, last, len(steps), finite)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, i):
+        raise LookupError("the rating steps were not kept (steps=False): rate with steps")
+
+    def __iter__(self) -> Iterator[RatingStep]:
+        raise LookupError("the rating steps were not kept (steps=False): rate with steps")
+
+    def totals(self) -> tuple[dict[str, int], dict[str, str]]:
+        return dict(self.games), dict(self.last)
+
+    def finite(self) -> bool:
+        return self.all_finite

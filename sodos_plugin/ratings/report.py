@@ -104,6 +104,14 @@ def write(
         write_table(run, stream, history=history, player=player)
 
 
+def needs_steps(fmt: str, *, history: bool = False, player: str | None = None) -> bool:
+    """Whether :func:`write` in ``fmt`` reads the run's steps: every period or one
+    player's (``history``, ``player``), the JSON document (its ``periods``), the HTML
+    page (its charts). The table and the CSV of final ratings read the totals only, so
+    their run need not keep a step per player and period (a server's archive)."""
+    return fmt.lower() in ("json", "html") or history or player is not None
+
+
 def run_dict(run: RatingRun, player: str | None = None) -> dict[str, Any]:
     """The JSON document: the run, or with ``player`` his entries only."""
     data = run.as_dict()

@@ -36,13 +36,15 @@ from sodos_hookspecs import (
 
 from sodos_plugin.errors import ConfigError, PluginError
 from sodos_plugin.plugins.call import call, check
-from sodos_plugin.ratings.columns import StepColumns
+from sodos_plugin.ratings.columns import StepColumns, StepTotals
 from sodos_plugin.ratings.initial import given_ratings
 from sodos_plugin.ratings.names import alias_map, history_names, renamed, spelling_map
 from sodos_plugin.ratings.state import check_continuation
 
-#: Keys the host adds to ``params`` for every system (see the hookspec).
-HOST_KEYS = ("details", "state")
+#: Keys the host adds to ``params`` for every system (see the hookspec): ``details``
+#: (per-game parts shown), ``steps`` (the steps shown: false when the answer is the final
+#: ratings only, so a system need not keep a step per player and period) and ``state``.
+HOST_KEYS = ("details", "steps", "state")
 #: A value of each type, for a parameter declared by ``kind`` with a ``None`` default.
 _EXEMPLAR = {bool: False, int: 0, float: 0.0, str: ""}
 
@@ -127,7 +129,7 @@ class FinalRow(NamedTuple):
 
 def totals(steps: Sequence[RatingStep]) -> tuple[dict[str, int], dict[str, str]]:
     """Each player's games over ``steps`` and the date of their last step."""
-    if isinstance(steps, StepColumns):
+    if isinstance(steps, (StepColumns, StepTotals)):
         return steps.totals()
     games: dict[str, int] = {}
     last: dict[str, str] = {}
@@ -172,6 +174,11 @@ class RatingRun:
         if isinstance(games, GameColumns):
             return len(set(games.columns["event"]))
         return len({g.event for g in games})
+
+    def kept_steps(self) -> bool:
+        """Whether the run kept its steps (``False`` when it was asked for final ratings
+        only: ``steps=False``)."""
+        return not isinstance(self.result.steps, StepTotals)
 
     def steps_of(self, player: str) -> list[RatingStep]:
         return [s for s in self.result.steps if s.player == player]
@@ -423,7 +430,11 @@ def check_numbers(provider: str, hook: str, result: RatingResult) -> None:
             if _not_finite(state):
                 raise PluginError(provider, hook, f"final rating of {name!r} is {state!r}")
     steps = result.steps
-    if isinstance(steps, StepColumns):
+    if isinstance(steps, StepTotals) and not steps.finite():
+        raise PluginError(
+            provider, hook, "a rating step is not finite (rate with the steps kept to see which)"
+        )
+    if isinstance(steps, (StepColumns, StepTotals)):
         if steps.finite():
             return
     elif _steps_finite(steps):
@@ -445,6 +456,7 @@ def rate(
     params: Mapping[str, Any],
     initial: Any,
     details: bool,
+    steps: bool = True,
     plugin_warnings: Sequence[str] = (),
     aliases: Mapping[str, str] | None = None,
     state: SavedState | None = None,
@@ -458,6 +470,10 @@ def rate(
     :param initial: starting ratings, as :func:`~sodos_plugin.ratings.initial.given_ratings`
         takes them.
     :param details: build per-game details (``explain --ratings``).
+    :param steps: keep every player's step per period (``False``: the answer is the final
+        ratings, games and last game only, :func:`~sodos_plugin.ratings.report.needs_steps`;
+        the built-in systems then keep memory per player, not per game, and give
+        :class:`~sodos_plugin.ratings.columns.StepTotals`). Details need steps.
     :param plugin_warnings: the plugin faults of this run, said with its warnings.
     :param aliases: ``"old name" = "player name"``: names joined before rating.
     :param state: a saved state to go on from (the system must save states).
@@ -492,7 +508,7 @@ def rate(
             )
             given = {n: g for n, g in given.items() if n not in state.players}
     hook = f"rate ({system.name})"
-    options = {**values, "details": details, "state": state}
+    options = {**values, "details": details, "steps": steps or details, "state": state}
     result = call(provider, hook, system.rate, history, given, options)
     check(provider, hook, result, RatingResult)
     check_numbers(provider, hook, result)

@@ -92,3 +92,37 @@ def test_json_io_benchmark_prints_both_ratios():
     assert "reading: json_tournament.parse" in done.stdout and "json.loads" in done.stdout
     assert "writing: the JSON writer" in done.stdout and "json.dumps" in done.stdout
     assert done.stdout.count("x  (target <= 2x") == 2
+
+
+def test_ingest_benchmark_prints_every_jobs_count_and_checks_them():
+    """benchmarks/ingest.py at a tiny size, workers forced: the rows of one process and
+    of the jobs the machine has cores for, each checked identical to one process."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "ingest.py"), "--records", "120",
+         "--moves", "20", "--repeat", "1", "--min-parallel", "0", "--baseline-records", "20",
+         "--jobs-list", "2,4,16"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "(h) history (sodos ratings' read), --jobs 1" in done.stdout
+    assert "every jobs count identical to 1 process: True" in done.stdout
+
+
+def test_scale_benchmark_prints_time_and_memory_with_and_without_steps(tmp_path):
+    """benchmarks/scale.py at tiny sizes: a line per system, size and mode, the same
+    final ratings with and without steps."""
+    out = tmp_path / "scale.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "scale.py"), "--sizes", "2000,5000",
+         "--players", "300", "--steps", "--json", str(out)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert len(figures) == 8 and "peak" in done.stdout and "columns" in done.stdout
+    for system in ("ogs", "gor"):
+        for n in (2000, 5000):
+            pair = [f for f in figures if f["system"] == system and f["games"] == n]
+            assert {f["steps"] for f in pair} == {False, True}
+            assert pair[0]["checksum"] == pair[1]["checksum"]
+            assert all(f["peak"] >= f["held"] > 0 for f in pair)

@@ -52,6 +52,7 @@ from sodos_plugin.errors import InputError
 from sodos_plugin.ratings.columns import (
     Lazy,
     StepColumns,
+    StepTotals,
     _ranges,
     argsort_ints,
     game_arrays,
@@ -265,6 +266,9 @@ def rate(
     if state is not None:
         initial = {**initial, **_state_starts(state)}
     result = _rate(history, initial, params)
+    if not (params.get("details", True) or params.get("steps", True)):
+        # final ratings only: the steps' totals kept, the steps dropped
+        result = replace(result, steps=StepTotals.of(result.steps))
     if state is not None:
         _check_after(state, result.state)
     last = result.state.get("last_event") if result.state else None

@@ -51,7 +51,15 @@ from sodos_hookspecs import (
 
 from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.errors import InputError
-from sodos_plugin.ratings.columns import Lazy, StepColumns, game_arrays, levels
+from sodos_plugin.ratings.columns import (
+    CHUNK,
+    Lazy,
+    StepColumns,
+    StepTotals,
+    first_appearance,
+    game_arrays,
+    levels,
+)
 from sodos_plugin.ratings.periods import event_name, events_in_order, game_order, seed
 from sodos_plugin.ratings.state import too_early
 from sodos_plugin.util.lazy import LazyModule
@@ -483,6 +491,13 @@ class _Run:
         self.rules = params.get("rules", "japanese")
         self.no_komi = 0  # games whose effective handicap fell back on their stones
         self.details = bool(params.get("details", True))
+        #: keep the steps (else only each player's games, last day, and whether every
+        #: number was finite: :class:`StepTotals`, memory per player)
+        self.keep = self.details or bool(params.get("steps", True))
+        self.counts: dict[str, int] = {}
+        self.ends: dict[str, str] = {}
+        self.finite = True
+        self.unkept = 0  # steps not kept
         self.default = RatingState(
             float(params["rating"]), float(params["deviation"]), float(params["volatility"])
         )
@@ -610,6 +625,15 @@ class _Run:
         make_step, make_state = RatingStep._make, RatingState._make
         states = list(map(make_state, zip(after_r.tolist(), after_rd.tolist(), after_v.tolist())))
         previous = self.last
+        if not self.keep:
+            self.finite = self.finite and _all_finite(r, rd, vol, after_r, after_rd, after_v)
+            totals, ends = self.counts, self.ends
+            self.unkept += len(players)
+            for name, day, n, state in zip(players, dates, counts, states):
+                totals[name] = totals.get(name, 0) + n
+                ends[name] = day
+                previous[name] = state
+            return
         if not self.details:
             for name, label, day, n, state in zip(players, labels, dates, counts, states):
                 self.steps.append(
@@ -718,68 +742,107 @@ class _Run:
         """:meth:`rate_games` without details, on arrays: no object per game.
 
         The games become arrays (players as integer ids, :func:`~._columns.game_arrays`),
-        their waves are computed on arrays (:func:`~._columns.levels`), each wave is
-        rated by the same formulas, and the steps are columns
-        (:class:`~._columns.StepColumns`) built only when read.
+        read a chunk of :data:`~._columns.CHUNK` games at a time: a chunk's waves are
+        computed on arrays (:func:`~._columns.levels`), each wave is rated by the same
+        formulas from the states its players had after their previous game (the chunks
+        in order: the numbers of one game after another). The steps are columns
+        (:class:`~._columns.StepColumns`) built only when read, or with ``steps`` false
+        not kept at all (:class:`~._columns.StepTotals`): then the run holds memory per
+        player and per chunk, beside the history's own columns.
         """
         games = self.history.games
-        arrays = game_arrays(games, events=False)
-        names, black, white = arrays.names, arrays.black, arrays.white
+        # players as the columns number them (no array per game), renumbered by first
+        # appearance a chunk at a time
+        arrays = game_arrays(games, events=False, by_appearance=False)
+        table, black, white = arrays.names, arrays.black, arrays.white
         n = len(arrays)
-        item = np.repeat(np.arange(n, dtype=np.int64), 2)
-        both = np.empty(2 * n, dtype=np.int64)
-        both[0::2], both[1::2] = black, white
-        wave = levels(item, both, n)
+        playing = first_appearance(black, white, len(table))
+        renumber = np.empty(len(table), dtype=np.int64)
+        renumber[playing] = np.arange(len(playing), dtype=np.int64)
+        names = [table[p] for p in playing.tolist()]
         first = [self.current(name) for name in names]
         R = np.array([x[0] for x in first], dtype=float)
         RD = np.array([x[1] for x in first], dtype=float)
         V = np.array([x[2] for x in first], dtype=float)
+        finite = _all_finite(R, RD, V)
         result = arrays.result
-        start, missing = (
-            head_starts(self.handicap, self.rules, arrays.handicap, arrays.size, arrays.komi)
-            if self.handicap != "ignore"
-            else (None, 0)
-        )
-        self.no_komi += missing
-        if start is not None and not start.any():
-            start = None
-        before = [np.empty(2 * n) for _ in range(3)]
-        after = [np.empty(2 * n) for _ in range(3)]
-        order = np.argsort(wave, kind="stable")
-        bounds = np.searchsorted(wave[order], np.arange(wave.max() + 2 if n else 1))
-        for k in range(len(bounds) - 1):
-            idx = order[bounds[k] : bounds[k + 1]]
-            m = len(idx)
-            if not m:
-                continue
-            players = np.concatenate([black[idx], white[idx]])
-            opp = np.concatenate([white[idx], black[idx]])
-            r, rd, vol = R[players], RD[players], V[players]
-            o_r = R[opp]
-            if start is not None:
-                d = start[idx]
-                if d.any():
-                    ranks = np.concatenate([-d, d])
-                    o_r = np.where(ranks != 0, o_r + handicap_shift(o_r, ranks), o_r)
-            scores = np.concatenate([result[idx], 1.0 - result[idx]])
-            new_mu, new_phi, new_vol, *_ = update_rows(
-                (r - 1500.0) / SCALE, rd / SCALE, vol, np.arange(2 * m),
-                (o_r - 1500.0) / SCALE, RD[opp] / SCALE, scores, self.tau, self.eps,
-            )  # fmt: skip
-            ar, ard, av = self.clamp.arrays(SCALE * new_mu + 1500.0, SCALE * new_phi, new_vol)
-            slots = np.concatenate([2 * idx, 2 * idx + 1])  # black's step, white's step
-            for column, values in zip(before, (r, rd, vol)):
-                column[slots] = values
-            for column, values in zip(after, (ar, ard, av)):
-                column[slots] = values
-            R[players], RD[players], V[players] = ar, ard, av
+        if self.keep:
+            before = [np.empty(2 * n) for _ in range(3)]
+            after = [np.empty(2 * n) for _ in range(3)]
+            both = np.empty(2 * n, dtype=np.int64)
+        else:
+            games_of = np.zeros(len(names), dtype=np.int64)
+            last_game = np.full(len(names), -1, dtype=np.int64)
+        for lo in range(0, n, CHUNK):
+            hi = min(n, lo + CHUNK)
+            b, w = renumber[black[lo:hi]], renumber[white[lo:hi]]
+            c = hi - lo
+            item = np.repeat(np.arange(c, dtype=np.int64), 2)
+            pair = np.empty(2 * c, dtype=np.int64)
+            pair[0::2], pair[1::2] = b, w
+            wave = levels(item, pair, c)
+            start, missing = None, 0
+            if self.handicap != "ignore":
+                h, z, km = arrays.handicap[lo:hi], arrays.size[lo:hi], arrays.komi[lo:hi]
+                start, missing = head_starts(self.handicap, self.rules, h, z, km)
+            self.no_komi += missing
+            if start is not None and not start.any():
+                start = None
+            chunk_result = result[lo:hi]
+            order = np.argsort(wave, kind="stable")
+            bounds = np.searchsorted(wave[order], np.arange(wave.max() + 2 if c else 1))
+            for k in range(len(bounds) - 1):
+                idx = order[bounds[k] : bounds[k + 1]]
+                m = len(idx)
+                if not m:
+                    continue
+                players = np.concatenate([b[idx], w[idx]])
+                opp = np.concatenate([w[idx], b[idx]])
+                r, rd, vol = R[players], RD[players], V[players]
+                o_r = R[opp]
+                if start is not None:
+                    d = start[idx]
+                    if d.any():
+                        ranks = np.concatenate([-d, d])
+                        o_r = np.where(ranks != 0, o_r + handicap_shift(o_r, ranks), o_r)
+                scores = np.concatenate([chunk_result[idx], 1.0 - chunk_result[idx]])
+                new_mu, new_phi, new_vol, *_ = update_rows(
+                    (r - 1500.0) / SCALE, rd / SCALE, vol, np.arange(2 * m),
+                    (o_r - 1500.0) / SCALE, RD[opp] / SCALE, scores, self.tau, self.eps,
+                )  # fmt: skip
+                ar, ard, av = self.clamp.arrays(SCALE * new_mu + 1500.0, SCALE * new_phi, new_vol)
+                if self.keep:
+                    slots = 2 * (lo + idx)
+                    slots = np.concatenate([slots, slots + 1])  # black's step, white's step
+                    for column, values in zip(before, (r, rd, vol)):
+                        column[slots] = values
+                    for column, values in zip(after, (ar, ard, av)):
+                        column[slots] = values
+                else:
+                    finite = finite and _all_finite(ar, ard, av)
+                R[players], RD[players], V[players] = ar, ard, av
+            if self.keep:
+                both[2 * lo : 2 * hi] = pair
+            else:
+                games_of += np.bincount(pair, minlength=len(names))
+                at = np.arange(lo, hi, dtype=np.int64)
+                np.maximum.at(last_game, b, at)
+                np.maximum.at(last_game, w, at)
         source, dates = arrays.source, arrays.date_column
-        event = arrays.event_column
-        labels = Lazy(2 * n, lambda k: source[k >> 1] or event[k >> 1])
-        self.steps = StepColumns(
-            names, both, labels, Lazy(2 * n, lambda k: dates[k >> 1]), before, after,
-            np.ones(2 * n, dtype=np.int64),
-        )  # fmt: skip
+        if self.keep:
+            event = arrays.event_column
+            labels = Lazy(2 * n, lambda k: source[k >> 1] or event[k >> 1])
+            self.steps = StepColumns(
+                names, both, labels, Lazy(2 * n, lambda k: dates[k >> 1]), before, after,
+                np.ones(2 * n, dtype=np.int64),
+            )  # fmt: skip
+        else:
+            self.steps = StepTotals(
+                dict(zip(names, games_of.tolist())),
+                {name: dates[g] for name, g in zip(names, last_game.tolist())},
+                2 * n,
+                finite,
+            )
         self.last = {
             name: RatingState(r, rd, v)
             for name, r, rd, v in zip(names, R.tolist(), RD.tolist(), V.tolist())
@@ -828,6 +891,11 @@ class _Run:
             )  # fmt: skip
 
 
+def _all_finite(*arrays) -> bool:
+    """Whether every number of the arrays is finite."""
+    return all(bool(np.isfinite(a).all()) for a in arrays)
+
+
 def make_rate(system: str):
     def rate(
         history: GameHistory, initial: Mapping[str, InitialRating], params: Mapping[str, Any]
@@ -865,8 +933,11 @@ def _rate(
     else:
         run.rate_periods()
     run.no_komi_warning()
+    steps = run.steps
+    if not run.keep and not isinstance(steps, StepTotals):
+        steps = StepTotals(run.counts, run.ends, run.unkept, run.finite)
     return RatingResult(
-        steps=run.steps,
+        steps=steps,
         final=dict(run.last),
         initial=run.origin,
         warnings=run.warnings,

@@ -474,11 +474,16 @@ class Cache:
         """``path`` absolute, its folders' symbolic links resolved (once per folder), as
         text SQLite stores (bytes that are not UTF-8 as ``\\xff``: the inode tells
         apart the one name that could look the same)."""
-        folder, name = os.path.split(path)
+        # (the folder is the text before the last separator, as the walk built it: a
+        # string operation, not os.path.split's; the same folder resolves the same)
+        cut = path.rfind(os.sep)
+        folder, name = (path[:cut] or os.sep, path[cut + 1 :]) if cut >= 0 else ("", path)
         real = self._dirs.get(folder)
         if real is None:
             real = self._dirs[folder] = os.path.realpath(folder or os.curdir)
-        whole = os.path.join(real, name)
+        whole = real + name if real.endswith(os.sep) else real + os.sep + name
+        if whole.isascii():
+            return whole
         try:
             whole.encode("utf-8")
         except UnicodeEncodeError:

@@ -79,13 +79,14 @@ def _size(raw: bytes | list | None) -> int:
     return int(match.group(1)) if match else 19
 
 
-def _extras(data: bytes, found: Sequence[Record]) -> tuple[Extra, ...]:
+def _extras(data: bytes, found: Sequence[Record], scanned: Sequence = ()) -> tuple[Extra, ...]:
     """Komi (:func:`.values.komi`), size and a moves fingerprint per record (the
-    project's own scanner)."""
+    project's own scanner; ``scanned``: what :func:`.scan.scan_single` gave for ``data``
+    when the ingest called it, not scanned again)."""
     records = len(found)
     roots = None
     if records == 1:
-        single = scan_single(data)
+        single = scanned[0] if scanned else scan_single(data)
         roots = [single] if single is not None else None
     if roots is None:
         try:
@@ -114,16 +115,18 @@ def ingest_unit(unit: str | Unit, fallback: str, limits: Limits) -> HistoryOutco
             data = read_regular(source, limits.max_file_bytes, "max_file_bytes")
         except FileRefused as error:
             return HistoryOutcome(FileOutcome(source, error=str(error)))
+    scanned: list = []
     outcome = ingest_bytes(
         data,
         source,
         fallback,
         max_games=limits.max_games_per_file,
         max_tokens=limits.max_parse_tokens,
+        scanned=scanned,
     )
     if outcome.error is not None:
         return HistoryOutcome(outcome)
-    return HistoryOutcome(outcome, _extras(data, outcome.records))
+    return HistoryOutcome(outcome, _extras(data, outcome.records, scanned))
 
 
 def _ingest_chunk(units: list, fallback: str, limits: Limits) -> list[HistoryOutcome]:

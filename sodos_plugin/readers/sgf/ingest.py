@@ -276,8 +276,12 @@ def ingest_bytes(
     fast_path: bool = True,
     max_games: int = MAX_GAMES,
     max_tokens: int = MAX_PARSE_TOKENS,
+    scanned: list | None = None,
 ) -> FileOutcome:
     """Records of every game in ``data``; ``error`` instead when the file is unusable.
+
+    ``scanned``: a list that receives what :func:`~.scan.scan_single` gave for ``data``
+    when it was called on it (a caller that needs the root again need not scan twice).
 
     ``fast_path=False`` always uses sgfmill's full parse (the differential tests'
     oracle); the answer is the same either way. A file of more than ``max_games``
@@ -291,7 +295,7 @@ def ingest_bytes(
     try:
         restored = _restore_opening(data)
         if restored is None:
-            return _ingest_bytes(data, source, fallback, fast_path, max_games, max_tokens)
+            return _ingest_bytes(data, source, fallback, fast_path, max_games, max_tokens, scanned)
         outcome = _ingest_bytes(restored, source, fallback, fast_path, max_games, max_tokens)
         noted = tuple(r._replace(notes=(*r.notes, _NO_OPENING)) for r in outcome.records)
         return outcome._replace(records=noted)
@@ -336,6 +340,7 @@ def _ingest_bytes(
     fast_path: bool,
     max_games: int,
     max_tokens: int,
+    scanned: list | None = None,
 ) -> FileOutcome:
     forced = None
     if data[:1] in _UTF16_FIRST or data[1:2] == b"\x00":
@@ -346,6 +351,8 @@ def _ingest_bytes(
     roots = None
     if fast_path and forced is None:  # the usual record, without the general machinery
         raw = scan_single(data)
+        if scanned is not None:
+            scanned.append(raw)
         plain = None if raw is None or b"RE" not in raw else decode_plain(raw)
         if plain is not None:
             try:

@@ -463,3 +463,20 @@ def test_a_file_name_that_is_not_utf8_is_cached(tmp_path):
     assert db.execute("SELECT path FROM entries").fetchall() == [(f"{folder}/g\\xff.sgf",)]
     db.close()
     assert api_ratings(folder, path) == (first, [])
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["a.sgf", "/a.sgf", "x//b.sgf", "./c.sgf", "../d.sgf", "//g.sgf", "é/f.sgf", "\udcff/h.sgf"],
+)
+def test_a_files_key_path_is_its_folder_resolved_and_its_name(path):
+    """The cache's path of a file (its key) is its folder's real path joined with its
+    name, as os.path gives them, however the walk spelled it."""
+
+    class Keys:
+        _dirs: dict = {}
+
+    folder, name = os.path.split(path)
+    expected = os.path.join(os.path.realpath(folder or os.curdir), name)
+    expected = os.fsencode(expected).decode("utf-8", "backslashreplace")
+    assert sgf_cache.Cache._resolved(Keys(), path) == expected
