@@ -30,7 +30,6 @@ from sodos_plugin.cli._streams import (
     EXIT_FAILED_CHECK,
     EXIT_OK,
     SHOWN_AS,
-    atomic_file,
     say,
 )
 from sodos_plugin.config.trace import trace_lines
@@ -38,6 +37,7 @@ from sodos_plugin.errors import SodosError
 from sodos_plugin.host import Host
 from sodos_plugin.util.lazy import LazyModule
 from sodos_plugin.util.suggest import suggestion
+from sodos_plugin.writers.output import atomic_file, refuse_overwrite
 
 # stdin's temporary folder only (sodos_plugin.util.lazy)
 tempfile = LazyModule("tempfile", globals(), "tempfile")
@@ -50,6 +50,7 @@ __all__ = [  # what the command modules take from here
     "UsageError",
     "announce_plugins",
     "check_options",
+    "check_outputs",
     "common",
     "criteria_option",
     "make_host",
@@ -71,8 +72,45 @@ def write_trace(host: Host, settings, files, stream: TextIO) -> None:
         say(f"config: {line}" if stream is sys.stderr else line, stream)
 
 
+#: the options a command reads files from -> how a refusal names them (positional paths:
+#: "input"); ``--initial``'s keywords are not files
+INPUT_OPTIONS = {
+    "paths": "input",
+    "config": "--config",
+    "roster": "--roster",
+    "initial": "--initial",
+    "state": "--state",
+}
+#: the options a command writes files to -> how a refusal names them
+OUTPUT_OPTIONS = {"output": "--output", "save_state": "--save-state"}
+INITIAL_KEYWORDS = ("files", "ranks")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse, before reading anything, a ``--output`` or ``--save-state`` that is one of
+    the command's inputs, a file in an input folder, or the other output
+    (:func:`sodos_plugin.writers.output.refuse_overwrite`)."""
+    outputs = [
+        (label, Path(value))
+        for dest, label in OUTPUT_OPTIONS.items()
+        if (value := getattr(args, dest, None)) is not None
+    ]
+    if not outputs:
+        return
+    inputs = []
+    for dest, label in INPUT_OPTIONS.items():
+        value = getattr(args, dest, None)
+        for item in value if isinstance(value, list) else [value]:
+            if item is None or str(item) == "-" or str(item) in INITIAL_KEYWORDS:
+                continue
+            inputs.append((label, Path(item)))
+    refuse_overwrite(inputs, outputs)
+
+
 def make_host(args: argparse.Namespace, *, raise_plugin_errors: bool = True) -> Host:
-    """The host for this run: config, overrides and plugin control from the options."""
+    """The host for this run: config, overrides and plugin control from the options;
+    the outputs checked against the inputs first (:func:`check_outputs`)."""
+    check_outputs(args)
     modules, blocked, autoload = plugin_control(args)
     compat = getattr(args, "compat", None)
     host = Host(
@@ -176,7 +214,7 @@ def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
 @contextlib.contextmanager
 def output(path: Path | None) -> Iterator[TextIO]:
     """stdout, or ``path`` replaced atomically once the writer succeeded
-    (:func:`sodos_plugin.cli._streams.atomic_file`: a failure leaves the old file)."""
+    (:func:`sodos_plugin.writers.output.atomic_file`: a failure leaves the old file)."""
     if path is None:
         yield sys.stdout
         return

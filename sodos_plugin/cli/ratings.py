@@ -20,11 +20,10 @@ from sodos_plugin.cli._common import (
     UsageError,
     common,
     make_host,
-    output,
     report_files,
 )
 from sodos_plugin.cli._options import history_options, parse_params, rating_options
-from sodos_plugin.cli._streams import atomic_file, say
+from sodos_plugin.cli._streams import say
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import SodosError
 from sodos_plugin.ratings.history import file_summary
@@ -40,6 +39,7 @@ from sodos_plugin.ratings.state import write_state
 from sodos_plugin.schemas import codec
 from sodos_plugin.util.progress import Progress
 from sodos_plugin.util.textsafe import fit, printable
+from sodos_plugin.writers.output import AtomicFiles
 
 EXAMPLES = (
     "sodos ratings games/ --rating ogs",
@@ -173,12 +173,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--save-state: {system.name} cannot save its state")
     result = rate(host, args)
     player = find_player(result, args.player) if args.player is not None else None
-    with output(args.output) as stream:
-        write(result, fmt, stream, history=args.history, player=player)
-    if args.save_state is not None:
-        state = result.saved_state()
-        with atomic_file(args.save_state) as handle:
-            write_state(state, handle, provider=result.provider, version=__version__)
+    state = result.saved_state() if args.save_state is not None else None
+    with AtomicFiles() as files:  # both files replaced only once both are complete
+        if args.output is None:
+            write(result, fmt, sys.stdout, history=args.history, player=player)
+        else:
+            with files.open(args.output) as stream:
+                write(result, fmt, stream, history=args.history, player=player)
+        if state is not None:
+            with files.open(args.save_state) as handle:
+                write_state(state, handle, provider=result.provider, version=__version__)
+    if state is not None:
         say(
             f"state: saved where the run ends ({state.last_day}, {len(state.players)} players)"
             f" to {args.save_state}"
