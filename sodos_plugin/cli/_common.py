@@ -53,6 +53,8 @@ __all__ = [  # what the command modules take from here
     "check_outputs",
     "common",
     "criteria_option",
+    "extension_format",
+    "lone_rejection",
     "make_host",
     "output",
     "output_format",
@@ -132,14 +134,20 @@ def make_host(args: argparse.Namespace, *, raise_plugin_errors: bool = True) -> 
 EXTENSIONS = {"htm": "html", "txt": "table", "md": "markdown"}
 
 
+def extension_format(path: Path | None) -> str:
+    """The format ``--output``'s extension names (``r.html`` → html, ``.htm`` → html,
+    ``.txt`` → table), else "": every command that writes takes its format from it when
+    ``--format`` is not given."""
+    extension = path.name.rpartition(".")[2].lower() if path and "." in path.name else ""
+    return EXTENSIONS.get(extension, extension)
+
+
 def output_format(host: Host, args: argparse.Namespace) -> str:
     """The writer to use: ``--format`` (any case), else the one ``--output``'s extension
     names (``standings.html`` → html, ``.h9``, ``.csv``, ``.json``...), else ``table``."""
     fmt = getattr(args, "format", None)
     if fmt is None:
-        path = getattr(args, "output", None)
-        extension = path.name.rpartition(".")[2].lower() if path and "." in path.name else ""
-        name = EXTENSIONS.get(extension, extension)
+        name = extension_format(getattr(args, "output", None))
         if name and host.registry.lookup("writers", name) is not None:
             return host.registry.lookup("writers", name).name  # type: ignore[union-attr]
         return "table"
@@ -187,15 +195,35 @@ def announce_plugins(
         say(f"plugins: {', '.join(parts)}", stream)
 
 
+#: the statuses of a file report that are said (the others were used as they are)
+LISTED = ("rejected", "duplicate", "excluded")
+
+
+def lone_rejection(read_result):
+    """The report of a run whose one file (or record) is rejected, else None: its one
+    error line says all (with other files read, the listing and ``--skip-bad`` do)."""
+    files = read_result.files
+    if len(files) == 1 and files[0].status == "rejected":
+        return files[0]
+    return None
+
+
 def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
     """Every file not ingested, with its reason (nothing silent); stop on rejected files.
+    When the one file said about is rejected and the run stops, that is the one error
+    line (``sodos: error: a.xml: reason``), not a listing and then a count.
 
     The reader's warnings are printed with the standings' own (once, see
     :func:`sodos_plugin.cli.standings.run`), or here when the run stops.
     """
+    lone = lone_rejection(read_result)
+    if lone is not None and not skip_bad:  # one file, one line: the error names it once
+        for warning in read_result.warnings:
+            say(f"warning: {warning}", stream)
+        raise SodosError(lone.reason, source=lone.path)
     rejected = roundless = 0
     for report in read_result.files:
-        if report.status in ("rejected", "duplicate", "excluded"):  # escaped: one line each
+        if report.status in LISTED:  # escaped: one line each
             say(f"{report.status}: {report.path}: {report.reason}", stream)
             rejected += report.status == "rejected"
             roundless += report.status == "rejected" and report.reason.startswith("no round")
@@ -245,6 +273,11 @@ def sniff_suffix(head: bytes) -> str:
         return ".tar.gz"
     if text.startswith(b";") or b"\n;" in text[:4096]:
         return ".h9"
+    first = text.split(b"\n", 1)[0]
+    if b"\t" in first:  # a games table's header: date, black, white, result ...
+        return ".tsv"
+    if b"," in first:
+        return ".csv"
     return ""
 
 

@@ -19,8 +19,11 @@ from sodos_plugin.cli._common import (
     EXIT_OK,
     UsageError,
     common,
+    extension_format,
+    lone_rejection,
     make_host,
     report_files,
+    stdin_input,
 )
 from sodos_plugin.cli._options import history_options, parse_params, rating_options
 from sodos_plugin.cli._streams import say
@@ -58,14 +61,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="PATH",
         help="the game history: SGF records (files, folders, archives), EGD h9, OpenGotha "
-        "XML and JSON tournaments, any mix, rated in date order",
+        "XML and JSON tournaments, games tables, any mix, rated in date order; - reads one "
+        "file from stdin",
     )
     rating_options(p)
     history_options(p)
     p.add_argument(
         "--format",
-        default="table",
-        help="table (default), csv, json or html; any case",
+        help="table, csv, json or html, any case; default: from --output's extension "
+        "(r.html, r.csv), else table",
     )
     p.add_argument(
         "--output",
@@ -91,13 +95,16 @@ def system_of(args: argparse.Namespace) -> str:
 
 
 def rate(host, args: argparse.Namespace, details: bool = False):
-    """Read the history, report its files, rate it (shared with explain)."""
+    """Read the history (``-``: from stdin), report its files, rate it (shared with
+    explain)."""
+    stdin_input(args)
     history = host.history(args.paths, jobs=args.jobs, progress=Progress)
     try:
         report_files(history, sys.stderr, args.skip_bad)
-    finally:  # the count by reason, also when rejected files stop the run
-        for line in summary_lines(history):
-            say(line, sys.stderr)
+    finally:  # the count by reason, also when rejected files stop the run (but for one)
+        if args.skip_bad or lone_rejection(history) is None:
+            for line in summary_lines(history):
+                say(line, sys.stderr)
     if len(history.games) >= 100_000 and sys.stderr.isatty():
         sys.stderr.write(f"sodos: rating {len(history.games)} games with {system_of(args)}\n")
     run = host.ratings(
@@ -163,10 +170,20 @@ def summary_lines(history) -> list[str]:
     return lines
 
 
-def run(args: argparse.Namespace) -> int:
+def ratings_format(args: argparse.Namespace) -> str:
+    """``--format`` (any case), else the format ``--output``'s extension names when it is
+    one of :data:`FORMATS`, else the table (as ``standings`` chooses its writer)."""
+    if args.format is None:
+        name = extension_format(args.output)
+        return name if name in FORMATS else "table"
     fmt = args.format.lower()
     if fmt not in FORMATS:
         raise UsageError(f"--format: expected one of {', '.join(FORMATS)}, got {args.format!r}")
+    return fmt
+
+
+def run(args: argparse.Namespace) -> int:
+    fmt = ratings_format(args)
     host = make_rating_host(args)
     system, _ = host.rating_system(system_of(args))  # fail fast on an unknown system
     if args.save_state is not None and not system.saves_state:
@@ -174,12 +191,16 @@ def run(args: argparse.Namespace) -> int:
     result = rate(host, args)
     player = find_player(result, args.player) if args.player is not None else None
     state = result.saved_state() if args.save_state is not None else None
+    # the terminal's table ends with the notes and warnings; elsewhere they go to stderr only
+    on_terminal = fmt == "table" and args.output is None and _is_terminal(sys.stdout)
     with AtomicFiles() as files:  # both files replaced only once both are complete
         if args.output is None:
-            write(result, fmt, sys.stdout, history=args.history, player=player)
+            write(
+                result, fmt, sys.stdout, history=args.history, player=player, messages=on_terminal
+            )
         else:
             with files.open(args.output) as stream:
-                write(result, fmt, stream, history=args.history, player=player)
+                write(result, fmt, stream, history=args.history, player=player, messages=False)
         if state is not None:
             with files.open(args.save_state) as handle:
                 write_state(state, handle, provider=result.provider, version=__version__)
@@ -188,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
             f"state: saved where the run ends ({state.last_day}, {len(state.players)} players)"
             f" to {args.save_state}"
         )
-    say_after(result, fmt == "table" and args.output is None and _is_terminal(sys.stdout))
+    say_after(result, on_terminal)
     return EXIT_OK
 
 

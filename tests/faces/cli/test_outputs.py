@@ -13,7 +13,7 @@ import pytest
 
 from sodos_plugin.cli import ratings as ratings_command
 from sodos_plugin.errors import OutputError
-from sodos_plugin.writers.output import AtomicFiles, refuse_overwrite
+from sodos_plugin.writers import output as written
 
 H9 = """\
 ; EV[Test cup]
@@ -154,13 +154,13 @@ def test_a_failed_state_leaves_the_old_output(sodos, files, monkeypatch):
 def test_atomic_files_commit_together_or_not_at_all(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     a.write_text("old a", "utf-8")
-    with pytest.raises(RuntimeError), AtomicFiles() as out:
+    with pytest.raises(RuntimeError), written.AtomicFiles() as out:
         with out.open(a) as handle:
             handle.write("new a")
         raise RuntimeError("the run failed after the first file")
     assert a.read_text("utf-8") == "old a"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a"]
-    with AtomicFiles() as out:
+    with written.AtomicFiles() as out:
         with out.open(a) as handle:
             handle.write("new a")
         with out.open(b) as handle:
@@ -172,5 +172,5 @@ def test_refuse_overwrite_takes_the_faces_labels(tmp_path):
     source = tmp_path / "in.xml"
     source.write_text("x", "utf-8")
     with pytest.raises(OutputError, match=r"^out .*in\.xml would overwrite the tournament "):
-        refuse_overwrite([("tournament", source)], [("out", source)])
-    refuse_overwrite([("tournament", source)], [("out", tmp_path / "other.xml")])
+        written.refuse_overwrite([("tournament", source)], [("out", source)])
+    written.refuse_overwrite([("tournament", source)], [("out", tmp_path / "other.xml")])
