@@ -109,7 +109,7 @@ def rate(host, args: argparse.Namespace, details: bool = False):
         sys.stderr.write(f"sodos: rating {len(history.games)} games with {system_of(args)}\n")
     run = host.ratings(
         history,
-        system=system_of(args),
+        rating=system_of(args),
         initial=args.initial,
         details=details,
         state=getattr(args, "state", None),
@@ -182,7 +182,22 @@ def ratings_format(args: argparse.Namespace) -> str:
     return fmt
 
 
+def old_spelling(args: argparse.Namespace) -> None:
+    """``ratings --system X``: the old spelling of ``--rating X``, taken with a note."""
+    old = getattr(args, "old_rating_system", None)
+    if old is None:
+        return
+    if args.rating_system is not None and args.rating_system.lower() != old.lower():
+        raise UsageError(f"--rating {args.rating_system} and --system {old}: give one")
+    args.rating_system = old
+    say(
+        "note: --system is the old spelling of --rating (the rating system); "
+        "--system names the pairing system elsewhere"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
+    old_spelling(args)
     fmt = ratings_format(args)
     host = make_rating_host(args)
     system, _ = host.rating_system(system_of(args))  # fail fast on an unknown system
@@ -257,7 +272,7 @@ def tournament_changes(host, args: argparse.Namespace, standings):
     history = host.history(args.paths, jobs=getattr(args, "jobs", None))
     run = host.ratings(
         history,
-        system=args.rating_system,
+        rating=args.rating_system,
         initial=args.initial,
         state=getattr(args, "state", None),
         **parse_params(args.params),

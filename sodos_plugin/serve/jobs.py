@@ -58,6 +58,11 @@ def error_body(status: int, message: str, **extra: Any) -> bytes:
     return codec.encode_ascii(service.Error(error=message, status=status, **given)) + b"\n"
 
 
+#: The core's field names (an error's ``where``) -> the service's: its query parameters.
+#: Any other ``where`` (a path in the body: ``games[12].white``) is the field as it is.
+FIELDS = {"round": "round", "criteria": "criteria", "rating": "rating"}
+
+
 class _BadRequest(Exception):
     def __init__(self, message: str, field: str, status: int = 400, limit: str | None = None):
         self.message = message
@@ -69,8 +74,9 @@ class _BadRequest(Exception):
 class _Stage:
     """A step of a request: a SodosError (not a plugin's) is a 400 naming the field."""
 
-    def __init__(self, default_field: str):
+    def __init__(self, default_field: str, spelled: Mapping[str, str] | None = None):
         self.default_field = default_field
+        self.fields = {**FIELDS, **(spelled or {})}  # a request's own spelling of a field
 
     def __enter__(self) -> _Stage:
         return self
@@ -82,7 +88,7 @@ class _Stage:
             where, message = error.where or "", error.message
             if where.startswith("line "):  # JSON syntax: the place is in the body
                 message, where = f"{message} ({where})", ""
-            field = where.removeprefix("--") or self.default_field  # --round is ?round=
+            field = self.fields.get(where, where) or self.default_field
             raise _BadRequest(message, field) from error
         return False
 
@@ -151,14 +157,20 @@ class Worker:
         host = self.host
         with _Stage("body"):
             tournaments, warnings = json_tournament.parse_many(body, SOURCE, limits=self.limits)
-        with _Stage("query"):
+        old = {"rating": "system"} if "system" in options else None  # as the client spelt it
+        with _Stage("query", old):
             history = host.history(tournaments=tournaments)
             named = [options[k] for k in ("rating", "system") if k in options]
             if len(set(named)) > 1:
                 raise InputError("rating and system name one choice: give one", where="rating")
             result = host.ratings(
-                history, system=named[0] if named else "egf", initial=options.get("initial")
+                history, rating=named[0] if named else "egf", initial=options.get("initial")
             )
+            if "system" in options:  # the old spelling, said in the answer
+                result.notes.append(
+                    "?system= is the old spelling of ?rating= (the rating system); "
+                    "system names the pairing system on /standings and /explain"
+                )
         result.warnings[:0] = warnings
         stream = io.StringIO()
         write(result, "json", stream)

@@ -142,6 +142,6 @@ def parse_options(options: Mapping[str, Any], source: str = SECTION) -> SgfOptio
         if options.get(key) is not None:
             limits[key] = _positive(options[key], key, source)
     jobs = options.get("jobs")
-    if jobs is not None:
-        jobs = _positive(jobs, "--jobs", "options")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs <= 0):
+        raise ConfigError(f"expected a positive integer, got {jobs!r}", where="jobs")
     return SgfOptions(**values, limits=Limits(**limits), jobs=jobs)
