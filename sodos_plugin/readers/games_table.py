@@ -13,7 +13,7 @@ The table: UTF-8 (a BOM is skipped), comma, semicolon or tab separated (the one 
 header line holds most of; tab for ``.tsv``), a header row naming the columns (any
 case; spaces, ``_`` and ``-`` alike), quoted cells as CSV quotes them:
 
-* required: ``date`` (any layout of :func:`sodos_plugin.readers.dates.first_day`),
+* required: ``date`` (any layout of :func:`sodos_plugin.readers.dated.first_day`),
   ``black``, ``white`` (the players' names) and ``result`` (SGF ``RE`` texts:
   ``B+R``, ``W+3.5``, ``B+T``, ``B+F``, ``0``/``Draw``/``Jigo``, ``Void``, ``?``;
   ``Black``, ``White``, ``B``, ``W``; docs/rules.md §9);

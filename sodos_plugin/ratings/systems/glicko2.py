@@ -717,10 +717,11 @@ class _Run:
     def rate_games_columns(self) -> None:
         """:meth:`rate_games` without details, on arrays: no object per game.
 
-        The games become arrays (players as integer ids, :func:`~._columns.game_arrays`),
-        their waves are computed on arrays (:func:`~._columns.levels`), each wave is
-        rated by the same formulas, and the steps are columns
-        (:class:`~._columns.StepColumns`) built only when read.
+        The games become arrays (players as integer ids,
+        :func:`sodos_plugin.ratings.columns.game_arrays`), their waves are computed on arrays
+        (:func:`sodos_plugin.ratings.columns.levels`), each wave is rated by the same
+        formulas, and the steps are columns
+        (:class:`sodos_plugin.ratings.columns.StepColumns`) built only when read.
         """
         games = self.history.games
         arrays = game_arrays(games, events=False)
