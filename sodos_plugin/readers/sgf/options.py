@@ -75,7 +75,7 @@ class SgfOptions:
 
 
 def _fail(key: str, message: str, source: str) -> ConfigError:
-    return ConfigError(f"{key}: {message}", source=source, where=key)
+    return ConfigError(message, source=source, where=key)  # the key named once
 
 
 def _positive(value: Any, key: str, source: str) -> int:

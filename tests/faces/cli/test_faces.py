@@ -153,3 +153,13 @@ def test_every_reading_command_takes_stdin(sodos, cup):
     done = sodos("explain", "--ratings", "Bob", "-", stdin=table)
     assert done.status == 0, done.err
     assert "Bob" in done.out
+
+
+def test_a_config_error_names_its_key_once(sodos, tmp_path):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "a.sgf").write_text("(;GM[1]RO[1]PB[Ann]PW[Bob]RE[B+R])")
+    (tmp_path / "s.toml").write_text('[plugin."builtin.sgf"]\nrounds = 0\n')
+    line = one_error(sodos("standings", "games", "--config", "s.toml"), ":rounds: expected")
+    assert line.count("rounds") == 1
+    line = one_error(sodos("standings", "games", "--jobs", "0"), "--jobs: expected a positive")
+    assert line.count("jobs") == 1
