@@ -195,6 +195,10 @@ def announce_plugins(
         say(f"plugins: {', '.join(parts)}", stream)
 
 
+#: what a record without a round may be, and what to do with it
+ROUNDLESS = (
+    "games of a server or of several events are a game history; 'sodos ratings PATH' rates them"
+)
 #: the statuses of a file report that are said (the others were used as they are)
 LISTED = ("rejected", "duplicate", "excluded")
 
@@ -220,7 +224,8 @@ def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
     if lone is not None and not skip_bad:  # one file, one line: the error names it once
         for warning in read_result.warnings:
             say(f"warning: {warning}", stream)
-        raise SodosError(lone.reason, source=lone.path)
+        hint = f" ({ROUNDLESS})" if lone.reason.startswith("no round") else ""
+        raise SodosError(lone.reason + hint, source=lone.path)
     rejected = roundless = 0
     for report in read_result.files:
         if report.status in LISTED:  # escaped: one line each
@@ -229,8 +234,7 @@ def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
             roundless += report.status == "rejected" and report.reason.startswith("no round")
     if roundless:  # a server's games are a history, not one tournament's rounds
         say(
-            f"hint: {roundless} record(s) without a round: games of a server or of several"
-            " events are a game history; 'sodos ratings PATH' rates them",
+            f"hint: {roundless} record(s) without a round: {ROUNDLESS}",
             stream,
         )
     if rejected and not skip_bad:

@@ -26,6 +26,7 @@ from sodos_plugin.cli._common import (
     stdin_input,
 )
 from sodos_plugin.cli._options import reading_options
+from sodos_plugin.cli._streams import say
 from sodos_plugin.errors import SodosError
 from sodos_plugin.readers import json_tournament
 
@@ -106,6 +107,6 @@ def run(args: argparse.Namespace) -> int:
         raise SodosError(f"{name}: cannot be written as JSON without changing its settings")
     with output(args.output) as stream:
         stream.write(text)
-    for warning in read.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+    for warning in read.warnings:  # escaped, and stdin named as such (say)
+        say(f"warning: {warning}")
     return EXIT_OK

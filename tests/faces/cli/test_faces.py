@@ -163,3 +163,15 @@ def test_a_config_error_names_its_key_once(sodos, tmp_path):
     assert line.count("rounds") == 1
     line = one_error(sodos("standings", "games", "--jobs", "0"), "--jobs: expected a positive")
     assert line.count("jobs") == 1
+
+
+def test_convert_names_stdin_in_its_warnings(sodos):
+    done = sodos("convert", "-", stdin=H9.encode())
+    assert done.status == 0, done.err
+    assert f"warning: stdin: 2 {WARNING}" in done.err
+    assert "sodos-stdin-" not in done.err  # the temporary file is never shown
+
+
+def test_a_lone_record_without_a_round_still_points_at_ratings(sodos, tmp_path):
+    (tmp_path / "a.sgf").write_text("(;GM[1]PB[Ann]PW[Bob]RE[B+R])")
+    one_error(sodos("standings", "a.sgf"), "a.sgf: no round", "'sodos ratings PATH' rates them")
