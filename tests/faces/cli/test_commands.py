@@ -236,6 +236,7 @@ def test_check_with_file_uses_its_start_scores(juvisy, tmp_path):
     assert "ok: system mcmahon" in done.stdout
 
 
+@pytest.mark.slow
 def test_errors_are_one_line_exit_2(juvisy, tmp_path):
     one_line_error(
         sodos("standings", juvisy, "--fromat", "json", cwd=tmp_path), "did you mean --format?"
