@@ -1,12 +1,17 @@
 """sodos-plugin: Go tournament standings (SOS, SOSOS, SODOS, SODOMS, ...) and ratings
 (EGF GoR, Glicko-2, WHR) as pluggy plugins.
 
-The public front. A host needs :class:`Host`, the model (:class:`Tournament`,
-:class:`Player`, :class:`Game`, :class:`Result`) and the errors; a plugin author needs
-the plugin contract (the ``sodos_hookspecs`` package) and, from here, the helpers a
-criterion, reader or writer uses: :func:`parse_rank` / :func:`format_rank` (Go ranks
-as integers, docs/rules.md §1) and :func:`format_value` (an exact value as text).
-The map of the package is docs/architecture.md.
+The public front: what :data:`__all__` lists is what hosts and plugin authors use, and
+docs/hosts.md and docs/plugins.md name nothing else of the package; the modules behind it
+are the package's own and may move. A host needs :class:`Host`, the model
+(:class:`Tournament`, :class:`Player`, :class:`Game`, :class:`Result`,
+:class:`Participation`), what it gets back (:class:`Standings`, :class:`Settings`), one
+player's explanation (:func:`explain_player`, :func:`explanation_as_dict`) and the errors;
+a plugin author needs the plugin contract (the ``sodos_hookspecs`` package) and, from
+here, what a criterion, reader or writer uses: :class:`Context`, :func:`parse_rank` /
+:func:`format_rank` (Go ranks as integers, docs/rules.md §1), :func:`format_value` (an
+exact value as text) and the errors to raise. The map of the package is
+docs/architecture.md.
 
 The names are imported on first use (:func:`sodos_plugin.util.lazy.exports`), so
 ``sodos --version`` and a program that needs one of them do not pay for the rest.
@@ -40,6 +45,8 @@ _EXPORTS = {
     "format_rank": "sodos_plugin.engine.ranks",
     "parse_rank": "sodos_plugin.engine.ranks",
     "format_value": "sodos_plugin.engine.numbers",
+    "explain_player": "sodos_plugin.engine.explain",
+    "explanation_as_dict": "sodos_plugin.engine.explain:as_dict",
 }
 
 __all__ = [
@@ -59,6 +66,8 @@ __all__ = [
     "Standings",
     "StrictError",
     "Tournament",
+    "explain_player",
+    "explanation_as_dict",
     "format_rank",
     "format_value",
     "parse_rank",
@@ -67,6 +76,8 @@ __all__ = [
 if TYPE_CHECKING:
     from sodos_plugin.config.settings import Settings
     from sodos_plugin.engine.context import Context
+    from sodos_plugin.engine.explain import as_dict as explanation_as_dict
+    from sodos_plugin.engine.explain import explain_player
     from sodos_plugin.engine.model import Game, Participation, Player, Result, Tournament
     from sodos_plugin.engine.numbers import format_value
     from sodos_plugin.engine.ranks import format_rank, parse_rank

@@ -20,6 +20,7 @@ garbage collector paused (:mod:`sodos_plugin.util.gcpause`).
 
 from __future__ import annotations
 
+import warnings as python_warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -303,11 +304,12 @@ class Host:
         self,
         history: Any,
         *,
-        system: str = "egf",
+        rating: str = "egf",
         initial: Any = None,
         details: bool = False,
         steps: bool = True,
         state: Any = None,
+        system: str | None = None,
         **params: Any,
     ) -> RatingRun:
         """Rate a history with a rating system; returns a
@@ -315,6 +317,9 @@ class Host:
         ``sodos ratings --format json`` prints.
 
         :param history: a ``GameHistory`` (from :meth:`history`), or paths to read.
+        :param rating: the rating system (``egf``, ``glicko2``, ``ogs``, ``whr`` ...).
+            ``system=`` is its old spelling, still taken with a ``DeprecationWarning``:
+            ``system`` is the pairing system (:meth:`standings`).
         :param initial: starting ratings: a mapping name → ``InitialRating``, a CSV
             path (``name, rating[, deviation]``), ``"files"`` (the ratings the files
             carry, e.g. OpenGotha XML), ``"ranks"`` (ranks by the system's mapping), or
@@ -329,9 +334,10 @@ class Host:
             day, with the same system and parameters (docs/ratings.md).
         :param params: the system's parameters (over ``[rating.<system>]``).
         """
+        rating = _rating_word(rating, system, stacklevel=4)  # past @paused's wrapper
         if not isinstance(history, GameHistory):
             history = self.history(history)
-        provided = self.resolve("rating_systems", [system])[0]
+        provided = self.resolve("rating_systems", [rating])[0]
         chosen, provider = provided.item, provided.plugin
         info = self.registry.plugins[provider]
         notes = []
@@ -362,7 +368,13 @@ class Host:
         return result
 
     def rate_game(
-        self, state: SavedState | None, game: HistoryGame, *, system: str = "egf", **params: Any
+        self,
+        state: SavedState | None,
+        game: HistoryGame,
+        *,
+        rating: str = "egf",
+        system: str | None = None,
+        **params: Any,
     ) -> SavedState:
         """New states from current states and one game: ``state`` (``None`` at the
         start, or what the last call returned) and the game, rated as a run over that
@@ -371,8 +383,9 @@ class Host:
         of one day go on only in the history's order (date, event, round...: event keys
         that sort as the games were played). For GoR a game is a tournament of its own
         here: rate a tournament's games together with :meth:`ratings` (``state=``)."""
+        rating = _rating_word(rating, system, stacklevel=3)
         history = self.history(games=[game])
-        run = self.ratings(history, system=system, state=state, **params)
+        run = self.ratings(history, rating=rating, state=state, **params)
         return run.saved_state()
 
     # -- writing ----------------------------------------------------------------------
@@ -397,3 +410,17 @@ class Host:
 def _compute(entry: Provided, compute: Any, ctx: Context) -> Breakdown:
     """A criterion's ``compute`` run as its plugin's hook (the fault rule)."""
     return call(entry.plugin, f"compute ({entry.name})", compute, ctx)
+
+
+def _rating_word(rating: str, system: str | None, *, stacklevel: int) -> str:
+    """The rating system of a call that may use ``system=``, the old spelling (one word,
+    one meaning: ``system`` is the pairing system), said by a ``DeprecationWarning``."""
+    if system is None:
+        return rating
+    python_warnings.warn(
+        "system= names the rating system here in the old spelling: use rating= "
+        "(system is the pairing system, as in Host.standings)",
+        DeprecationWarning,
+        stacklevel=stacklevel,  # the caller's line
+    )
+    return system

@@ -7,9 +7,11 @@ variable ``SODOS_SHARED_DATA``); tests that need it skip with the reason when ab
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -126,3 +128,39 @@ class InlinePool:
 
     def map(self, function, *iterables):
         return map(function, *iterables)
+
+
+# -- the in-process CLI runner ----------------------------------------------------------
+
+
+@dataclass
+class Done:
+    """A command's exit status and what it wrote on stdout and stderr."""
+
+    status: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def sodos(capsys, monkeypatch, tmp_path):
+    """``sodos(*args, stdin=b"...")``: :func:`sodos_plugin.cli.main` in this process (a
+    process is started only where a process is the point), in a temporary working folder
+    with its own cache, built-in plugins only."""
+    from sodos_plugin.cli import main
+    from sodos_plugin.cli._streams import SHOWN_AS
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SODOS_DEBUG", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ".cache"))
+
+    def run(*args, stdin: bytes | None = None) -> Done:
+        data = io.BytesIO(stdin or b"")
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(data, encoding="utf-8"))
+        capsys.readouterr()
+        status = main([*map(str, args), "--no-entry-points"])
+        out, err = capsys.readouterr()
+        SHOWN_AS.clear()
+        return Done(status, out, err)
+
+    return run

@@ -137,6 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     standard output's own failures are reported as such (``_streams.StdoutGuard``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv or bool(os.environ.get("SODOS_DEBUG"))
+    args = None
     with StdoutGuard() as guard:
         try:
             if argv in (["--version"], ["-V"]):  # as the parser's action does, without it
@@ -161,7 +162,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 discard_stdout()  # what is still buffered must not fail again at exit
             if debug:
                 _traceback()
-            say(f"sodos: error: {error}")
+            if args is not None:  # the field the error names, as this face spells it
+                from sodos_plugin.cli._options import error_text
+
+                say(f"sodos: error: {error_text(error, args)}")
+            else:
+                say(f"sodos: error: {error}")
             return EXIT_ERROR
         except BrokenPipeError:
             return broken_pipe()

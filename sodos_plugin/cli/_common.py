@@ -30,7 +30,6 @@ from sodos_plugin.cli._streams import (
     EXIT_FAILED_CHECK,
     EXIT_OK,
     SHOWN_AS,
-    atomic_file,
     say,
 )
 from sodos_plugin.config.trace import trace_lines
@@ -38,6 +37,7 @@ from sodos_plugin.errors import SodosError
 from sodos_plugin.host import Host
 from sodos_plugin.util.lazy import LazyModule
 from sodos_plugin.util.suggest import suggestion
+from sodos_plugin.writers.output import atomic_file, refuse_overwrite
 
 # stdin's temporary folder only (sodos_plugin.util.lazy)
 tempfile = LazyModule("tempfile", globals(), "tempfile")
@@ -50,8 +50,11 @@ __all__ = [  # what the command modules take from here
     "UsageError",
     "announce_plugins",
     "check_options",
+    "check_outputs",
     "common",
     "criteria_option",
+    "extension_format",
+    "lone_rejection",
     "make_host",
     "output",
     "output_format",
@@ -71,8 +74,45 @@ def write_trace(host: Host, settings, files, stream: TextIO) -> None:
         say(f"config: {line}" if stream is sys.stderr else line, stream)
 
 
+#: the options a command reads files from -> how a refusal names them (positional paths:
+#: "input"); ``--initial``'s keywords are not files
+INPUT_OPTIONS = {
+    "paths": "input",
+    "config": "--config",
+    "roster": "--roster",
+    "initial": "--initial",
+    "state": "--state",
+}
+#: the options a command writes files to -> how a refusal names them
+OUTPUT_OPTIONS = {"output": "--output", "save_state": "--save-state"}
+INITIAL_KEYWORDS = ("files", "ranks")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse, before reading anything, a ``--output`` or ``--save-state`` that is one of
+    the command's inputs, a file in an input folder, or the other output
+    (:func:`sodos_plugin.writers.output.refuse_overwrite`)."""
+    outputs = [
+        (label, Path(value))
+        for dest, label in OUTPUT_OPTIONS.items()
+        if (value := getattr(args, dest, None)) is not None
+    ]
+    if not outputs:
+        return
+    inputs = []
+    for dest, label in INPUT_OPTIONS.items():
+        value = getattr(args, dest, None)
+        for item in value if isinstance(value, list) else [value]:
+            if item is None or str(item) == "-" or str(item) in INITIAL_KEYWORDS:
+                continue
+            inputs.append((label, Path(item)))
+    refuse_overwrite(inputs, outputs)
+
+
 def make_host(args: argparse.Namespace, *, raise_plugin_errors: bool = True) -> Host:
-    """The host for this run: config, overrides and plugin control from the options."""
+    """The host for this run: config, overrides and plugin control from the options;
+    the outputs checked against the inputs first (:func:`check_outputs`)."""
+    check_outputs(args)
     modules, blocked, autoload = plugin_control(args)
     compat = getattr(args, "compat", None)
     host = Host(
@@ -94,14 +134,20 @@ def make_host(args: argparse.Namespace, *, raise_plugin_errors: bool = True) -> 
 EXTENSIONS = {"htm": "html", "txt": "table", "md": "markdown"}
 
 
+def extension_format(path: Path | None) -> str:
+    """The format ``--output``'s extension names (``r.html`` → html, ``.htm`` → html,
+    ``.txt`` → table), else "": every command that writes takes its format from it when
+    ``--format`` is not given."""
+    extension = path.name.rpartition(".")[2].lower() if path and "." in path.name else ""
+    return EXTENSIONS.get(extension, extension)
+
+
 def output_format(host: Host, args: argparse.Namespace) -> str:
     """The writer to use: ``--format`` (any case), else the one ``--output``'s extension
     names (``standings.html`` → html, ``.h9``, ``.csv``, ``.json``...), else ``table``."""
     fmt = getattr(args, "format", None)
     if fmt is None:
-        path = getattr(args, "output", None)
-        extension = path.name.rpartition(".")[2].lower() if path and "." in path.name else ""
-        name = EXTENSIONS.get(extension, extension)
+        name = extension_format(getattr(args, "output", None))
         if name and host.registry.lookup("writers", name) is not None:
             return host.registry.lookup("writers", name).name  # type: ignore[union-attr]
         return "table"
@@ -149,22 +195,46 @@ def announce_plugins(
         say(f"plugins: {', '.join(parts)}", stream)
 
 
+#: what a record without a round may be, and what to do with it
+ROUNDLESS = (
+    "games of a server or of several events are a game history; 'sodos ratings PATH' rates them"
+)
+#: the statuses of a file report that are said (the others were used as they are)
+LISTED = ("rejected", "duplicate", "excluded")
+
+
+def lone_rejection(read_result):
+    """The report of a run whose one file (or record) is rejected, else None: its one
+    error line says all (with other files read, the listing and ``--skip-bad`` do)."""
+    files = read_result.files
+    if len(files) == 1 and files[0].status == "rejected":
+        return files[0]
+    return None
+
+
 def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
     """Every file not ingested, with its reason (nothing silent); stop on rejected files.
+    When the one file said about is rejected and the run stops, that is the one error
+    line (``sodos: error: a.xml: reason``), not a listing and then a count.
 
     The reader's warnings are printed with the standings' own (once, see
     :func:`sodos_plugin.cli.standings.run`), or here when the run stops.
     """
+    lone = lone_rejection(read_result)
+    if lone is not None and not skip_bad:  # one file, one line: the error names it once
+        for warning in read_result.warnings:
+            say(f"warning: {warning}", stream)
+        hint = f" ({ROUNDLESS})" if lone.reason.startswith("no round") else ""
+        raise SodosError(lone.reason + hint, source=lone.path)
     rejected = roundless = 0
     for report in read_result.files:
-        if report.status in ("rejected", "duplicate", "excluded"):  # escaped: one line each
+        if report.status in LISTED:  # escaped: one line each
             say(f"{report.status}: {report.path}: {report.reason}", stream)
             rejected += report.status == "rejected"
             roundless += report.status == "rejected" and report.reason.startswith("no round")
     if roundless:  # a server's games are a history, not one tournament's rounds
         say(
-            f"hint: {roundless} record(s) without a round: games of a server or of several"
-            " events are a game history; 'sodos ratings PATH' rates them",
+            f"hint: {roundless} record(s) without a round: {ROUNDLESS}",
             stream,
         )
     if rejected and not skip_bad:
@@ -176,7 +246,7 @@ def report_files(read_result, stream: TextIO, skip_bad: bool) -> None:
 @contextlib.contextmanager
 def output(path: Path | None) -> Iterator[TextIO]:
     """stdout, or ``path`` replaced atomically once the writer succeeded
-    (:func:`sodos_plugin.cli._streams.atomic_file`: a failure leaves the old file)."""
+    (:func:`sodos_plugin.writers.output.atomic_file`: a failure leaves the old file)."""
     if path is None:
         yield sys.stdout
         return
@@ -207,6 +277,11 @@ def sniff_suffix(head: bytes) -> str:
         return ".tar.gz"
     if text.startswith(b";") or b"\n;" in text[:4096]:
         return ".h9"
+    first = text.split(b"\n", 1)[0]
+    if b"\t" in first:  # a games table's header: date, black, white, result ...
+        return ".tsv"
+    if b"," in first:
+        return ".csv"
     return ""
 
 

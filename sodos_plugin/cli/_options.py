@@ -25,6 +25,28 @@ class UsageError(SodosError):
     """A wrong option or argument."""
 
 
+#: The core names the field an error is about (its ``where``: ``round``, ``rating``); the
+#: command line names the option that gives it: field -> (option, its dest). Only a field
+#: the command line gave is named so (a criteria list from a config file is not
+#: ``--criteria``).
+FIELDS: dict[str, tuple[str, str]] = {
+    "round": ("--round", "round"),
+    "criteria": ("--criteria", "criteria"),
+    "format": ("--format", "format"),
+    "rating": ("--rating", "rating_system"),
+    "jobs": ("--jobs", "jobs"),
+}
+
+
+def error_text(error: SodosError, args: argparse.Namespace | None) -> str:
+    """An error as the command line says it: ``--round: round 9 outside 0..5`` where the
+    core said ``round`` (:data:`FIELDS`); an error that names its file says it as it is."""
+    option, dest = FIELDS.get(error.where or "", ("", ""))
+    if not option or error.source or args is None or getattr(args, dest, None) is None:
+        return str(error)
+    return f"{option}: {error}"
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2, no usage dump
         raise UsageError(f"{message}{self._hint(message)} (see {self.prog} --help)")
@@ -314,8 +336,9 @@ def takes_value(word: str) -> bool:
 
 def rating_options(p: argparse.ArgumentParser, *, command: str = "ratings") -> None:
     """``--rating``, ``--initial``, ``--param``, ``--state``: the same in ``ratings``,
-    ``explain --ratings`` and ``standings`` (``ratings`` also takes ``--system``, the old
-    spelling; in the others ``--system`` is the pairing system)."""
+    ``explain --ratings`` and ``standings``. One word each: ``--system`` is the pairing
+    system (swiss, mcmahon), ``--rating`` the rating system; ``ratings`` still takes
+    ``--system SYSTEM``, the old spelling of ``--rating``, with a note saying so."""
     what = {
         "ratings": "the rating system: egf (default), glicko2, ogs, whr ...",
         "explain": "with --ratings: the rating system (default egf)",
@@ -328,8 +351,8 @@ def rating_options(p: argparse.ArgumentParser, *, command: str = "ratings") -> N
         metavar="SYSTEM",
         help=f"{what} (sodos plugins --all --kind rating lists them; sodos docs ratings)",
     )
-    if command == "ratings":
-        p.add_argument("--system", dest="rating_system", help=argparse.SUPPRESS)
+    if command == "ratings":  # the old spelling: a note says so (cli/ratings.py)
+        p.add_argument("--system", dest="old_rating_system", help=argparse.SUPPRESS)
     p.add_argument(
         "--initial",
         metavar="FILE",

@@ -10,10 +10,8 @@ Contract:
   a terminal sequence nor forge a line such as ``rejected: ...``; a line longer than
   :data:`MAX_MESSAGE_WIDTH` columns loses its middle (``…``), keeping its start and the
   reason at its end.
-* :func:`atomic_file` writes ``--output``: a temporary file in the target's folder,
-  flushed to disk, then renamed over the target. A failed write (the writer, a full
-  disk, a size limit) removes the temporary file and leaves the old file as it was.
-  A target that is not a regular file (``/dev/stdout``, a pipe) is written directly.
+* ``--output`` and ``--save-state`` files are written by
+  :mod:`sodos_plugin.writers.output` (atomically, never onto an input).
 * :class:`StdoutGuard`, around a whole command: standard output that cannot encode a
   character (an ASCII terminal) shows ``?`` and the run says how many were replaced;
   a closed standard output, a full disk or any write error is one error line naming
@@ -27,16 +25,13 @@ import codecs
 import contextlib
 import errno
 import os
-import stat
 import sys
-from collections.abc import Iterator
 
 from sodos_plugin.errors import OutputError
 from sodos_plugin.util.textsafe import fit_middle, printable
 
 TYPE_CHECKING = False  # typing and pathlib are left out of sodos --version's start-up
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import TextIO
 
 EXIT_OK, EXIT_FAILED_CHECK, EXIT_ERROR = 0, 1, 2
@@ -63,50 +58,6 @@ def say(text: str, stream: TextIO | None = None) -> None:
     if len(text) > 2 * keep:
         text = text[:keep] + text[-keep:]
     stream.write(fit_middle(printable(text), MAX_MESSAGE_WIDTH) + "\n")
-
-
-@contextlib.contextmanager
-def atomic_file(path: Path) -> Iterator[TextIO]:
-    """A UTF-8 text stream that replaces ``path`` only once everything is written."""
-    from pathlib import Path
-
-    target = Path(os.path.realpath(path))  # a link is followed, not replaced
-    try:
-        mode = os.stat(target).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as error:
-        raise OutputError(f"cannot write: {error.strerror}", source=str(path)) from None
-    if mode is not None and not stat.S_ISREG(mode):  # /dev/stdout, a pipe: no rename
-        try:
-            with open(target, "w", encoding="utf-8", newline="") as handle:
-                yield handle
-        except OSError as error:
-            raise OutputError(f"cannot write: {error.strerror}", source=str(path)) from None
-        return
-    temporary = target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # umask applies
-    except OSError as error:
-        raise OutputError(f"cannot write: {error.strerror}", source=str(path)) from None
-    done = False
-    try:
-        if mode is not None and os.chmod in os.supports_fd:  # keep the old file's mode
-            os.chmod(fd, stat.S_IMODE(mode))
-        with open(fd, "w", encoding="utf-8", newline="") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-        done = True
-    except OutputError as error:  # the stream failed while the writer wrote (Host.write)
-        raise OutputError(f"cannot write: {error.reason}", source=str(path)) from error
-    except OSError as error:
-        raise OutputError(f"cannot write: {error.strerror}", source=str(path)) from None
-    finally:
-        if not done:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
 
 
 class _Closed:

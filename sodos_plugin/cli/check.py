@@ -14,6 +14,7 @@ from sodos_plugin.cli._common import (
     make_host,
     roster_option,
     selecting,
+    stdin_input,
 )
 from sodos_plugin.cli._streams import say
 from sodos_plugin.engine import compat
@@ -35,7 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         nargs="*",
         type=Path,
         metavar="PATH",
-        help="optional tournament files: check with their own settings and start scores",
+        help="optional tournament files: check with their own settings and start scores; "
+        "- reads one from stdin",
     )
     roster_option(p)
 
@@ -57,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         errors += [str(c) for c in host.registry.conflicts]
         names = criteria_option(args)
         if args.paths:
+            stdin_input(args)  # `-`: one tournament from stdin
             read = host.read(args.paths, skip_bad=True)
             for report in read.files:
                 if report.status in ("rejected", "duplicate", "excluded"):

@@ -22,6 +22,7 @@ from sodos_plugin.cli._common import (
     criteria_option,
     make_host,
     selecting,
+    stdin_input,
     write_trace,
 )
 
@@ -39,7 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         nargs="*",
         type=Path,
         metavar="PATH",
-        help="optional tournament files: their own settings are shown as a layer",
+        help="optional tournament files: their own settings are shown as a layer; - reads one "
+        "from stdin",
     )
 
 
@@ -49,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     files: Sequence[FileReport] = ()
     tournament = None
     if args.paths:
+        stdin_input(args)  # `-`: one tournament from stdin
         read = host.read(args.paths)
         tournament, files = read.tournament, read.files
     settings = host.settings_for(tournament, files=files, system=args.system, criteria=names)

@@ -1,4 +1,4 @@
-"""``sodos convert PATH... --to json``: any readable input as a JSON tournament.
+"""``sodos convert PATH... --format json``: any readable input as a JSON tournament.
 
 The document carries the tournament as the reader built it: players in order, games
 in order, byes, absences and the file's own settings (not the config of this run).
@@ -15,8 +15,18 @@ import argparse
 import sys
 from pathlib import Path
 
-from sodos_plugin.cli._common import EXIT_OK, common, make_host, output, report_files, stdin_input
+from sodos_plugin.cli._common import (
+    EXIT_OK,
+    UsageError,
+    common,
+    extension_format,
+    make_host,
+    output,
+    report_files,
+    stdin_input,
+)
 from sodos_plugin.cli._options import reading_options
+from sodos_plugin.cli._streams import say
 from sodos_plugin.errors import SodosError
 from sodos_plugin.readers import json_tournament
 
@@ -25,8 +35,11 @@ FIELDS = (
     "name", "date", "rounds", "players", "games", "byes", "absences", "info", "size",
 )  # fmt: skip
 
+#: what convert writes
+FORMATS = ("json",)
+
 EXAMPLES = (
-    "sodos convert results.xml --to json --output results.json",
+    "sodos convert results.xml --output results.json",
     "sodos convert games/ --to json",
     "cat results.h9 | sodos convert - --to json",
 )
@@ -43,10 +56,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(files, folders, archives); - reads it from stdin",
     )
     p.add_argument(
+        "--format",
         "--to",
-        choices=["json"],
-        required=True,
-        help="output format: json, the JSON tournament (sodos schema; sodos docs hosts json)",
+        dest="format",
+        type=str.lower,
+        choices=FORMATS,
+        help="output format: json, the JSON tournament (sodos schema; sodos docs hosts json); "
+        "default: from --output's extension, else json (--to is the same option)",
     )
     p.add_argument(
         "--output",
@@ -57,7 +73,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     reading_options(p)
 
 
+def convert_format(args: argparse.Namespace) -> str:
+    """``--format`` (or ``--to``), else the format ``--output``'s extension names; an
+    extension that names no format convert writes is refused (nothing written in JSON
+    under a name that says otherwise)."""
+    if args.format is not None:
+        return args.format
+    if args.output is None or "." not in args.output.name:
+        return FORMATS[0]
+    name = extension_format(args.output)
+    if name not in FORMATS:
+        raise UsageError(
+            f"--output {args.output}: convert writes {', '.join(FORMATS)}, not {name!r}; "
+            "give --format json to write JSON under this name"
+        )
+    return name
+
+
 def run(args: argparse.Namespace) -> int:
+    convert_format(args)
     stdin_input(args)  # `-`: one tournament from stdin, as sodos standings reads it
     host = make_host(args)
     read = host.read(args.paths, skip_bad=args.skip_bad, jobs=args.jobs)
@@ -73,6 +107,6 @@ def run(args: argparse.Namespace) -> int:
         raise SodosError(f"{name}: cannot be written as JSON without changing its settings")
     with output(args.output) as stream:
         stream.write(text)
-    for warning in read.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+    for warning in read.warnings:  # escaped, and stdin named as such (say)
+        say(f"warning: {warning}")
     return EXIT_OK

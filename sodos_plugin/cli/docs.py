@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path
 
-from sodos_plugin.cli._options import UsageError
+from sodos_plugin.cli._options import UsageError, common
 from sodos_plugin.cli._streams import EXIT_OK
 from sodos_plugin.errors import SodosError
 from sodos_plugin.util.suggest import suggestion
@@ -43,6 +43,7 @@ EXAMPLES = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    common(p)  # accepted as by every command; the pages depend on none of them
     p.add_argument(
         "page",
         nargs="?",

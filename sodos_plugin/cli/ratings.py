@@ -19,12 +19,14 @@ from sodos_plugin.cli._common import (
     EXIT_OK,
     UsageError,
     common,
+    extension_format,
+    lone_rejection,
     make_host,
-    output,
     report_files,
+    stdin_input,
 )
 from sodos_plugin.cli._options import history_options, parse_params, rating_options
-from sodos_plugin.cli._streams import atomic_file, say
+from sodos_plugin.cli._streams import say
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import SodosError
 from sodos_plugin.ratings.history import file_summary
@@ -41,6 +43,7 @@ from sodos_plugin.ratings.state import write_state
 from sodos_plugin.schemas import codec
 from sodos_plugin.util.progress import Progress
 from sodos_plugin.util.textsafe import fit, printable
+from sodos_plugin.writers.output import AtomicFiles
 
 EXAMPLES = (
     "sodos ratings games/ --rating ogs",
@@ -59,14 +62,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="PATH",
         help="the game history: SGF records (files, folders, archives), EGD h9, OpenGotha "
-        "XML and JSON tournaments, any mix, rated in date order",
+        "XML and JSON tournaments, games tables, any mix, rated in date order; - reads one "
+        "file from stdin",
     )
     rating_options(p)
     history_options(p)
     p.add_argument(
         "--format",
-        default="table",
-        help="table (default), csv, json or html; any case",
+        help="table, csv, json or html, any case; default: from --output's extension "
+        "(r.html, r.csv), else table",
     )
     p.add_argument(
         "--output",
@@ -92,19 +96,22 @@ def system_of(args: argparse.Namespace) -> str:
 
 
 def rate(host, args: argparse.Namespace, details: bool = False, steps: bool = True):
-    """Read the history, report its files, rate it (shared with explain); ``steps``
-    false when the answer shows final ratings only (memory per player, not per game)."""
+    """Read the history (``-``: from stdin), report its files, rate it (shared with
+    explain); ``steps`` false when the answer shows final ratings only (memory per
+    player, not per game)."""
+    stdin_input(args)
     history = host.history(args.paths, jobs=args.jobs, progress=Progress)
     try:
         report_files(history, sys.stderr, args.skip_bad)
-    finally:  # the count by reason, also when rejected files stop the run
-        for line in summary_lines(history):
-            say(line, sys.stderr)
+    finally:  # the count by reason, also when rejected files stop the run (but for one)
+        if args.skip_bad or lone_rejection(history) is None:
+            for line in summary_lines(history):
+                say(line, sys.stderr)
     if len(history.games) >= 100_000 and sys.stderr.isatty():
         sys.stderr.write(f"sodos: rating {len(history.games)} games with {system_of(args)}\n")
     run = host.ratings(
         history,
-        system=system_of(args),
+        rating=system_of(args),
         initial=args.initial,
         details=details,
         steps=steps,
@@ -166,27 +173,61 @@ def summary_lines(history) -> list[str]:
     return lines
 
 
-def run(args: argparse.Namespace) -> int:
+def ratings_format(args: argparse.Namespace) -> str:
+    """``--format`` (any case), else the format ``--output``'s extension names when it is
+    one of :data:`FORMATS`, else the table (as ``standings`` chooses its writer)."""
+    if args.format is None:
+        name = extension_format(args.output)
+        return name if name in FORMATS else "table"
     fmt = args.format.lower()
     if fmt not in FORMATS:
         raise UsageError(f"--format: expected one of {', '.join(FORMATS)}, got {args.format!r}")
+    return fmt
+
+
+def old_spelling(args: argparse.Namespace) -> None:
+    """``ratings --system X``: the old spelling of ``--rating X``, taken with a note."""
+    old = getattr(args, "old_rating_system", None)
+    if old is None:
+        return
+    if args.rating_system is not None and args.rating_system.lower() != old.lower():
+        raise UsageError(f"--rating {args.rating_system} and --system {old}: give one")
+    args.rating_system = old
+    say(
+        "note: --system is the old spelling of --rating (the rating system); "
+        "--system names the pairing system elsewhere"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    old_spelling(args)
+    fmt = ratings_format(args)
     host = make_rating_host(args)
     system, _ = host.rating_system(system_of(args))  # fail fast on an unknown system
     if args.save_state is not None and not system.saves_state:
         raise UsageError(f"--save-state: {system.name} cannot save its state")
     result = rate(host, args, steps=needs_steps(fmt, history=args.history, player=args.player))
     player = find_player(result, args.player) if args.player is not None else None
-    with output(args.output) as stream:
-        write(result, fmt, stream, history=args.history, player=player)
-    if args.save_state is not None:
-        state = result.saved_state()
-        with atomic_file(args.save_state) as handle:
-            write_state(state, handle, provider=result.provider, version=__version__)
+    state = result.saved_state() if args.save_state is not None else None
+    # the terminal's table ends with the notes and warnings; elsewhere they go to stderr only
+    on_terminal = fmt == "table" and args.output is None and _is_terminal(sys.stdout)
+    with AtomicFiles() as files:  # both files replaced only once both are complete
+        if args.output is None:
+            write(
+                result, fmt, sys.stdout, history=args.history, player=player, messages=on_terminal
+            )
+        else:
+            with files.open(args.output) as stream:
+                write(result, fmt, stream, history=args.history, player=player, messages=False)
+        if state is not None:
+            with files.open(args.save_state) as handle:
+                write_state(state, handle, provider=result.provider, version=__version__)
+    if state is not None:
         say(
             f"state: saved where the run ends ({state.last_day}, {len(state.players)} players)"
             f" to {args.save_state}"
         )
-    say_after(result, fmt == "table" and args.output is None and _is_terminal(sys.stdout))
+    say_after(result, on_terminal)
     return EXIT_OK
 
 
@@ -234,7 +275,7 @@ def tournament_changes(host, args: argparse.Namespace, standings):
     history = host.history(args.paths, jobs=getattr(args, "jobs", None))
     run = host.ratings(
         history,
-        system=args.rating_system,
+        rating=args.rating_system,
         initial=args.initial,
         state=getattr(args, "state", None),
         **parse_params(args.params),

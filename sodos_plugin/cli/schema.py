@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sodos_plugin.cli._options import common
 from sodos_plugin.cli._streams import EXIT_OK
 from sodos_plugin.schemas.catalog import NAMES, text
 
@@ -13,6 +14,7 @@ EXAMPLES = ("sodos schema > tournament.schema.json", "sodos schema standings")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    common(p)  # accepted as by every command; the schemas depend on none of them
     p.add_argument(
         "name",
         nargs="?",

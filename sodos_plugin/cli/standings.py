@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -61,11 +62,16 @@ def run(args: argparse.Namespace) -> int:
     if args.rating_system:
         rated.check_changes_format(args.format)
         changes = rated.tournament_changes(host, args, standings)
+    # the terminal's table ends with the warnings; a table sent elsewhere (a file, a pipe)
+    # leaves them out and they are said on stderr only, once
+    on_terminal = args.format == "table" and args.output is None and _is_terminal(sys.stdout)
+    table_only = args.format == "table" and not on_terminal
+    shown = dataclasses.replace(standings, warnings=[]) if table_only else standings
     with output(args.output) as stream:
         if changes is not None and args.format == "json":
             rated.json_with_changes(host, standings, changes, stream)
         else:
-            host.write(standings, args.format, stream)
+            host.write(shown, args.format, stream)
             if changes is not None:
                 rated.write_changes(changes, standings, stream)
         if changes is not None:
@@ -78,9 +84,6 @@ def run(args: argparse.Namespace) -> int:
             f"note: standings after round {standings.round} of "
             f"{standings.tournament.rounds}, {standings.round_note}"
         )
-    # the terminal's table ends with the warnings; a table sent elsewhere keeps them and
-    # they are said on stderr too, so that `sodos standings X > out.txt` still shows them
-    on_terminal = args.format == "table" and args.output is None and _is_terminal(sys.stdout)
     if not on_terminal:
         for warning in standings.warnings:
             say(f"warning: {warning}")

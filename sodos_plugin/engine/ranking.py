@@ -129,7 +129,7 @@ def rank(
     else:
         rounds = round
     if not 0 <= rounds <= tournament.rounds:
-        raise ConfigError(f"round {rounds} outside 0..{tournament.rounds}", where="--round")
+        raise ConfigError(f"round {rounds} outside 0..{tournament.rounds}", where="round")
     (limits or WorkLimits.from_settings(settings)).check(
         len(tournament.players), rounds, tournament.source or tournament.name or None
     )

@@ -47,7 +47,8 @@ class Kind:
     :param key: the name under which items are compared (case rule).
     :param families: criteria only: a bare name also replaces its W/M forms.
     :param label: what a refused name is called (``unknown output format 'x'``).
-    :param where: the option that chooses an item of this kind, for error messages.
+    :param where: the field that chooses an item of this kind, named by its errors
+        (``rating``); each face shows it in its own spelling (``--rating``, ``?rating=``).
     :param list_known: a refused name with no close match lists the known names.
     """
 
@@ -71,11 +72,11 @@ KINDS: tuple[Kind, ...] = (
     Kind("reader", "readers", "sodos_readers", Reader, format_key, label="reader"),
     Kind(
         "writer", "writers", "sodos_writers", Writer, format_key,
-        label="output format", where="--format", list_known=True,
+        label="output format", where="format", list_known=True,
     ),
     Kind(
         "rating system", "rating_systems", "sodos_rating_systems", RatingSystem, format_key,
-        label="rating system", where="--system", list_known=True,
+        label="rating system", where="rating", list_known=True,
     ),
 )  # fmt: skip
 

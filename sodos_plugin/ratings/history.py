@@ -53,7 +53,7 @@ from sodos_plugin.config.options import positive_integer
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.engine.model import BLACK_SCORE, Result, Tournament
 from sodos_plugin.engine.ranks import format_rank, rank_text
-from sodos_plugin.errors import ConfigError, InputError
+from sodos_plugin.errors import ConfigError, InputError, SodosError
 from sodos_plugin.ratings.periods import _order, game_order
 from sodos_plugin.readers import dated, games_table
 from sodos_plugin.readers import sgf as sgf_reader
@@ -172,6 +172,14 @@ def tournament_games(
             )
         )
     return games, event, players, skipped
+
+
+def unnamed(error: SodosError, source: str) -> str:
+    """An error's text for the report of ``source``: without the file's name when the
+    error names that file (the report names it once: ``rejected: a.xml: reason``)."""
+    if error.source != source:
+        return str(error)
+    return f"{error.where}: {error.message}" if error.where else error.message
 
 
 def _valid_date(text: str | None) -> str | None:
@@ -346,7 +354,7 @@ class _Collector:
         try:
             read = self.sources.read(path)
         except (InputError, ConfigError) as error:
-            self.files.append(FileReport(source, "rejected", str(error)))
+            self.files.append(FileReport(source, "rejected", unnamed(error, source)))
             return
         except OSError as error:
             self.files.append(FileReport(source, "rejected", f"cannot read: {error.strerror}"))
@@ -453,7 +461,7 @@ def read_history(
         try:
             reader, builtin = sources.claim(path)
         except InputError as error:
-            collector.files.append(FileReport(str(path), "rejected", str(error)))
+            collector.files.append(FileReport(str(path), "rejected", unnamed(error, str(path))))
             continue
         if reader == sgf_reader.NAME and builtin:
             sgf.append(path)

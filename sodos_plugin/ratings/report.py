@@ -90,9 +90,11 @@ def write(
     *,
     history: bool = False,
     player: str | None = None,
+    messages: bool = True,
 ) -> None:
     """``run`` in the format ``fmt``; ``history``: every period too; ``player``: that
-    player only (a name of the run)."""
+    player only (a name of the run); ``messages``: the table ends with the run's notes and
+    warnings (false where a face says them elsewhere: the CLI on stderr, once)."""
     fmt = fmt.lower()
     if fmt == "json":
         write_json(run, stream, player=player)
@@ -101,7 +103,7 @@ def write(
     elif fmt == "html":
         write_html(run, stream, history=history, player=player)
     else:
-        write_table(run, stream, history=history, player=player)
+        write_table(run, stream, history=history, player=player, messages=messages)
 
 
 def needs_steps(fmt: str, *, history: bool = False, player: str | None = None) -> bool:
@@ -269,7 +271,12 @@ def heading(run: RatingRun, players: int) -> list[str]:
 
 
 def write_table(
-    run: RatingRun, stream: TextIO, *, history: bool = False, player: str | None = None
+    run: RatingRun,
+    stream: TextIO,
+    *,
+    history: bool = False,
+    player: str | None = None,
+    messages: bool = True,
 ) -> None:
     rows = run.standings()
     lines = heading(run, len(rows))
@@ -293,8 +300,9 @@ def write_table(
     summary = summary_lines(run)
     if summary:
         lines += ["", *summary]
-    lines += [f"note: {printable(note)}" for note in run.notes]
-    lines += [f"warning: {printable(warning)}" for warning in run.warnings]
+    if messages:
+        lines += [f"note: {printable(note)}" for note in run.notes]
+        lines += [f"warning: {printable(warning)}" for warning in run.warnings]
     stream.write("\n".join(lines) + "\n")
 
 

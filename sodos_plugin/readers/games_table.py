@@ -19,7 +19,7 @@ error naming the line where its row starts, never a cell that swallows the rest 
 file. A row of more than :data:`MAX_ROW_CHARS` characters (its quoted line breaks
 included) is an error naming its line.
 
-* required: ``date`` (any layout of :func:`sodos_plugin.readers.dates.first_day`),
+* required: ``date`` (any layout of :func:`sodos_plugin.readers.dated.first_day`),
   ``black``, ``white`` (the players' names) and ``result`` (SGF ``RE`` texts:
   ``B+R``, ``W+3.5``, ``B+T``, ``B+F``, ``0``/``Draw``/``Jigo``, ``Void``, ``?``;
   ``Black``, ``White``, ``B``, ``W``; docs/rules.md §9);

@@ -191,7 +191,8 @@ def _refuse_constant(name: str) -> Any:
 
 def decode(data: bytes, source: str, limits: Limits = DEFAULT_LIMITS) -> Any:
     """Bytes → the decoded JSON value (the json module), within ``limits``; errors name
-    line and column. Keys given twice are marked (:func:`~.messages.object_pairs`)."""
+    line and column. Keys given twice are marked
+    (:func:`sodos_plugin.schemas.messages.object_pairs`)."""
     _check_size(data, source, limits)
     _check_depth(data, source, limits)
     if data.startswith(_BOM):

@@ -232,13 +232,17 @@ def scan_file(path: Path, max_bytes: int, max_nodes: int = MAX_NODES) -> _Scanne
     try:
         root = safe_xml.fromstring(data)
     except DefusedXmlException as error:
-        raise InputError(f"refused unsafe XML: {error}", source=source) from None
+        raise InputError(
+            f"refused unsafe XML: {safe_xml.refusal_text(error)}", source=source
+        ) from None
     except ParseError as error:
         repaired = _utf8_repaired(data)
         if repaired is None:
             line, column = getattr(error, "position", (0, 0))
             raise InputError(
-                f"not well-formed XML: {error}", source=source, where=f"line {line}:{column}"
+                f"not well-formed XML: {safe_xml.parse_error_text(error)}",
+                source=source,
+                where=f"line {line}:{column}",
             ) from None
         data, where = repaired
         try:

@@ -18,11 +18,12 @@ defusedxml itself.
 
 from __future__ import annotations
 
+import re
 from xml.etree.ElementTree import Element, ParseError, TreeBuilder
 from xml.parsers import expat
 
 import defusedxml.ElementTree as SafeET
-from defusedxml import EntitiesForbidden, ExternalReferenceForbidden
+from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 
 
 def fromstring(data: bytes) -> Element:
@@ -73,3 +74,21 @@ def fromstring(data: bytes) -> Element:
         failure.position = error.lineno, error.offset
         raise failure from None
     return target.close()
+
+
+def refusal_text(error: Exception) -> str:
+    """What defusedxml refused, in words (its exceptions print as Python reprs:
+    ``EntitiesForbidden(name='lol', system_id=None, public_id=None)``)."""
+    if isinstance(error, EntitiesForbidden):
+        return f"it declares the entity '{error.name}' (entity declarations are refused)"
+    if isinstance(error, ExternalReferenceForbidden):
+        return f"it refers to the external resource '{error.sysid}' (nothing is fetched)"
+    if isinstance(error, DTDForbidden):
+        return f"it has a document type declaration '{error.name}' (refused)"
+    return str(error) or type(error).__doc__ or "refused"
+
+
+def parse_error_text(error: ParseError) -> str:
+    """An XML parse error's reason without its location (``not well-formed (invalid
+    token)``): the message names the line and column once, as its ``where``."""
+    return re.sub(r": line \d+, column \d+$", "", str(error))

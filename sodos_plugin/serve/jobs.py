@@ -68,6 +68,11 @@ class Refused(Exception):
         self.headers = list(headers)
 
 
+#: The core's field names (an error's ``where``) -> the service's: its query parameters.
+#: Any other ``where`` (a path in the body: ``games[12].white``) is the field as it is.
+FIELDS = {"round": "round", "criteria": "criteria", "rating": "rating"}
+
+
 class _BadRequest(Exception):
     def __init__(self, message: str, field: str, status: int = 400, limit: str | None = None):
         self.message = message
@@ -83,7 +88,7 @@ class Stage:
 
     def __init__(self, default_field: str, fields: Mapping[str, str] | None = None):
         self.default_field = default_field
-        self.fields = fields or {}
+        self.fields = {**FIELDS, **(fields or {})}  # a request's own spelling of a field
 
     def __enter__(self) -> Stage:
         return self
@@ -95,8 +100,8 @@ class Stage:
             where, message = error.where or "", error.message
             if where.startswith("line "):  # JSON syntax: the place is in the body
                 message, where = f"{message} ({where})", ""
-            field = where.removeprefix("--") or self.default_field  # --round is ?round=
-            raise _BadRequest(message, self.fields.get(field, field)) from error
+            field = self.fields.get(where, where) or self.default_field
+            raise _BadRequest(message, field) from error
         return False
 
 
@@ -171,8 +176,13 @@ class Worker:
             if len(set(named)) > 1:
                 raise InputError("rating and system name one choice: give one", where="rating")
             result = host.ratings(
-                history, system=named[0] if named else "egf", initial=options.get("initial")
+                history, rating=named[0] if named else "egf", initial=options.get("initial")
             )
+            if "system" in options:  # the old spelling, said in the answer
+                result.notes.append(
+                    "?system= is the old spelling of ?rating= (the rating system); "
+                    "system names the pairing system on /standings and /explain"
+                )
         result.warnings[:0] = warnings
         stream = io.StringIO()
         write(result, "json", stream)

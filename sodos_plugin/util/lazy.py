@@ -48,14 +48,16 @@ class LazyModule:
 
 
 def exports(namespace: dict[str, Any], table: dict[str, str]):
-    """A package front's ``__getattr__`` (PEP 562): each name of ``table`` (name → module)
-    is imported from its module on first use and kept in ``namespace``."""
+    """A package front's ``__getattr__`` (PEP 562): each name of ``table`` (name → module,
+    or ``module:attribute`` where the front names it otherwise) is imported from its module
+    on first use and kept in ``namespace``."""
 
     def __getattr__(name: str) -> Any:
-        module = table.get(name)
-        if module is None:
+        where = table.get(name)
+        if where is None:
             raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
-        value = namespace[name] = getattr(importlib.import_module(module), name)
+        module, _, attribute = where.partition(":")
+        value = namespace[name] = getattr(importlib.import_module(module), attribute or name)
         return value
 
     return __getattr__

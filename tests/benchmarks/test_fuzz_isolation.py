@@ -64,6 +64,7 @@ def test_mutations_change_the_bytes_a_little():
     assert all(abs(len(c) - len(data)) <= 8 * 16 for c in changed)
 
 
+@pytest.mark.slow
 def test_a_short_isolation_run_is_clean():
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "fuzz_isolation.py"), "--cases", "25",

@@ -10,6 +10,7 @@ import pytest
 from conftest import ROOT, shared_path
 
 
+@pytest.mark.slow
 def test_run_all_quick_prints_every_row(tmp_path):
     pytest.importorskip("tiebreak_core", reason="tiebreak-core (test extra) missing")
     rows_file = tmp_path / "rows.json"
@@ -29,6 +30,7 @@ def test_run_all_quick_prints_every_row(tmp_path):
     assert done.stdout.count("\n|") >= len(rows)  # the table: a header line and a row each
 
 
+@pytest.mark.slow
 def test_ratings_benchmark_runs_and_prints_its_ratios():
     """benchmarks/ratings.py at tiny sizes (the Glicko-2 row needs the bench extra)."""
     done = subprocess.run(
@@ -41,6 +43,7 @@ def test_ratings_benchmark_runs_and_prints_its_ratios():
     assert "second run with 1 % new files" in done.stdout
 
 
+@pytest.mark.slow
 def test_whole_process_benchmarks_quick_print_every_row(tmp_path):
     """processes.py at smoke sizes, on this environment's sodos: every group runs, the
     h9 rows check every value against tiebreak-core's, nothing fails."""

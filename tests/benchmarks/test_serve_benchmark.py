@@ -14,6 +14,7 @@ from conftest import ROOT
 pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
 
 
+@pytest.mark.slow
 def test_serve_benchmark_smoke():
     done = subprocess.run(
         [

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 from sodos_plugin.config.settings import SCHEMA, Settings
@@ -34,6 +35,7 @@ def test_every_config_key_has_a_shown_value():
         value_of(Settings(), key)  # an AttributeError names a key sodos config cannot show
 
 
+@pytest.mark.slow
 def test_files_and_origins(tmp_path):
     records = tmp_path / "records"
     shutil.copytree(ROOT / "sample_sgf", records)

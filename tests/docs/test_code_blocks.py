@@ -323,6 +323,7 @@ def run_block(block: Block, folder: Path, request) -> None:
     assert shown is None or printed == shown, f"{block.id}: shown\n{shown}\nprinted\n{printed}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", SHELL_BLOCKS, ids=ids(SHELL_BLOCKS))
 def test_shell_block_runs(block, tmp_path, request):
     run_block(block, tmp_path, request)

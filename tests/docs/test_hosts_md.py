@@ -16,8 +16,8 @@ from builders import seed_games, tournament
 from conftest import ROOT, TESTS
 from sodos_hookspecs import HistoryGame
 
+import sodos_plugin
 from sodos_plugin import Host, Tournament
-from sodos_plugin.engine import explain
 from sodos_plugin.engine import model as module
 from sodos_plugin.engine.standings import Standings
 
@@ -34,7 +34,7 @@ def target(call: str):
         return Tournament
     owner, _, name = head.rpartition(".")
     return getattr(
-        {"host": Host, "standings": Standings, "sodos_plugin.engine.explain": explain}[owner], name
+        {"host": Host, "standings": Standings, "sodos_plugin": sodos_plugin}[owner], name
     )
 
 
@@ -108,7 +108,7 @@ def test_each_documented_call_runs(tmp_path):
     standings = host.standings(t, system="swiss", criteria=["NBW", "SOS", "SODOS"])
     stream = io.StringIO()
     dated = dataclasses.replace(host.read([path]).tournament, date="2026-03-01")
-    explained = explain.explain_player(standings, "A")
+    explained = sodos_plugin.explain_player(standings, "A")
 
     class Plugin:
         pass
@@ -132,11 +132,11 @@ def test_each_documented_call_runs(tmp_path):
         "host.history": lambda: host.history(tournaments=[dated]),
         "host.ratings": lambda: host.ratings(host.history(tournaments=[dated])).as_dict(),
         "host.rate_game": lambda: host.rate_game(
-            None, HistoryGame("2026-03-01", "g1", "Ann", "Bob", 1.0), system="ogs"
+            None, HistoryGame("2026-03-01", "g1", "Ann", "Bob", 1.0), rating="ogs"
         ).players["Ann"],
-        "sodos_plugin.engine.explain.explain_player":
-            lambda: explain.explain_player(standings, "A"),
-        "sodos_plugin.engine.explain.as_dict": lambda: explain.as_dict(explained)["player"],
+        "sodos_plugin.explain_player": lambda: sodos_plugin.explain_player(standings, "A"),
+        "sodos_plugin.explanation_as_dict":
+            lambda: sodos_plugin.explanation_as_dict(explained)["player"],
     }  # fmt: skip
     heads = [c.split("(", 1)[0] for c in CALLS]
     assert sorted(heads) == sorted(runs), "a documented call has no test here, or the reverse"

@@ -69,6 +69,7 @@ def test_curl_example_runs_as_written(docs_service, index):
         assert done.stdout == shown, block
 
 
+@pytest.mark.slow
 def test_java_client_compiles_runs_and_prints_the_shown_standings(docs_service, tmp_path):
     if shutil.which("javac") is None or shutil.which("java") is None:
         pytest.skip("javac not found: install a JDK (Debian: default-jdk-headless) to run it")

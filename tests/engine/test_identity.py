@@ -141,6 +141,7 @@ def test_close_names_finds_what_all_pairs_would():
     assert found.complete and set(found) == expected
 
 
+@pytest.mark.slow
 def test_close_names_is_bounded_on_ten_thousand_names():
     rng = random.Random(3)
     words = ["".join(rng.choice(string.ascii_lowercase) for _ in range(7)) for _ in range(20000)]

@@ -189,6 +189,7 @@ def shown(diffs: list[Difference], limit: int = 20) -> str:
 EMPTY = "remote__20181015_s5gr2__S7gr2_2__e69de29b.xml"
 
 
+@pytest.mark.slow
 def test_every_sample_file_is_read_under_its_own_settings():
     for mode in ("none", "opengotha"):
         failed = {name: o.error for name, o in outcomes(mode).items() if o.error}

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import shared_path
 
 from sodos_plugin import Host
@@ -39,6 +40,7 @@ def builtin_sodos(path: Path) -> dict[str, float]:
     return {row.player.name: float(row.values["SODOS"]) for row in s.rows()}
 
 
+@pytest.mark.slow
 def test_a_replaced_criterion_is_said_on_stderr_and_in_every_machine_format(
     example_plugin_dir, tmp_path
 ):
@@ -71,6 +73,7 @@ def test_a_replaced_criterion_is_said_on_stderr_and_in_every_machine_format(
     assert ours == builtin_sodos(juvisy)
 
 
+@pytest.mark.slow  # installs the example distribution (the fixture: ~9 s)
 def test_version_and_plugins_list_the_distribution(example_plugin_dir, tmp_path):
     version = sodos("--version", cwd=tmp_path, folder=example_plugin_dir).stdout
     assert "  plugin example: sodos-example-plugin 1.0.0 (sodos_example_plugin)" in version

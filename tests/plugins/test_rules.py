@@ -416,6 +416,7 @@ def test_dash_p_is_repeatable_and_blocks_with_no(plugin_dir, tmp_path):
     assert "warning: blocked plugin 'builtin.sodom': no plugin has that name" in typo.stdout
 
 
+@pytest.mark.slow
 def test_environment_names_modules_and_disables_autoload(plugin_dir, tmp_path):
     juvisy = shared_path(*JUVISY)
     env = env_for(plugin_dir, SODOS_PLUGINS="sodos_p_nine, sodos_p_seven")

@@ -28,6 +28,7 @@ def sodos(capsys, *args: str, status: int = 0) -> tuple[str, str]:
     return out, err
 
 
+@pytest.mark.slow
 def test_a_system_from_a_plugin_is_named_everywhere(docs_example_dir, monkeypatch, capsys):
     on_path(monkeypatch, docs_example_dir)  # sodos-example-plus: its Elo, an entry point
     base = ["ratings", str(H9), "--rating", "elo", "--no-cache"]

@@ -19,6 +19,7 @@ import re
 import tempfile
 from pathlib import Path
 
+import pytest
 from conftest import shared_path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -154,6 +155,7 @@ def full_parse(data: bytes):
         return None
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.one_of(SGF, mutated(SGF), st.binary(max_size=64)))
 @example(b"(;PB[a]\n;B[aa])")

@@ -143,6 +143,7 @@ def test_sixteen_mebibytes_of_tiny_games_is_refused_in_bounded_memory(tmp_path, 
     assert len(players(done)) == 4
 
 
+@pytest.mark.slow
 def test_binary_garbage_and_empty_files(tmp_path):
     rng = random.Random(6)
     garbage = bytes(rng.randrange(256) for _ in range(1 << 16))
@@ -212,6 +213,7 @@ def test_zip_with_a_lying_size_header_is_rejected(tmp_path):
     assert len(players(done)) == 4
 
 
+@pytest.mark.slow
 def test_tar_bomb_links_and_escaping_names(tmp_path):
     zeros = tmp_path / "zeros"
     with zeros.open("wb") as handle:

@@ -46,6 +46,7 @@ def without_files(document: dict, name: str) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_every_conformance_file_reads_back_with_the_same_facts_and_results(tmp_path):
     compared = explained = rated = with_ids = without_colours = 0
     refused: list[tuple[str, str]] = []

@@ -307,6 +307,7 @@ def documents(draw):
     return document
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_the_fast_way_and_the_slow_way_read_the_same(document):
@@ -394,6 +395,7 @@ def test_a_key_given_twice_is_refused_at_every_level(given, twice, where):
         error_at(data.replace(given, twice, 1), where, "given twice")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_what_the_reader_vouches_for_is_what_the_model_checks(document):
@@ -564,6 +566,7 @@ def _valid_shape(document) -> bool:
     return True
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_mutations())
 def test_reader_and_generated_schema_agree_with_jsonschema(document):
@@ -684,6 +687,7 @@ def test_sodos_schema_prints_the_generated_schema_as_shipped(tmp_path):
     assert json.loads(sodos("schema", "standings", cwd=tmp_path).stdout)["title"]
 
 
+@pytest.mark.slow
 def test_convert_writes_ids_unknown_colours_and_the_event(tmp_path):
     """Ids, colours not given (``colours_known: false``, never a colour made up), the
     event's class and komi: what the ratings of the converted file need."""
@@ -729,6 +733,7 @@ def test_convert_names_the_input_when_it_cannot_write(tmp_path, monkeypatch, cap
     assert "<converted>" not in err
 
 
+@pytest.mark.slow
 def test_convert_then_standings_through_the_cli(tmp_path):
     xml = shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
     out = tmp_path / "juvisy.json"

@@ -234,8 +234,9 @@ def test_size_limit_and_malformed_xml(tmp_path):
         host.read([path])
     broken = tmp_path / "broken.xml"
     broken.write_text("<Tournament>\n<Players>\n</Tournament>")
-    with pytest.raises(InputError, match=r"not well-formed XML.*line 3"):
+    with pytest.raises(InputError, match=r":line 3:\d+: not well-formed XML") as caught:
         opengotha_file.read_path(broken)
+    assert "column" not in str(caught.value)  # the location once (issue 28)
 
 
 def test_cli_json_shape_on_juvisy(capsys):

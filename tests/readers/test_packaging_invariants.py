@@ -151,6 +151,7 @@ def test_packaging_check_is_not_vacuous(engine, tmp_path):
     assert a != b
 
 
+@pytest.mark.slow
 def test_serial_and_parallel_ingest_are_identical(engine, tmp_path, monkeypatch):
     # workers from 100 records on, in tasks of 32: several tasks per worker
     monkeypatch.setattr(walk, "PARALLEL_MIN_UNITS", 100)

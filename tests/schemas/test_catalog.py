@@ -64,6 +64,7 @@ def inputs() -> list[Path]:
     return [p for p in found if p.suffix.lower() not in (".md", ".jsonl", ".dtd")]
 
 
+@pytest.mark.slow
 def test_the_documents_of_every_input_match_their_schemas():
     host = Host(config_file=False, entry_points=False)
     checked = {name: 0 for name in catalog.NAMES}

@@ -29,6 +29,7 @@ VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(VALUES)
 def test_every_form_is_the_json_modules_text(value):

@@ -280,6 +280,7 @@ def real(tmp_path_factory):
     return outcomes(tmp_path_factory.mktemp("h9-round-trip"))
 
 
+@pytest.mark.slow
 def test_every_real_tournament_round_trips_or_says_why(real):
     """Every file is accounted for, and most keep everything (a test that skipped them
     all would pass otherwise)."""

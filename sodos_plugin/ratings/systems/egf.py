@@ -479,10 +479,11 @@ def _rate_arrays(
 ) -> RatingResult | None:
     """The 2021 formula without details on arrays: the numbers, steps, seeds and warnings
     of the per-game path, with no object per game. Tournaments that share no player are
-    rated at once (:func:`~._columns.levels`); within one, each player's β, con and bonus
-    once, every game from the ratings before it, each player's changes summed as
-    ``math.fsum`` sums them (:func:`_stored`). ``None`` when the history needs that path
-    (an unknown class: its warning comes between seeds; a rating at the ceiling)."""
+    rated at once (:func:`sodos_plugin.ratings.columns.levels`); within one, each
+    player's β, con and bonus once, every game from the ratings before it, each player's
+    changes summed as ``math.fsum`` sums them (:func:`_stored`). ``None`` when the history
+    needs that path (an unknown class: its warning comes between seeds; a rating at the
+    ceiling)."""
     use_class = params["use_class"]
     for event in history.events.values():
         klass = event.tournament_class.upper()
@@ -619,7 +620,8 @@ def _first_ratings(
     warnings: list[str],
 ) -> tuple[Any, dict[str, str]]:
     """(Each player's first rating by id, as an array of ``count``; its origin by name,
-    in the seeds' order): what :func:`~._periods.seed` gives each, in that order."""
+    in the seeds' order): what :func:`sodos_plugin.ratings.periods.seed` gives each, in
+    that order."""
     rating = np.zeros(count, dtype=float)
     # every seed given a rating: seed()'s answers without the calls; the given ratings
     # read in their own order (their objects lie in memory about so: in the seeds'

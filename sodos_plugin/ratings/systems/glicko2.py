@@ -741,13 +741,15 @@ class _Run:
     def rate_games_columns(self) -> None:
         """:meth:`rate_games` without details, on arrays: no object per game.
 
-        The games become arrays (players as integer ids, :func:`~._columns.game_arrays`),
-        read a chunk of :data:`~._columns.CHUNK` games at a time: a chunk's waves are
-        computed on arrays (:func:`~._columns.levels`), each wave is rated by the same
-        formulas from the states its players had after their previous game (the chunks
-        in order: the numbers of one game after another). The steps are columns
-        (:class:`~._columns.StepColumns`) built only when read, or with ``steps`` false
-        not kept at all (:class:`~._columns.StepTotals`): then the run holds memory per
+        The games become arrays (players as integer ids,
+        :func:`sodos_plugin.ratings.columns.game_arrays`), read a chunk of
+        :data:`sodos_plugin.ratings.columns.CHUNK` games at a time: a chunk's waves are
+        computed on arrays (:func:`sodos_plugin.ratings.columns.levels`), each wave is
+        rated by the same formulas from the states its players had after their previous
+        game (the chunks in order: the numbers of one game after another). The steps are
+        columns (:class:`sodos_plugin.ratings.columns.StepColumns`) built only when read,
+        or with ``steps`` false not kept at all
+        (:class:`sodos_plugin.ratings.columns.StepTotals`): then the run holds memory per
         player and per chunk, beside the history's own columns.
         """
         games = self.history.games

@@ -144,7 +144,7 @@ def ingest_history(
     progress: Progress | None = None,
 ) -> list[HistoryOutcome]:
     """One :class:`HistoryOutcome` per unit, in unit order; cached units are not read.
-    ``keys``: the units' cache keys when already known (:meth:`.Cache.keys_for`)."""
+    ``keys``: the units' cache keys when already known (:meth:`.cache.Cache.keys_for`)."""
     found: list[HistoryOutcome | None] = [None] * len(units)
     todo: list[int] = []
     if keys is None:

@@ -76,7 +76,7 @@ class SgfOptions:
 
 
 def _fail(key: str, message: str, source: str) -> ConfigError:
-    return ConfigError(f"{key}: {message}", source=source, where=key)
+    return ConfigError(message, source=source, where=key)  # the key named once
 
 
 def _string(value: Any, key: str, source: str) -> str:
@@ -138,5 +138,5 @@ def parse_options(options: Mapping[str, Any], source: str = SECTION) -> SgfOptio
             limits[key] = positive_integer(options[key], key, source)
     jobs = options.get("jobs")
     if jobs is not None:
-        jobs = positive_integer(jobs, "--jobs", "options")
+        jobs = positive_integer(jobs, "jobs", "")
     return SgfOptions(**values, limits=Limits(**limits), jobs=jobs)

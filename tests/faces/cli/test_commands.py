@@ -236,6 +236,7 @@ def test_check_with_file_uses_its_start_scores(juvisy, tmp_path):
     assert "ok: system mcmahon" in done.stdout
 
 
+@pytest.mark.slow
 def test_errors_are_one_line_exit_2(juvisy, tmp_path):
     one_line_error(
         sodos("standings", juvisy, "--fromat", "json", cwd=tmp_path), "did you mean --format?"
@@ -337,12 +338,14 @@ def test_a_folder_without_records_is_an_error_not_an_empty_table(tmp_path):
 
 
 def test_table_warnings_reach_stderr_unless_the_table_is_on_the_terminal(tmp_path):
+    """On the terminal the table ends with the warnings (and stderr is quiet); redirected,
+    they are on stderr only, once (issue 28: they were in both)."""
     (tmp_path / "a.sgf").write_text("(;GM[1]SZ[19]RO[1]PB[Ann]PW[Bob]RE[B+R])")
     (tmp_path / "b.sgf").write_text("(;GM[1]SZ[19]RO[1]PB[Cid]PW[Dan]RE[?])")
     warning = "RE[?]: result unknown"
     redirected = sodos("standings", str(tmp_path), "--system", "swiss", cwd=tmp_path)
     assert redirected.returncode == 0, redirected.stderr
-    assert (warning in redirected.stdout, warning in redirected.stderr) == (True, True)
+    assert (warning in redirected.stdout, redirected.stderr.count(warning)) == (False, 1)
     import pty
 
     main_fd, child_fd = pty.openpty()

@@ -107,6 +107,7 @@ def folder(tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_slow_requests_are_closed_at_the_deadline(folder):
     """A byte every 0.5 s keeps a connection active for ever; its request (head, or
     body) must still be complete within serve.request_timeout, and an idle connection
@@ -145,6 +146,7 @@ def test_health_answers_while_slow_connections_fill_the_server(folder):
         service.stop()
 
 
+@pytest.mark.slow
 def test_slow_posts_hold_neither_health_nor_the_documented_bound(folder):
     """24 POSTs that would compute for 60 s, 1 worker, 2 may wait: each is answered
     (504 past serve.timeout, 503 when none is free or too many wait) within
@@ -287,6 +289,7 @@ def test_bad_address_or_size_is_one_line_naming_it(folder, args, named):
     assert time.monotonic() - started < 30  # refused before any worker starts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("delay", [0.7, 1.5, 3.0])
 def test_stopping_while_starting_is_one_line(folder, stop, delay):

@@ -366,6 +366,7 @@ def test_a_dying_worker_is_500_and_replaced(service, small_file):
         assert status == 200
 
 
+@pytest.mark.slow
 def test_time_limit_is_504_and_the_worker_is_replaced(service):
     slow = bad(SMALL, name="sleep 60")
     started = time.monotonic()
@@ -400,6 +401,7 @@ def test_concurrent_requests_all_answered_alike(service, small_file):
     assert len({answer for _, answer in answers}) == 1
 
 
+@pytest.mark.slow
 def test_busy_is_503_with_retry_after(tmp_path):
     config = CONFIG.replace("concurrency = 2", "concurrency = 1").replace(
         "queue_timeout = 20", "queue_timeout = 0.3"

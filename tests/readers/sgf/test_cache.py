@@ -144,6 +144,7 @@ def test_a_path_that_is_not_the_caches_own_file_is_left_alone(tmp_path, kind):
     assert finals(run) == finals(ratings(tmp_path, str(folder), None)[0])
 
 
+@pytest.mark.slow
 def test_the_refusal_names_what_is_there(tmp_path):
     folder = games(tmp_path)
     for kind in ("a FIFO", "a directory", "another program's SQLite database"):
@@ -201,6 +202,7 @@ def make_under_a_file(tmp_path: Path) -> Path:
     return tmp_path / "plain" / "sub" / "cache.sqlite3"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "where, why",
     [
@@ -235,6 +237,7 @@ def test_the_cache_is_made_whole_and_marked_as_its_own(tmp_path):
     assert not [n for n in os.listdir(path.parent) if n.endswith(".new")]
 
 
+@pytest.mark.slow
 def test_its_own_damaged_file_is_rebuilt(tmp_path):
     folder = games(tmp_path)
     path = tmp_path / "cache.sqlite3"
@@ -403,6 +406,7 @@ def test_a_crafted_entry_under_a_valid_checksum_is_read_again(tmp_path, damage):
     assert api_ratings(folder, path)[1] == []  # rewritten: the next run is clean
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["an infinite komi", "a handicap as text"])
 def test_a_crafted_entry_is_read_again_by_the_command(tmp_path, damage):
     """The same through the command, in a child process (infinite ratings, a failure

@@ -143,6 +143,7 @@ def test_no_cache_when_disabled(tmp_path):
     assert not (tmp_path / "c").exists()
 
 
+@pytest.mark.slow
 def test_concurrent_runs_share_one_cache(tmp_path):
     games = tmp_path / "games"
     games.mkdir()

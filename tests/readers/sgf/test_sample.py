@@ -89,6 +89,7 @@ def test_json_shape(capsys) -> None:
     assert len(data["standings"]) == 24
 
 
+@pytest.mark.slow
 def test_generator_reproduces_the_committed_files(tmp_path: Path) -> None:
     out = tmp_path / "sample"
     xml = tmp_path / "sample.xml"

@@ -284,6 +284,7 @@ def check(data: bytes) -> None:
     same_outcome(data)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(damaged())
 def test_fast_scan_agrees_with_sgfmill_on_generated_trees(data: bytes) -> None:
@@ -296,12 +297,14 @@ def test_fast_scan_agrees_with_sgfmill_on_generated_records(data: bytes) -> None
     check(data)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(server_records())
 def test_fast_scan_agrees_with_sgfmill_on_server_records(data: bytes) -> None:
     check(data)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(records())
 def test_values_agree_with_sgfmill_game(data: bytes) -> None:
@@ -541,6 +544,7 @@ def test_damage_is_refused_by_either_form(forms, data: bytes) -> None:
     assert full_or_none(data) is None
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(damaged())
 def test_the_plain_forms_agree_with_sgfmill(data: bytes) -> None:

@@ -184,6 +184,7 @@ def _remove_nested(top: Path, name: str = "n") -> None:
         level.rmdir()
 
 
+@pytest.mark.slow
 def test_1100_nested_folders_are_walked(tmp_path):
     """No recursion per level (os.walk before Python 3.12 raises RecursionError)."""
     games = tmp_path / "games"
