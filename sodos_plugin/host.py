@@ -250,9 +250,10 @@ class Host:
 
     # -- ratings (docs/rules.md §10) --------------------------------------------------
 
-    def rating_system(self, name: str):
-        """A rating system by name (case-insensitive), and its plugin's name."""
-        (found,) = self.resolve("rating_systems", [name])
+    def rating_system(self, name: str | None = None):
+        """A rating system by name (case-insensitive; ``None``: the config's
+        ``ratings.default``), and its plugin's name."""
+        (found,) = self.resolve("rating_systems", [name or self.settings.default_rating])
         return found.item, found.plugin
 
     def history_cache(self, sgf_options: Any = None):
@@ -303,7 +304,7 @@ class Host:
         self,
         history: Any,
         *,
-        system: str = "egf",
+        system: str | None = None,
         initial: Any = None,
         details: bool = False,
         state: Any = None,
@@ -314,11 +315,14 @@ class Host:
         ``sodos ratings --format json`` prints.
 
         :param history: a ``GameHistory`` (from :meth:`history`), or paths to read.
+        :param system: the rating system's name (``None``: the config's
+            ``ratings.default``, ``egf`` unless set).
         :param initial: starting ratings: a mapping name → ``InitialRating``, a CSV
             path (``name, rating[, deviation]``), ``"files"`` (the ratings the files
             carry, e.g. OpenGotha XML), ``"ranks"`` (ranks by the system's mapping), or
-            ``None``: the default start (the files' ratings for ``egf`` where the files
-            carry them, else ranks; said in the run's ``notes``, docs/rules.md §10.1).
+            ``None``: the default start (the files' ratings for a system on their scale,
+            GoR, where the files carry them, else ranks; said in the run's ``notes``,
+            docs/rules.md §10.1).
         :param details: build per-game details (``explain --ratings``).
         :param state: a :class:`~sodos_hookspecs.SavedState` (or the path of a saved
             state file) to go on from: the history's games must all come after its last
@@ -327,15 +331,17 @@ class Host:
         """
         if not isinstance(history, GameHistory):
             history = self.history(history)
-        provided = self.resolve("rating_systems", [system])[0]
+        provided = self.resolve("rating_systems", [system or self.settings.default_rating])[0]
         chosen, provider = provided.item, provided.plugin
         info = self.registry.plugins[provider]
         notes = []
         if initial is None:
-            initial, note = initials.default_start(chosen.name, history)
+            initial, note = initials.default_start(chosen, history)
             notes += [note] if note else []
+        state_source = ""
         if isinstance(state, (str, Path)):
-            state = states.read_state(state)
+            state_source = str(state)
+            state = states.read_state(state, self.settings.max_state_bytes)
         section = self.settings.plugin_sections.get(sgf.PLUGIN, {})
         aliases = sgf.aliases(section) if section.get("aliases") else {}
         result = runs.rate(
@@ -349,6 +355,7 @@ class Host:
             plugin_warnings=self.plugin_warnings(),
             aliases=aliases,
             state=state,
+            state_source=state_source,
             provided=self.describe(provided),
             provider_text="" if info.builtin else info.where(),
             notes=notes,
@@ -357,7 +364,12 @@ class Host:
         return result
 
     def rate_game(
-        self, state: SavedState | None, game: HistoryGame, *, system: str = "egf", **params: Any
+        self,
+        state: SavedState | None,
+        game: HistoryGame,
+        *,
+        system: str | None = None,
+        **params: Any,
     ) -> SavedState:
         """New states from current states and one game: ``state`` (``None`` at the
         start, or what the last call returned) and the game, rated as a run over that

@@ -47,7 +47,6 @@ EXAMPLES = (
     "sodos ratings archive/ --rating ogs --player Nowak --history",
     "sodos ratings yesterday.h9 --rating ogs --save-state state.json",
 )
-DEFAULT_SYSTEM = "egf"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -86,8 +85,9 @@ def make_rating_host(args: argparse.Namespace):
     return make_host(args)
 
 
-def system_of(args: argparse.Namespace) -> str:
-    return args.rating_system or DEFAULT_SYSTEM
+def system_of(args: argparse.Namespace, host) -> str:
+    """The rating system named on the command line, else the config's default."""
+    return args.rating_system or host.settings.default_rating
 
 
 def rate(host, args: argparse.Namespace, details: bool = False):
@@ -99,10 +99,10 @@ def rate(host, args: argparse.Namespace, details: bool = False):
         for line in summary_lines(history):
             say(line, sys.stderr)
     if len(history.games) >= 100_000 and sys.stderr.isatty():
-        sys.stderr.write(f"sodos: rating {len(history.games)} games with {system_of(args)}\n")
+        sys.stderr.write(f"sodos: rating {len(history.games)} games with {system_of(args, host)}\n")
     run = host.ratings(
         history,
-        system=system_of(args),
+        system=system_of(args, host),
         initial=args.initial,
         details=details,
         state=getattr(args, "state", None),
@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     if fmt not in FORMATS:
         raise UsageError(f"--format: expected one of {', '.join(FORMATS)}, got {args.format!r}")
     host = make_rating_host(args)
-    system, _ = host.rating_system(system_of(args))  # fail fast on an unknown system
+    system, _ = host.rating_system(system_of(args, host))  # fail fast on an unknown system
     if args.save_state is not None and not system.saves_state:
         raise UsageError(f"--save-state: {system.name} cannot save its state")
     result = rate(host, args)
@@ -209,7 +209,7 @@ def find_player(run, wanted: str) -> str:
 def explain_ratings(args: argparse.Namespace) -> int:
     """``sodos explain --ratings PLAYER PATH...``: every step of one player's ratings."""
     host = make_rating_host(args)
-    host.rating_system(system_of(args))
+    host.rating_system(system_of(args, host))
     result = rate(host, args, details=True)
     player = find_player(result, args.player)
     if args.format == "json":

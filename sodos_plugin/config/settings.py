@@ -42,6 +42,9 @@ COMPATS = ("none", "opengotha")
 #: Conventions for rounds without an opponent (docs/rules.md §4): sodos_plugin.engine.conventions.
 VIRTUAL_OPPONENTS = ("egf", "half-point", "self", "dummy", "aga")
 MAX_CONFIG_BYTES = 1 << 20
+#: The default of ``limits.max_state_bytes``: reading a state costs about 7 times its
+#: bytes in memory (measured, benchmarks/README.md), so 128 MiB stays under 1 GiB.
+MAX_STATE_BYTES = 128 << 20
 #: OpenGotha offers up to 9 categories (8 lower limits).
 MAX_CATEGORIES = 8
 #: Scores in config are small exact fractions: at most this many points, this denominator.
@@ -152,6 +155,13 @@ def _as_list(value: Any) -> tuple[str, ...]:
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         return tuple(v.strip() for v in value)
     raise TypeError("expected a list of strings (or a comma-separated string)")
+
+
+def _as_name(value: Any) -> str:
+    text = _as_str(value)
+    if not text:
+        raise TypeError("expected a name")
+    return text
 
 
 def _as_int(value: Any) -> int:
@@ -332,6 +342,17 @@ SCHEMA.update(
         "cache.path": Key(
             _as_str, "", "the cache file (default: $XDG_CACHE_HOME/sodos/history.sqlite3)"
         ),
+        "ratings.default": Key(
+            _as_name,
+            "egf",
+            "the rating system of a run that names none (sodos ratings, Host.ratings, "
+            "POST /ratings)",
+        ),
+        "limits.max_state_bytes": Key(
+            _as_count,
+            MAX_STATE_BYTES,
+            "largest saved rating state read, bytes (reading takes about 7 times as much memory)",
+        ),
         "history.event_gap_days": Key(
             _as_int,
             7,
@@ -375,6 +396,10 @@ class Settings:
     cache_enabled: bool = True
     cache_path: str = ""
     event_gap_days: int = 7
+    #: ``ratings.default``: the rating system of a run that names none
+    default_rating: str = SCHEMA["ratings.default"].default
+    #: ``limits.max_state_bytes``: the largest saved state read
+    max_state_bytes: int = MAX_STATE_BYTES
     #: ``limits.*``: the work one tournament may cost (checked when standings start)
     max_players: int = 200_000
     max_player_rounds: int = 2_000_000
@@ -627,6 +652,8 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
         cache_enabled=get("cache.enabled"),
         cache_path=get("cache.path"),
         event_gap_days=get("history.event_gap_days"),
+        default_rating=get("ratings.default"),
+        max_state_bytes=get("limits.max_state_bytes"),
         max_players=get("limits.max_players"),
         max_player_rounds=get("limits.max_player_rounds"),
         prefer=prefer,

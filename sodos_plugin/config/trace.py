@@ -37,6 +37,8 @@ ATTRIBUTES = {
     "history.event_gap_days": "event_gap_days",
     "limits.max_players": "max_players",
     "limits.max_player_rounds": "max_player_rounds",
+    "limits.max_state_bytes": "max_state_bytes",
+    "ratings.default": "default_rating",
 }
 RANK_KEYS = {"mcmahon.bar", "mcmahon.floor", "mcmahon.zero"}
 RANK_LISTS = {"categories.lower_limits"}

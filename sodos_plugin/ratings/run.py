@@ -34,7 +34,7 @@ from sodos_hookspecs import (
     SavedState,
 )
 
-from sodos_plugin.errors import ConfigError, PluginError
+from sodos_plugin.errors import ConfigError, InputError, PluginError
 from sodos_plugin.plugins.call import call, check
 from sodos_plugin.ratings.columns import StepColumns
 from sodos_plugin.ratings.initial import given_ratings
@@ -436,6 +436,24 @@ def check_numbers(provider: str, hook: str, result: RatingResult) -> None:
                 )
 
 
+def check_system_state(
+    system: RatingSystem, provider: str, state: SavedState, source: str = ""
+) -> None:
+    """The system's own part of a saved state, checked by the system's declared
+    ``check_state`` (run as its plugin's hook): a reason it gives is an
+    :class:`~sodos_plugin.errors.InputError` naming the state's file and the key."""
+    if system.check_state is None:
+        return
+    own = state.system_state
+    why = call(provider, f"check_state ({system.name})", system.check_state, own)
+    if why is None:
+        return
+    check(provider, f"check_state ({system.name})", why, str, "did not return a reason or None")
+    key = why.split(":", 1)[0] if ":" in why else ""
+    where = f"system_state.{key}" if key and " " not in key.strip() else "system_state"
+    raise InputError(f"saved state of {system.name}: {why}", source=source or None, where=where)
+
+
 def rate(
     system: RatingSystem,
     provider: str,
@@ -448,6 +466,7 @@ def rate(
     plugin_warnings: Sequence[str] = (),
     aliases: Mapping[str, str] | None = None,
     state: SavedState | None = None,
+    state_source: str = "",
     provided: Mapping[str, Any] | None = None,
     provider_text: str = "",
     notes: Sequence[str] = (),
@@ -460,7 +479,9 @@ def rate(
     :param details: build per-game details (``explain --ratings``).
     :param plugin_warnings: the plugin faults of this run, said with its warnings.
     :param aliases: ``"old name" = "player name"``: names joined before rating.
-    :param state: a saved state to go on from (the system must save states).
+    :param state: a saved state to go on from (the system must save states), read from
+        the file ``state_source`` (``""``: a host's own); its system part is checked by
+        the system's ``check_state`` before the run.
     :param provided: the provider as machine output carries it; ``provider_text`` who it
         is for people (``""`` for a built-in).
     :param notes: what the caller chose for the run (the default start), said with it.
@@ -478,6 +499,7 @@ def rate(
                 where="state",
             )
         check_continuation(state, system.name, values, history)
+        check_system_state(system, provider, state, state_source)
         rename = spelling_map(history_names(history), state.players)
         history = renamed(history, rename, "the saved state's spelling")
     given, unmatched = given_ratings(initial, history)

@@ -157,7 +157,7 @@ class Worker:
             if len(set(named)) > 1:
                 raise InputError("rating and system name one choice: give one", where="rating")
             result = host.ratings(
-                history, system=named[0] if named else "egf", initial=options.get("initial")
+                history, system=named[0] if named else None, initial=options.get("initial")
             )
         result.warnings[:0] = warnings
         stream = io.StringIO()

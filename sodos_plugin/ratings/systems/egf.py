@@ -58,7 +58,7 @@ from sodos_plugin.ratings.columns import (
     levels,
 )
 from sodos_plugin.ratings.periods import event_name, events_in_order, seed
-from sodos_plugin.ratings.state import too_early
+from sodos_plugin.ratings.state import is_day, shown, too_early
 from sodos_plugin.util.lazy import LazyModule
 
 np = LazyModule("numpy", globals(), "np")  # imported when a rating is computed, not when registered
@@ -280,6 +280,26 @@ def _state_starts(state) -> dict[str, InitialRating]:
         name: InitialRating(RatingState(s.rating), starts.get(name, ""))
         for name, s in state.players.items()
     }
+
+
+def check_state(own: Mapping[str, Any]) -> str | None:
+    """Why GoR's part of a saved state cannot be gone on from: ``last_event`` is
+    ``None`` (nothing rated yet) or ``[first day, event key]``."""
+    unknown = sorted(set(own) - {"last_event"})
+    if unknown:
+        return f"{unknown[0]}: not a key of GoR's state (last_event)"
+    saved = own.get("last_event")
+    if saved is None:
+        return None
+    if not (
+        isinstance(saved, list)
+        and len(saved) == 2
+        and all(isinstance(x, str) for x in saved)
+        and is_day(saved[0])
+        and saved[1]
+    ):
+        return f"last_event: expected [first day YYYY-MM-DD, event key], got {shown(saved)}"
+    return None
 
 
 def _check_after(state, found) -> None:
@@ -804,5 +824,10 @@ def sodos_rating_systems() -> Sequence[RatingSystem]:
             rank_to_rating=rank_to_rating,
             source=SOURCE,
             saves_state=True,
+            saves="the last tournament rated (its first day and key)",
+            check_state=check_state,
+            file_scale=True,
+            decimals=3,
+            unit="event",
         )
     ]
