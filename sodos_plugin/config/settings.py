@@ -42,9 +42,10 @@ COMPATS = ("none", "opengotha")
 #: Conventions for rounds without an opponent (docs/rules.md §4): sodos_plugin.engine.conventions.
 VIRTUAL_OPPONENTS = ("egf", "half-point", "self", "dummy", "aga")
 MAX_CONFIG_BYTES = 1 << 20
-#: The default of ``limits.max_state_bytes``: reading a state costs about 7 times its
-#: bytes in memory (measured, benchmarks/README.md), so 128 MiB stays under 1 GiB.
-MAX_STATE_BYTES = 128 << 20
+#: The default of ``limits.max_state_bytes``: reading a state costs 5 (players) to 13
+#: (WHR's game list) times its bytes in memory (measured, benchmarks/README.md), so a
+#: state of 64 MiB stays under 1 GiB (350 000 Glicko-2 players, 2.5 million WHR games).
+MAX_STATE_BYTES = 64 << 20
 #: OpenGotha offers up to 9 categories (8 lower limits).
 MAX_CATEGORIES = 8
 #: Scores in config are small exact fractions: at most this many points, this denominator.
@@ -351,7 +352,7 @@ SCHEMA.update(
         "limits.max_state_bytes": Key(
             _as_count,
             MAX_STATE_BYTES,
-            "largest saved rating state read, bytes (reading takes about 7 times as much memory)",
+            "largest saved rating state read, bytes (reading takes 5 to 13 times as much memory)",
         ),
         "history.event_gap_days": Key(
             _as_int,

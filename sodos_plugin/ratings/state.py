@@ -3,7 +3,7 @@ and read back so that a later run goes on from it (docs/ratings.md, "Going on").
 
 Contract: :func:`write_state` writes a :class:`~sodos_hookspecs.SavedState` as strict
 JSON (atomically: a failure leaves the old file); :func:`read_state` reads one back,
-bounded (``limits.max_state_bytes``: reading costs about 7 times the file in memory) and
+bounded (``limits.max_state_bytes``: reading costs 5 to 13 times the file in memory) and
 checked key by key (an error names the file and the key): every player's numbers within
 the limits of a start (docs/rules.md §10.1), every text encodable (no lone surrogate of
 a ``\ud800`` escape), no two players one by the identity rule (§8); the system's own
@@ -119,6 +119,12 @@ def read_state(path: Path | str, limit: int = MAX_STATE_BYTES) -> SavedState:
         document = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         raise InputError(f"not a saved state (JSON): {error}", source=source) from None
+    except MemoryError:  # a limit raised beyond this machine's memory
+        raise LimitError(
+            f"{len(data)} bytes: not enough memory to read this saved state",
+            limit=LIMIT_KEY,
+            source=source,
+        ) from None
     if _SURROGATE_ESCAPE.search(data):
         where = _lone_surrogate(document, "")
         if where is not None:
