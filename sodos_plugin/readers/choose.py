@@ -19,7 +19,7 @@ from sodos_hookspecs import ReadResult
 
 from sodos_plugin.engine.identity import shared_name_warnings
 from sodos_plugin.errors import InputError
-from sodos_plugin.plugins.call import call, check
+from sodos_plugin.plugins.call import call
 from sodos_plugin.plugins.registry import Provided, Registry
 from sodos_plugin.util.inputfiles import FileRefused, read_head
 
@@ -41,7 +41,7 @@ def reader_for(registry: Registry, path: Path) -> Provided:
     """The reader plugin that claims ``path`` (third-party readers are asked first)."""
     first = head(path)
     for reader, plugin in registry.readers:
-        if call(plugin, f"claims ({reader.name})", reader.claims, path, first):
+        if call(plugin, f"claims ({reader.name})", reader.claims, path, first, expect=bool):
             provided = registry.lookup("readers", reader.name)
             assert provided is not None
             return provided
@@ -86,10 +86,8 @@ def read(
         found.append(path)
     assert chosen is not None
     hook = f"read ({chosen.name})"
-    result = call(
-        chosen.plugin, hook, chosen.item.read, found, {**sections.get(chosen.plugin, {}), **options}
-    )
-    check(chosen.plugin, hook, result, ReadResult)
+    options = {**sections.get(chosen.plugin, {}), **options}
+    result = call(chosen.plugin, hook, chosen.item.read, found, options, expect=ReadResult)
     shared = shared_name_warnings(result.tournament)
     if shared:  # a plugin's ReadResult may hold a tuple: a new one, warnings appended
         result = dataclasses.replace(result, warnings=[*result.warnings, *shared])

@@ -52,6 +52,7 @@ from sodos_hookspecs import (
 from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.errors import InputError
 from sodos_plugin.ratings.columns import Lazy, StepColumns, game_arrays, levels
+from sodos_plugin.ratings.initial import MAX_DEVIATION, MAX_RATING
 from sodos_plugin.ratings.periods import event_name, events_in_order, game_order, seed
 from sodos_plugin.ratings.state import is_day, shown, too_early
 from sodos_plugin.util.lazy import LazyModule
@@ -90,20 +91,43 @@ def _parameters(
     max_vol: float,
     handicap: str,
 ) -> tuple[Parameter, ...]:
+    above_0 = {"minimum": 0.0, "minimum_excluded": True}
+    rating = {"minimum": -MAX_RATING, "maximum": MAX_RATING}
+    deviation = {"minimum": 0.0, "maximum": MAX_DEVIATION}
+    spread = {**above_0, "maximum": MAX_DEVIATION}  # a first RD or volatility: above 0
     return (
-        Parameter("tau", 0.5, "system constant τ (constrains volatility over time)"),
-        Parameter("epsilon", 1e-6, "convergence tolerance of the volatility iteration"),
+        Parameter("tau", 0.5, "system constant τ (constrains volatility over time)", **above_0),
+        Parameter("epsilon", 1e-6, "convergence tolerance of the volatility iteration", **above_0),
         Parameter("period", period, "rating period: event, game, day, week or month", PERIODS),
-        Parameter("rating", 1500.0, "first rating of an unrated player"),
-        Parameter("deviation", 350.0, "first RD of an unrated player"),
-        Parameter("volatility", 0.06, "first volatility"),
-        Parameter("rank_deviation", 350.0, "first RD of a player seeded from a rank (goratings)"),
-        Parameter("min_rd", min_rd, "RD is clamped to at least this (0: no lower clamp)"),
-        Parameter("max_rd", max_rd, "RD is clamped to at most this (0: no upper clamp)"),
-        Parameter("min_rating", min_rating, "rating clamped to at least this (0: none)"),
-        Parameter("max_rating", max_rating, "rating clamped to at most this (0: none)"),
-        Parameter("min_volatility", min_vol, "volatility clamped to at least this (0: none)"),
-        Parameter("max_volatility", max_vol, "volatility clamped to at most this (0: none)"),
+        Parameter("rating", 1500.0, "first rating of an unrated player", **rating),
+        Parameter("deviation", 350.0, "first RD of an unrated player", **spread),
+        Parameter("volatility", 0.06, "first volatility", **spread),
+        Parameter(
+            "rank_deviation",
+            350.0,
+            "first RD of a player seeded from a rank (goratings)",
+            **spread,
+        ),
+        Parameter(
+            "min_rd", min_rd, "RD is clamped to at least this (0: no lower clamp)", **deviation
+        ),
+        Parameter(
+            "max_rd", max_rd, "RD is clamped to at most this (0: no upper clamp)", **deviation
+        ),
+        Parameter("min_rating", min_rating, "rating clamped to at least this (0: none)", **rating),
+        Parameter("max_rating", max_rating, "rating clamped to at most this (0: none)", **rating),
+        Parameter(
+            "min_volatility",
+            min_vol,
+            "volatility clamped to at least this (0: none)",
+            **deviation,
+        ),
+        Parameter(
+            "max_volatility",
+            max_vol,
+            "volatility clamped to at most this (0: none)",
+            **deviation,
+        ),
         Parameter(
             "handicap",
             handicap,

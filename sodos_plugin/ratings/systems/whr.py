@@ -44,16 +44,46 @@ SOURCE = "docs/rules.md §10.7 (Coulom, Whole-History Rating; goshrine/whole_his
 ELO = 400.0 / math.log(10.0)  # Elo points per natural unit of r
 DAMPING = 0.001
 
+#: The most Newton passes a run may ask for (each is a pass over every player's days).
+MAX_ITERATIONS = 100_000
+
 PARAMETERS = (
-    Parameter("w2", 300.0, "prior variance of rating change, Elo² per day"),
-    Parameter("iterations", 1000, "at most this many Newton passes over all players"),
+    Parameter(
+        "w2",
+        300.0,
+        "prior variance of rating change, Elo² per day",
+        minimum=0.0,
+        minimum_excluded=True,
+        maximum=1e9,
+    ),
+    Parameter(
+        "iterations",
+        1000,
+        "at most this many Newton passes over all players",
+        minimum=1,
+        maximum=MAX_ITERATIONS,
+    ),
     Parameter(
         "tolerance",
         0.0001,
         "stop after a pass that moved no rating by more than this, Elo (0: always iterations)",
+        minimum=0.0,
     ),
-    Parameter("prior_games", 1.0, "virtual wins and losses against Elo 0 on a first day"),
-    Parameter("elo_per_stone", 0.0, "Elo added to Black per handicap stone"),
+    Parameter(
+        "prior_games",
+        1.0,
+        "virtual wins and losses against Elo 0 on a first day",
+        minimum=0.0,
+        minimum_excluded=True,
+        maximum=1e6,
+    ),
+    Parameter(
+        "elo_per_stone",
+        0.0,
+        "Elo added to Black per handicap stone",
+        minimum=-1000.0,
+        maximum=1000.0,
+    ),
 )
 
 
