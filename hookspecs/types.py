@@ -155,12 +155,49 @@ class Reader:
     :param read: ``read(paths, options) -> ReadResult`` for the claimed paths;
         ``options`` is the reader's config mapping (``[plugin.<name>]`` plus run options
         such as ``skip_bad`` and ``jobs``).
+    :param history: ``history(paths, section, run) -> GameHistory``: the claimed paths
+        read as a game history (dated games of many events: a server's archive, a
+        table of games), for ``sodos ratings``; ``None``: each file is read with
+        ``read`` as one tournament, dated by ``Tournament.date``. ``section`` is the
+        reader's ``[plugin.<name>]`` table; ``run`` the host's run options (see
+        :data:`HISTORY_RUN_OPTIONS`). Every path is called once, all of one reader
+        together (duplicates across them are the reader's to find); names need not
+        be joined across readers (the host joins them by the identity rule). Every
+        file is accounted for in :attr:`GameHistory.files`.
+    :param stdin: ``stdin(head) -> bool``: whether data read from standard input whose
+        first 4 KiB are ``head`` is this reader's format; ``None``: the reader does
+        not read stdin. The host names such data with :attr:`suffix`.
+    :param suffix: the file name suffix the reader's files have (``".sgf"``), given to
+        data read from stdin that :attr:`stdin` recognises (a reader's ``claims`` may
+        look at the name too).
     """
 
     name: str
     description: str
     claims: Callable[[Path, bytes], bool]
     read: Callable[[Sequence[Path], Mapping[str, Any]], ReadResult]
+    history: (
+        Callable[[Sequence[Path], Mapping[str, Any], Mapping[str, Any]], GameHistory] | None
+    ) = None
+    stdin: Callable[[bytes], bool] | None = None
+    suffix: str = ""
+
+
+#: What ``run`` holds for :attr:`Reader.history` (a reader uses what it needs):
+#:
+#: * ``event_gap_days`` — config ``history.event_gap_days``: games of one event name
+#:   more than this many days apart are two events;
+#: * ``identity`` — ``identity(name) -> key``: the identity rule (docs/rules.md §8),
+#:   computed once per name in the run;
+#: * ``jobs`` — worker processes the run may use (``None``: the reader chooses);
+#: * ``progress`` — ``progress(total)`` gives a progress bar (``None``: none);
+#: * ``cache`` — ``cache(options)`` gives the host's ingest cache for a reader with
+#:   those options, or ``None`` (``cache.enabled``);
+#: * ``arrange`` — ``arrange(columns, previous) -> (columns, saved)``: for a history
+#:   kept as :class:`GameColumns`, the host's spelling of names and, when nothing else
+#:   is in the history, its order (``previous``: the order saved last time, or
+#:   ``None``); a reader that calls it may keep ``saved`` with its cache.
+HISTORY_RUN_OPTIONS = ("event_gap_days", "identity", "jobs", "progress", "cache", "arrange")
 
 
 @dataclass(frozen=True)

@@ -287,9 +287,9 @@ class Host:
         )
 
     def _sources(self):
-        def claim(path: Path) -> tuple[str, bool]:
+        def claim(path: Path):
             provided = self.reader_for(path)
-            return provided.item.name, self.registry.plugins[provided.plugin].builtin
+            return provided.item, provided.plugin
 
         return histories.Sources(
             claim=claim,
@@ -354,6 +354,7 @@ class Host:
             details=details,
             plugin_warnings=self.plugin_warnings(),
             aliases=aliases,
+            aliases_source=f'the aliases ([plugin."{sgf.PLUGIN}"] aliases)',
             state=state,
             state_source=state_source,
             provided=self.describe(provided),

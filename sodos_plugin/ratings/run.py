@@ -550,6 +550,7 @@ def rate(
     details: bool,
     plugin_warnings: Sequence[str] = (),
     aliases: Mapping[str, str] | None = None,
+    aliases_source: str = "the aliases",
     state: SavedState | None = None,
     state_source: str = "",
     provided: Mapping[str, Any] | None = None,
@@ -563,7 +564,8 @@ def rate(
         takes them.
     :param details: build per-game details (``explain --ratings``).
     :param plugin_warnings: the plugin faults of this run, said with its warnings.
-    :param aliases: ``"old name" = "player name"``: names joined before rating.
+    :param aliases: ``"old name" = "player name"``: names joined before rating;
+        ``aliases_source``: where they are set, for the report of a game they join.
     :param state: a saved state to go on from (the system must save states), read from
         the file ``state_source`` (``""``: a host's own); its system part is checked by
         the system's ``check_state`` before the run.
@@ -575,7 +577,7 @@ def rate(
     warnings = list(history.warnings)
     if aliases:
         rename = alias_map(aliases, history_names(history))
-        history = renamed(history, rename, 'the aliases ([plugin."builtin.sgf"] aliases)')
+        history = renamed(history, rename, aliases_source)
     if state is not None:
         if not system.saves_state:
             by = f" (from {provider_text})" if provider_text else ""

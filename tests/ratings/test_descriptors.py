@@ -136,3 +136,47 @@ def test_the_core_names_no_built_in_rating_system():
         "sodos_plugin/readers/opengotha_file.py",
     }
     assert places <= plugins | conventions
+
+
+def test_a_third_party_reader_gives_history_games(tmp_path, capsys, monkeypatch):
+    monkeypatch.syspath_prepend(str(THIRD_PARTY))
+    ladder = tmp_path / "club.ladder"
+    ladder.write_text(
+        "2024-05-04 Ann Bob B\n2024-05-11 Bob Cid W\n\n2024-05-18 Cid Ann B\n", encoding="utf-8"
+    )
+    args = ["ratings", str(ladder), "--format", "json", "--no-entry-points", "--no-cache"]
+    assert main([*args, "-p", "sodos_tp_ladder"]) == 0
+    out, err = capsys.readouterr()
+    run = json.loads(out)
+    assert run["games"] == 3 and run["events"] == 3  # three days: not one tournament
+    assert {p["name"]: p["games"] for p in run["players"]} == {"Ann": 2, "Bob": 2, "Cid": 2}
+    assert {p["initial"] for p in run["players"]} == {"rank 5k"}
+    assert run["files"] == [{"path": str(ladder), "status": "ingested", "reason": ""}]
+    assert "ladder: 3 game(s)" in run["warnings"]
+
+
+def test_a_readers_history_of_the_wrong_type_names_the_plugin(tmp_path, capsys, monkeypatch):
+    monkeypatch.syspath_prepend(str(THIRD_PARTY))
+    import sodos_tp_ladder
+
+    monkeypatch.setattr(sodos_tp_ladder, "history", lambda paths, section, run: [])
+    ladder = tmp_path / "club.ladder"
+    ladder.write_text("2024-05-04 Ann Bob B\n", encoding="utf-8")
+    args = ["ratings", str(ladder), "--no-entry-points", "--no-cache", "-p", "sodos_tp_ladder"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "plugin 'sodos_tp_ladder' failed in history (ladder)" in err
+    assert "did not return a GameHistory" in err
+
+
+def test_the_core_routes_no_built_in_reader_by_name():
+    found = subprocess.run(
+        ["git", "grep", "-n", "builtin.sgf\\|builtin.games_table", "sodos_plugin/ratings"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode not in (0, 1):
+        pytest.skip("not a git checkout")
+    assert found.stdout == ""
