@@ -164,12 +164,12 @@ class Reader:
         together (duplicates across them are the reader's to find); names need not
         be joined across readers (the host joins them by the identity rule). Every
         file is accounted for in :attr:`GameHistory.files`.
-    :param stdin: ``stdin(head) -> bool``: whether data read from standard input whose
-        first 4 KiB are ``head`` is this reader's format; ``None``: the reader does
-        not read stdin. The host names such data with :attr:`suffix`.
-    :param suffix: the file name suffix the reader's files have (``".sgf"``), given to
-        data read from stdin that :attr:`stdin` recognises (a reader's ``claims`` may
-        look at the name too).
+    :param stdin: ``stdin(head) -> str | None``: how the reader recognises data read
+        from standard input, whose first 4 KiB are ``head``: the file name suffix to
+        give it when it is this reader's format (``".sgf"``, ``".zip"``: ``claims``
+        may look at the name too), else ``None``; ``None`` (no function): the reader
+        does not recognise stdin. Readers are asked in the registry's order
+        (third-party first).
     """
 
     name: str
@@ -179,8 +179,7 @@ class Reader:
     history: (
         Callable[[Sequence[Path], Mapping[str, Any], Mapping[str, Any]], GameHistory] | None
     ) = None
-    stdin: Callable[[bytes], bool] | None = None
-    suffix: str = ""
+    stdin: Callable[[bytes], str | None] | None = None
 
 
 #: What ``run`` holds for :attr:`Reader.history` (a reader uses what it needs):

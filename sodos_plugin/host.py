@@ -250,6 +250,11 @@ class Host:
 
     # -- ratings (docs/rules.md §10) --------------------------------------------------
 
+    def stdin_suffix(self, head: bytes) -> str:
+        """The file name suffix data read from stdin gets, from its first bytes, as the
+        readers declare (``".sgf"``; ``""``: none recognises it)."""
+        return choose.stdin_suffix(self.registry, head)
+
     def rating_system(self, name: str | None = None):
         """A rating system by name (case-insensitive; ``None``: the config's
         ``ratings.default``), and its plugin's name."""

@@ -37,6 +37,21 @@ def head(path: Path) -> bytes:
         raise InputError(str(error), source=str(path)) from None
 
 
+def stdin_suffix(registry: Registry, head: bytes) -> str:
+    """The file name suffix for data read from stdin whose first bytes are ``head``: the
+    first reader (third-party first) whose declared ``stdin`` recognises it says it
+    (``".sgf"``), else ``""`` (readers claim by content too)."""
+    for reader, plugin in registry.readers:
+        if reader.stdin is None:
+            continue
+        suffix = call(
+            plugin, f"stdin ({reader.name})", reader.stdin, head, expect=(str, type(None))
+        )
+        if suffix:
+            return suffix
+    return ""
+
+
 def reader_for(registry: Registry, path: Path) -> Provided:
     """The reader plugin that claims ``path`` (third-party readers are asked first)."""
     first = head(path)

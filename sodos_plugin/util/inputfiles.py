@@ -142,3 +142,13 @@ def open_regular(path: str | Path) -> BinaryIO:
     """A binary file object on a regular file (archives: zipfile and tarfile read it)."""
     fd, _ = _open(path)
     return os.fdopen(fd, "rb")
+
+
+def plain_head(head: bytes) -> bytes:
+    """A file's first bytes without a UTF-8 BOM and leading white space, and a UTF-16
+    text's as bytes of its ASCII (SGF from some editors): what a reader's ``stdin``
+    check looks at."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        text = text[2:].replace(b"\x00", b"").lstrip()
+    return text

@@ -180,3 +180,21 @@ def test_the_core_routes_no_built_in_reader_by_name():
     if found.returncode not in (0, 1):
         pytest.skip("not a git checkout")
     assert found.stdout == ""
+
+
+def test_readers_declare_how_they_recognise_stdin(monkeypatch):
+    monkeypatch.syspath_prepend(str(THIRD_PARTY))
+    host = Host({"plugins": ["sodos_tp_ladder"]}, config_file=False, entry_points=False)
+    assert host.stdin_suffix(b"2024-05-04 Ann Bob B\n") == ".ladder"  # the plugin's own
+    heads = {
+        b"\xef\xbb\xbf (;GM[1]PB[a])": ".sgf",
+        b"\xff\xfe(\x00;\x00": ".sgf",
+        b"PK\x03\x04": ".zip",
+        b"\x1f\x8b\x08": ".tar.gz",
+        b'<?xml version="1.0"?>': ".xml",
+        b' {"format": "sodos-tournament"}': ".json",
+        b"; EV[Cup]\n": ".h9",
+        b"date,black,white\n": "",
+    }
+    for head, suffix in heads.items():
+        assert host.stdin_suffix(head) == suffix, head

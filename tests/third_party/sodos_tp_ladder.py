@@ -41,6 +41,11 @@ def history(paths, section, run):
     return GameHistory(games, events, players, files, (f"ladder: {len(games)} game(s)",))
 
 
+def stdin(head):
+    """A ladder from stdin: its first line starts with a date."""
+    return ".ladder" if head[:4].isdigit() and head[4:5] == b"-" else None
+
+
 @hookimpl
 def sodos_readers():
     return [
@@ -50,7 +55,6 @@ def sodos_readers():
             claims,
             read,
             history=history,
-            stdin=lambda head: head[:4].isdigit() and head[4:5] == b"-" and b" " in head[:20],
-            suffix=".ladder",
+            stdin=stdin,
         )
     ]

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from sodos_hookspecs import GameHistory, Reader, hookimpl
 
 from sodos_plugin.readers.sgf.names import NAME, PLUGIN, is_archive, is_record
+from sodos_plugin.util.inputfiles import plain_head
 
 if TYPE_CHECKING:
     from sodos_hookspecs import ReadResult
@@ -128,11 +129,15 @@ def game_history(
     )
 
 
-def stdin(head: bytes) -> bool:
-    """Data that starts like SGF (``(;``, after a BOM or in UTF-16), or an archive."""
-    if head.startswith((b"PK\x03\x04", b"\x1f\x8b")):
-        return True
-    return claims(Path("stdin"), head)
+def stdin(head: bytes) -> str | None:
+    """Data from stdin that starts like SGF (``(;``, after a BOM or in UTF-16) or an
+    archive: its suffix."""
+    if head.startswith(b"PK\x03\x04"):
+        return ".zip"
+    if head.startswith(b"\x1f\x8b"):
+        return ".tar.gz"
+    text = plain_head(head)
+    return ".sgf" if text.startswith(b"(") and text[1:].lstrip()[:1] == b";" else None
 
 
 @hookimpl
@@ -145,6 +150,5 @@ def sodos_readers() -> list[Reader]:
             read,
             history=game_history,
             stdin=stdin,
-            suffix=".sgf",
         )
     ]
