@@ -42,7 +42,7 @@ COMPATS = ("none", "opengotha")
 #: Conventions for rounds without an opponent (docs/rules.md §4): sodos_plugin.engine.conventions.
 VIRTUAL_OPPONENTS = ("egf", "half-point", "self", "dummy", "aga")
 MAX_CONFIG_BYTES = 1 << 20
-#: The default of ``limits.max_state_bytes``: reading a state costs 5 (players) to 13
+#: The default of ``limits.max_state_bytes``: reading a state costs 6 (players) to 13
 #: (WHR's game list) times its bytes in memory (measured, benchmarks/README.md), so a
 #: state of 64 MiB stays under 1 GiB (350 000 Glicko-2 players, 2.5 million WHR games).
 MAX_STATE_BYTES = 64 << 20
@@ -352,7 +352,7 @@ SCHEMA.update(
         "limits.max_state_bytes": Key(
             _as_count,
             MAX_STATE_BYTES,
-            "largest saved rating state read, bytes (reading takes 5 to 13 times as much memory)",
+            "largest saved rating state read, bytes (reading takes 6 to 13 times as much memory)",
         ),
         "history.event_gap_days": Key(
             _as_int,

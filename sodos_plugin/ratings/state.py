@@ -3,7 +3,7 @@ and read back so that a later run goes on from it (docs/ratings.md, "Going on").
 
 Contract: :func:`write_state` writes a :class:`~sodos_hookspecs.SavedState` as strict
 JSON (atomically: a failure leaves the old file); :func:`read_state` reads one back,
-bounded (``limits.max_state_bytes``: reading costs 5 to 13 times the file in memory) and
+bounded (``limits.max_state_bytes``: reading costs 6 to 13 times the file in memory) and
 checked key by key (an error names the file and the key): every player's numbers within
 the limits of a start (docs/rules.md §10.1), every text encodable (no lone surrogate of
 a ``\ud800`` escape), no two players one by the identity rule (§8); the system's own
