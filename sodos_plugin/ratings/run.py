@@ -43,7 +43,7 @@ from sodos_plugin.plugins.call import call, describe
 from sodos_plugin.ratings.columns import StepColumns
 from sodos_plugin.ratings.initial import given_ratings
 from sodos_plugin.ratings.names import alias_map, history_names, renamed, spelling_map
-from sodos_plugin.ratings.state import check_continuation
+from sodos_plugin.ratings.state import beyond_limits, check_continuation
 
 #: Keys the host adds to ``params`` for every system (see the hookspec).
 HOST_KEYS = ("details", "state")
@@ -310,11 +310,19 @@ class RatingRun:
                 f"rate ({self.system.name})",
                 f"state: not JSON-ready data ({describe(error)})",
             ) from None
+        final = self.final()
+        why = beyond_limits(final)
+        if why is not None:  # it could not be read back: said now, not by the next run
+            raise InputError(
+                f"the state cannot be saved: {why} (a saved state is where a later run "
+                "starts, within the limits of a start)",
+                where="state",
+            )
         games, last = self.totals()
         return SavedState(
             system=self.system.name,
             last_day=self.last_day(),
-            players=self.final(),
+            players=final,
             starts=self.starts(),
             games=games,
             last_games=last,

@@ -41,7 +41,7 @@ from sodos_hookspecs import GameColumns, GameHistory, RatingState, SavedState
 from sodos_plugin.config import settings
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import ConfigError, InputError, LimitError
-from sodos_plugin.ratings.initial import out_of_range
+from sodos_plugin.ratings.initial import MAX_DEVIATION, MAX_RATING, out_of_range
 from sodos_plugin.util.inputfiles import FileRefused, TooLarge, read_regular
 
 FORMAT = "sodos-rating-state"
@@ -136,6 +136,34 @@ def read_state(path: Path | str, limit: int = MAX_STATE_BYTES) -> SavedState:
             )
     del data
     return parse_state(document, source)
+
+
+def beyond_limits(players: Mapping[str, RatingState]) -> str | None:
+    """Why a state to be saved could not be read back (a player's numbers beyond the
+    limits of a start, docs/rules.md §10.1), naming the player; ``None`` when none is
+    (checked on all at once first: a server's million players)."""
+    states = list(players.values())
+    if states and set(map(type, states)) == {RatingState}:
+        ratings, deviations, volatilities = zip(*states)
+        deviations = [d for d in deviations if d is not None]
+        volatilities = [v for v in volatilities if v is not None]
+        try:
+            inside = (
+                -MAX_RATING <= min(ratings) <= max(ratings) <= MAX_RATING
+                and (not deviations or 0 <= min(deviations) <= max(deviations) <= MAX_DEVIATION)
+                and (
+                    not volatilities or 0 < min(volatilities) <= max(volatilities) <= MAX_DEVIATION
+                )
+            )
+        except TypeError:
+            inside = False
+        if inside:
+            return None
+    for name, state in players.items():
+        why = out_of_range(state)
+        if why is not None:
+            return f"{name!r}: {why}"
+    return None
 
 
 def _lone_surrogate(value: Any, where: str) -> str | None:

@@ -47,6 +47,11 @@ def state_nan(history, initial, params):
     return RatingResult(steps=(), final=_final(history), state={"level": math.nan})
 
 
+def state_far(history, initial, params):
+    final = {n: RatingState(20_000.0) for n in _players(history)}
+    return RatingResult(steps=(), final=final, state={})
+
+
 @hookimpl
 def sodos_rating_systems():
     return [
@@ -57,4 +62,5 @@ def sodos_rating_systems():
         RatingSystem("t-warnings", "warnings is one text", warnings_text),
         RatingSystem("t-state-set", "a set in the state", state_set, saves_state=True),
         RatingSystem("t-state-nan", "NaN in the state", state_nan, saves_state=True),
+        RatingSystem("t-state-far", "ratings beyond a start's", state_far, saves_state=True),
     ]

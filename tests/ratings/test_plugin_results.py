@@ -12,7 +12,7 @@ from sodos_hookspecs import GameHistory, HistoryGame, Parameter
 
 from sodos_plugin import Host
 from sodos_plugin.cli import main
-from sodos_plugin.errors import ConfigError, PluginError
+from sodos_plugin.errors import ConfigError, InputError, PluginError
 
 GAMES = GameHistory(
     (
@@ -66,6 +66,13 @@ def test_a_state_that_is_not_json_ready_names_the_plugin(faults, tmp_path, capsy
     assert main([*args, "--no-entry-points", "--no-cache"]) == 2
     err = capsys.readouterr().err
     assert f"plugin '{PLUGIN}' failed" in err and "not JSON-ready" in err and not state.exists()
+
+
+def test_a_state_that_could_not_be_read_back_is_not_saved(faults):
+    # a state is read back within the limits of a start: one beyond them is said when
+    # saving, not by the next run
+    with pytest.raises(InputError, match="the state cannot be saved: 'a': rating 20000"):
+        faults.ratings(GAMES, system="t-state-far").saved_state()
 
 
 @pytest.mark.parametrize(
