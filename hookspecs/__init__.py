@@ -32,6 +32,7 @@ from typing import Any
 
 import pluggy
 from sodos_hookspecs.types import (
+    HISTORY_RUN_OPTIONS,
     Breakdown,
     Coded,
     Criterion,
@@ -67,6 +68,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 __all__ = [
     "ENTRY_POINT_GROUP",
     "PROJECT_NAME",
+    "HISTORY_RUN_OPTIONS",
     "Breakdown",
     "Coded",
     "Criterion",
@@ -129,6 +131,17 @@ def sodos_readers() -> list[Reader]:
 
     A reader must never guess: data it cannot interpret is reported, naming the
     file and the line or property and what was expected.
+
+    Game histories (``sodos ratings``): a reader whose files hold dated games of many
+    events gives ``Reader.history(paths, section, run) -> GameHistory``, called once
+    with every path it claims in the run (``section``: its ``[plugin.<name>]`` table;
+    ``run``: the host's run options, :data:`~sodos_hookspecs.types.HISTORY_RUN_OPTIONS`).
+    Without it, each file is one tournament of the history, dated by
+    ``Tournament.date``. Standard input: ``Reader.stdin(head) -> str | None`` gives the
+    file name suffix for data read from stdin whose first 4 KiB are ``head`` when it is
+    the reader's format. What every hook returns is checked as it comes back (a
+    ``ReadResult``, a ``GameHistory``, ``claims`` ``True`` or ``False``): anything else
+    is the plugin's fault, reported naming it.
     """
 
 
@@ -169,7 +182,8 @@ def sodos_rating_systems() -> list[RatingSystem]:
           system seeds the others (from their rank, else its default) and says how in
           :attr:`RatingResult.initial`;
         * ``params`` — every declared parameter, defaults filled in and values checked
-          against each default's type (or ``kind``) and ``choices`` by the host; the
+          against each default's type (or ``kind``), ``choices`` and bounds
+          (``Parameter.minimum``/``maximum``) by the host; the
           values come from the config table ``[rating.<name>]``, then ``--param
           KEY=VALUE``, then the host's ``Host.ratings(..., **params)``; and the host's
           keys ``details`` and ``state`` (``None``, or for a system that
@@ -182,10 +196,19 @@ def sodos_rating_systems() -> list[RatingSystem]:
         ``steps`` is any sequence of :class:`~sodos_hookspecs.types.RatingStep`
         (built-in systems return columns that build each step when it is read). Every
         rating, deviation and volatility must be a finite number: the host reports any
-        other as the plugin's fault. A system that ``saves_state`` also returns
-        ``RatingResult.state``, what it needs to go on (JSON-ready), and keeps the
-        promise: rating games A, then games B (after A's last period) from A's saved
-        state, gives what rating A + B in one run gives.
+        other as the plugin's fault, and so every part of the result of another type
+        than the one :class:`~sodos_hookspecs.types.RatingResult` names. A system that
+        ``saves_state`` also returns ``RatingResult.state``, what it needs to go on
+        (JSON-ready: anything else is its fault), declares ``check_state``, the check of
+        that part when a state file is read back, and keeps the promise: rating games A,
+        then games B (after A's last period) from A's saved state, gives what rating
+        A + B in one run gives.
+
+        The descriptor carries every other fact the host uses: ``decimals`` (how its
+        ratings are shown), ``file_scale`` (whether the ratings files carry are on its
+        scale: its default start), ``unit`` (``"game"``, ``"event"`` or ``"period"``),
+        ``saves`` (what its state holds). The system of a run that names none is the
+        config key ``ratings.default``.
 
     Name collisions follow the criteria's rule (names are case-insensitive): a
     third-party system with a built-in's name *replaces* it; two third-party plugins

@@ -155,12 +155,48 @@ class Reader:
     :param read: ``read(paths, options) -> ReadResult`` for the claimed paths;
         ``options`` is the reader's config mapping (``[plugin.<name>]`` plus run options
         such as ``skip_bad`` and ``jobs``).
+    :param history: ``history(paths, section, run) -> GameHistory``: the claimed paths
+        read as a game history (dated games of many events: a server's archive, a
+        table of games), for ``sodos ratings``; ``None``: each file is read with
+        ``read`` as one tournament, dated by ``Tournament.date``. ``section`` is the
+        reader's ``[plugin.<name>]`` table; ``run`` the host's run options (see
+        :data:`HISTORY_RUN_OPTIONS`). Every path is called once, all of one reader
+        together (duplicates across them are the reader's to find); names need not
+        be joined across readers (the host joins them by the identity rule). Every
+        file is accounted for in :attr:`GameHistory.files`.
+    :param stdin: ``stdin(head) -> str | None``: how the reader recognises data read
+        from standard input, whose first 4 KiB are ``head``: the file name suffix to
+        give it when it is this reader's format (``".sgf"``, ``".zip"``: ``claims``
+        may look at the name too), else ``None``; ``None`` (no function): the reader
+        does not recognise stdin. Readers are asked in the registry's order
+        (third-party first).
     """
 
     name: str
     description: str
     claims: Callable[[Path, bytes], bool]
     read: Callable[[Sequence[Path], Mapping[str, Any]], ReadResult]
+    history: (
+        Callable[[Sequence[Path], Mapping[str, Any], Mapping[str, Any]], GameHistory] | None
+    ) = None
+    stdin: Callable[[bytes], str | None] | None = None
+
+
+#: What ``run`` holds for :attr:`Reader.history` (a reader uses what it needs):
+#:
+#: * ``event_gap_days`` — config ``history.event_gap_days``: games of one event name
+#:   more than this many days apart are two events;
+#: * ``identity`` — ``identity(name) -> key``: the identity rule (docs/rules.md §8),
+#:   computed once per name in the run;
+#: * ``jobs`` — worker processes the run may use (``None``: the reader chooses);
+#: * ``progress`` — ``progress(total)`` gives a progress bar (``None``: none);
+#: * ``cache`` — ``cache(options)`` gives the host's ingest cache for a reader with
+#:   those options, or ``None`` (``cache.enabled``);
+#: * ``arrange`` — ``arrange(columns, previous) -> (columns, saved)``: for a history
+#:   kept as :class:`GameColumns`, the host's spelling of names and, when nothing else
+#:   is in the history, its order (``previous``: the order saved last time, or
+#:   ``None``); a reader that calls it may keep ``saved`` with its cache.
+HISTORY_RUN_OPTIONS = ("event_gap_days", "identity", "jobs", "progress", "cache", "arrange")
 
 
 @dataclass(frozen=True)
@@ -198,6 +234,12 @@ class Parameter:
         unless it is set (EGF GoR's ``floor``: −900 with the 2021 formula, 100 before
         it). ``help`` says how it chooses; ``rate`` receives ``None`` when nothing set it,
         and reports what it chose in :attr:`RatingResult.parameters`.
+    :param minimum: the smallest value a number may take (``None``: no bound below);
+        ``minimum_excluded``: the bound itself is refused too (a variance above 0).
+    :param maximum: the largest value a number may take (``None``: no bound above);
+        ``maximum_excluded``: the bound itself is refused too. The host refuses a value
+        outside these bounds, naming the parameter and the bounds, before ``rate`` runs:
+        a system never sees a value its formulas are not defined for.
     """
 
     name: str
@@ -205,6 +247,32 @@ class Parameter:
     help: str
     choices: tuple[str, ...] = ()
     kind: type | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    minimum_excluded: bool = False
+    maximum_excluded: bool = False
+
+    def out_of_range(self, value: Any) -> str | None:
+        """Why a number is outside this parameter's bounds (``"must be above 0"``), else
+        ``None`` (and ``None`` for what is not a number: its type is checked apart)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        low, high = self.minimum, self.maximum
+        if low is not None and (value <= low if self.minimum_excluded else value < low):
+            return f"must be {'above' if self.minimum_excluded else 'at least'} {low:g}"
+        if high is not None and (value >= high if self.maximum_excluded else value > high):
+            return f"must be {'below' if self.maximum_excluded else 'at most'} {high:g}"
+        return None
+
+    def bounds(self) -> str:
+        """The bounds as the docs and ``sodos plugins`` show them (``"0 < w2"``), or ``""``."""
+        parts = []
+        if self.minimum is not None:
+            parts.append(f"{self.minimum:g} {'<' if self.minimum_excluded else '≤'} ")
+        parts.append(self.name)
+        if self.maximum is not None:
+            parts.append(f" {'<' if self.maximum_excluded else '≤'} {self.maximum:g}")
+        return "".join(parts) if len(parts) > 1 else ""
 
 
 class HistoryGame(NamedTuple):
@@ -595,6 +663,23 @@ class RatingSystem:
         where they start, before ``initial``) and returns :attr:`RatingResult.state`. The
         promise such a system keeps: rating games A, then games B (of days after A's) from
         A's saved state, gives the ratings and steps that rating A + B in one run gives.
+    :param saves: one line saying what :attr:`RatingResult.state` holds (``"the last
+        tournament rated"``), for ``sodos plugins`` and the docs.
+    :param check_state: ``check_state(system_state) -> str | None``: why the system's own
+        part of a saved state (:attr:`SavedState.system_state`, read from a file: data
+        from disk) cannot be gone on from, naming the key (``"last: expected [day, key]"``),
+        else ``None``. The host calls it before ``rate`` and refuses the state with that
+        reason, naming the file; ``None`` (no check) is for a system that saves nothing
+        of its own.
+    :param file_scale: whether the system's ratings are on the scale of the ratings that
+        files carry (OpenGotha XML ``rating``: the EGF's GoR). The default start of such
+        a system is those ratings where the files give them; any other starts from ranks
+        (docs/rules.md §10.1).
+    :param decimals: the decimals its source prints a rating with (the EGD: 3); every
+        face shows ratings and deviations with these.
+    :param unit: what one rating period is: ``"game"`` (each game on its own),
+        ``"event"`` (a tournament at once) or ``"period"`` (a span of time or of games the
+        parameters choose: a day, a month ...), for ``sodos plugins`` and the docs.
     """
 
     name: str
@@ -605,3 +690,22 @@ class RatingSystem:
     label: Callable[[RatingState], str] | None = None
     source: str = ""
     saves_state: bool = False
+    saves: str = ""
+    check_state: Callable[[Mapping[str, Any]], str | None] | None = None
+    file_scale: bool = False
+    decimals: int = 2
+    unit: str = "period"
+
+    def __post_init__(self) -> None:
+        if self.unit not in RATING_UNITS:
+            raise ValueError(f"unit: expected one of {', '.join(RATING_UNITS)}, got {self.unit!r}")
+        if isinstance(self.decimals, bool) or not isinstance(self.decimals, int):
+            raise ValueError(f"decimals: expected an integer, got {self.decimals!r}")
+        if not 0 <= self.decimals <= MAX_DECIMALS:
+            raise ValueError(f"decimals: expected 0..{MAX_DECIMALS}, got {self.decimals}")
+
+
+#: What one rating period of a :class:`RatingSystem` is (:attr:`RatingSystem.unit`).
+RATING_UNITS = ("game", "period", "event")
+#: The most decimals a system may ask its ratings to be shown with.
+MAX_DECIMALS = 9

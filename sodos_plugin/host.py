@@ -251,9 +251,15 @@ class Host:
 
     # -- ratings (docs/rules.md §10) --------------------------------------------------
 
-    def rating_system(self, name: str):
-        """A rating system by name (case-insensitive), and its plugin's name."""
-        (found,) = self.resolve("rating_systems", [name])
+    def stdin_suffix(self, head: bytes) -> str:
+        """The file name suffix data read from stdin gets, from its first bytes, as the
+        readers declare (``".sgf"``; ``""``: none recognises it)."""
+        return choose.stdin_suffix(self.registry, head)
+
+    def rating_system(self, name: str | None = None):
+        """A rating system by name (case-insensitive; ``None``: the config's
+        ``ratings.default``), and its plugin's name."""
+        (found,) = self.resolve("rating_systems", [name or self.settings.ratings.default])
         return found.item, found.plugin
 
     def history_cache(self, sgf_options: Any = None):
@@ -287,9 +293,9 @@ class Host:
         )
 
     def _sources(self):
-        def claim(path: Path) -> tuple[str, bool]:
+        def claim(path: Path):
             provided = self.reader_for(path)
-            return provided.item.name, self.registry.plugins[provided.plugin].builtin
+            return provided.item, provided.plugin
 
         return histories.Sources(
             claim=claim,
@@ -304,7 +310,7 @@ class Host:
         self,
         history: Any,
         *,
-        rating: str = "egf",
+        rating: str | None = None,
         initial: Any = None,
         details: bool = False,
         steps: bool = True,
@@ -317,14 +323,16 @@ class Host:
         ``sodos ratings --format json`` prints.
 
         :param history: a ``GameHistory`` (from :meth:`history`), or paths to read.
-        :param rating: the rating system (``egf``, ``glicko2``, ``ogs``, ``whr`` ...).
-            ``system=`` is its old spelling, still taken with a ``DeprecationWarning``:
-            ``system`` is the pairing system (:meth:`standings`).
+        :param rating: the rating system (``egf``, ``glicko2``, ``ogs``, ``whr`` ...;
+            ``None``: the config's ``ratings.default``, ``egf`` unless set). ``system=``
+            is its old spelling, still taken with a ``DeprecationWarning``: ``system`` is
+            the pairing system (:meth:`standings`).
         :param initial: starting ratings: a mapping name → ``InitialRating``, a CSV
             path (``name, rating[, deviation]``), ``"files"`` (the ratings the files
             carry, e.g. OpenGotha XML), ``"ranks"`` (ranks by the system's mapping), or
-            ``None``: the default start (the files' ratings for ``egf`` where the files
-            carry them, else ranks; said in the run's ``notes``, docs/rules.md §10.1).
+            ``None``: the default start (the files' ratings for a system on their scale,
+            GoR, where the files carry them, else ranks; said in the run's ``notes``,
+            docs/rules.md §10.1).
         :param details: build per-game details (``explain --ratings``).
         :param steps: keep each player's step per period; ``False`` when only the final
             ratings will be shown (``report.needs_steps`` says which answers need them):
@@ -337,15 +345,17 @@ class Host:
         rating = _rating_word(rating, system, stacklevel=4)  # past @paused's wrapper
         if not isinstance(history, GameHistory):
             history = self.history(history)
-        provided = self.resolve("rating_systems", [rating])[0]
+        provided = self.resolve("rating_systems", [rating or self.settings.ratings.default])[0]
         chosen, provider = provided.item, provided.plugin
         info = self.registry.plugins[provider]
         notes = []
         if initial is None:
-            initial, note = initials.default_start(chosen.name, history)
+            initial, note = initials.default_start(chosen, history)
             notes += [note] if note else []
+        state_source = ""
         if isinstance(state, (str, Path)):
-            state = states.read_state(state)
+            state_source = str(state)
+            state = states.read_state(state, self.settings.limits.max_state_bytes)
         section = self.settings.plugin_sections.get(sgf.PLUGIN, {})
         aliases = sgf.aliases(section) if section.get("aliases") else {}
         result = runs.rate(
@@ -359,7 +369,9 @@ class Host:
             steps=steps,
             plugin_warnings=self.plugin_warnings(),
             aliases=aliases,
+            aliases_source=f'the aliases ([plugin."{sgf.PLUGIN}"] aliases)',
             state=state,
+            state_source=state_source,
             provided=self.describe(provided),
             provider_text="" if info.builtin else info.where(),
             notes=notes,
@@ -372,7 +384,7 @@ class Host:
         state: SavedState | None,
         game: HistoryGame,
         *,
-        rating: str = "egf",
+        rating: str | None = None,
         system: str | None = None,
         **params: Any,
     ) -> SavedState:
@@ -412,7 +424,7 @@ def _compute(entry: Provided, compute: Any, ctx: Context) -> Breakdown:
     return call(entry.plugin, f"compute ({entry.name})", compute, ctx)
 
 
-def _rating_word(rating: str, system: str | None, *, stacklevel: int) -> str:
+def _rating_word(rating: str | None, system: str | None, *, stacklevel: int) -> str | None:
     """The rating system of a call that may use ``system=``, the old spelling (one word,
     one meaning: ``system`` is the pairing system), said by a ``DeprecationWarning``."""
     if system is None:

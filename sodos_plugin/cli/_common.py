@@ -259,35 +259,10 @@ MAX_STDIN_BYTES = 64 << 20
 STDIN = Path("-")
 
 
-def sniff_suffix(head: bytes) -> str:
-    """A file name suffix for data read from stdin, from its first bytes: readers claim
-    by content, and the suffix helps those that look at the name too."""
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if text[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 (SGF from some editors)
-        text = text[2:].replace(b"\x00", b"").lstrip()
-    if text.startswith(b"<"):
-        return ".xml"
-    if text.startswith(b"(") and text[1:].lstrip()[:1] == b";":
-        return ".sgf"
-    if text[:1] in (b"{", b"["):
-        return ".json"
-    if head.startswith(b"PK\x03\x04"):
-        return ".zip"
-    if head.startswith(b"\x1f\x8b"):
-        return ".tar.gz"
-    if text.startswith(b";") or b"\n;" in text[:4096]:
-        return ".h9"
-    first = text.split(b"\n", 1)[0]
-    if b"\t" in first:  # a games table's header: date, black, white, result ...
-        return ".tsv"
-    if b"," in first:
-        return ".csv"
-    return ""
-
-
-def stdin_input(args: argparse.Namespace, stream=None) -> None:
+def stdin_input(args: argparse.Namespace, host: Host, stream=None) -> None:
     """``-`` among the paths: stdin read (bounded) into a temporary file whose name says
-    ``stdin``; the format is found from the content. Removed when the run ends."""
+    ``stdin``; the format is found from the content, as the readers declare
+    (:meth:`Host.stdin_suffix`). Removed when the run ends."""
     paths = list(getattr(args, "paths", None) or [])
     if STDIN not in paths:
         return
@@ -301,7 +276,7 @@ def stdin_input(args: argparse.Namespace, stream=None) -> None:
         raise SodosError("nothing to read (empty input)", source="stdin")
     folder = tempfile.TemporaryDirectory(prefix="sodos-stdin-")
     atexit.register(folder.cleanup)
-    path = Path(folder.name) / f"stdin{sniff_suffix(data[:4096])}"
+    path = Path(folder.name) / f"stdin{host.stdin_suffix(data[:4096])}"
     path.write_bytes(data)
     args.paths = [path]
     args.stdin_folder = folder
@@ -311,7 +286,7 @@ def stdin_input(args: argparse.Namespace, stream=None) -> None:
 def read_and_rank(host: Host, args: argparse.Namespace):
     """Read the inputs, rank them; report files, the config trace and the reader used
     (kept as ``args.reader_used`` for :func:`announce_plugins`)."""
-    stdin_input(args)
+    stdin_input(args, host)
     names = criteria_option(args)
     if names:  # as registered: "sosm-1" is shown as SOSM-1
         names = [p.name for p in host.resolve("criteria", names)]

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         errors += [str(c) for c in host.registry.conflicts]
         names = criteria_option(args)
         if args.paths:
-            stdin_input(args)  # `-`: one tournament from stdin
+            stdin_input(args, host)  # `-`: one tournament from stdin
             read = host.read(args.paths, skip_bad=True)
             for report in read.files:
                 if report.status in ("rejected", "duplicate", "excluded"):

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     files: Sequence[FileReport] = ()
     tournament = None
     if args.paths:
-        stdin_input(args)  # `-`: one tournament from stdin
+        stdin_input(args, host)  # `-`: one tournament from stdin
         read = host.read(args.paths)
         tournament, files = read.tournament, read.files
     settings = host.settings_for(tournament, files=files, system=args.system, criteria=names)

@@ -92,8 +92,8 @@ def convert_format(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     convert_format(args)
-    stdin_input(args)  # `-`: one tournament from stdin, as sodos standings reads it
     host = make_host(args)
+    stdin_input(args, host)  # `-`: one tournament from stdin, as sodos standings reads it
     read = host.read(args.paths, skip_bad=args.skip_bad, jobs=args.jobs)
     report_files(read, sys.stderr, args.skip_bad)
     tournament = read.tournament

@@ -51,7 +51,6 @@ EXAMPLES = (
     "sodos ratings archive/ --rating ogs --player Nowak --history",
     "sodos ratings yesterday.h9 --rating ogs --save-state state.json",
 )
-DEFAULT_SYSTEM = "egf"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -91,15 +90,16 @@ def make_rating_host(args: argparse.Namespace):
     return make_host(args)
 
 
-def system_of(args: argparse.Namespace) -> str:
-    return args.rating_system or DEFAULT_SYSTEM
+def system_of(args: argparse.Namespace, host) -> str:
+    """The rating system named on the command line, else the config's default."""
+    return args.rating_system or host.settings.ratings.default
 
 
 def rate(host, args: argparse.Namespace, details: bool = False, steps: bool = True):
     """Read the history (``-``: from stdin), report its files, rate it (shared with
     explain); ``steps`` false when the answer shows final ratings only (memory per
     player, not per game)."""
-    stdin_input(args)
+    stdin_input(args, host)
     history = host.history(args.paths, jobs=args.jobs, progress=Progress)
     try:
         report_files(history, sys.stderr, args.skip_bad)
@@ -108,10 +108,10 @@ def rate(host, args: argparse.Namespace, details: bool = False, steps: bool = Tr
             for line in summary_lines(history):
                 say(line, sys.stderr)
     if len(history.games) >= 100_000 and sys.stderr.isatty():
-        sys.stderr.write(f"sodos: rating {len(history.games)} games with {system_of(args)}\n")
+        sys.stderr.write(f"sodos: rating {len(history.games)} games with {system_of(args, host)}\n")
     run = host.ratings(
         history,
-        rating=system_of(args),
+        rating=system_of(args, host),
         initial=args.initial,
         details=details,
         steps=steps,
@@ -203,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
     old_spelling(args)
     fmt = ratings_format(args)
     host = make_rating_host(args)
-    system, _ = host.rating_system(system_of(args))  # fail fast on an unknown system
+    system, _ = host.rating_system(system_of(args, host))  # fail fast on an unknown system
     if args.save_state is not None and not system.saves_state:
         raise UsageError(f"--save-state: {system.name} cannot save its state")
     result = rate(host, args, steps=needs_steps(fmt, history=args.history, player=args.player))
@@ -253,7 +253,7 @@ def find_player(run, wanted: str) -> str:
 def explain_ratings(args: argparse.Namespace) -> int:
     """``sodos explain --ratings PLAYER PATH...``: every step of one player's ratings."""
     host = make_rating_host(args)
-    host.rating_system(system_of(args))
+    host.rating_system(system_of(args, host))
     result = rate(host, args, details=True)
     player = find_player(result, args.player)
     if args.format == "json":

@@ -47,6 +47,10 @@ COMPATS = ("none", "opengotha")
 #: Conventions for rounds without an opponent (docs/rules.md §4): sodos_plugin.engine.conventions.
 VIRTUAL_OPPONENTS = ("egf", "half-point", "self", "dummy", "aga")
 MAX_CONFIG_BYTES = 1 << 20
+#: The default of ``limits.max_state_bytes``: reading a state costs 6 (players) to 13
+#: (WHR's game list) times its bytes in memory (measured, benchmarks/README.md), so a
+#: state of 64 MiB stays under 1 GiB (350 000 Glicko-2 players, 2.5 million WHR games).
+MAX_STATE_BYTES = 64 << 20
 #: OpenGotha offers up to 9 categories (8 lower limits).
 MAX_CATEGORIES = 8
 #: Scores in config are small exact fractions: at most this many points, this denominator.
@@ -148,6 +152,13 @@ def _as_list(value: Any) -> tuple[str, ...]:
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         return tuple(v.strip() for v in value)
     raise TypeError("expected a list of strings (or a comma-separated string)")
+
+
+def _as_name(value: Any) -> str:
+    text = _as_str(value)
+    if not text:
+        raise TypeError("expected a name")
+    return text
 
 
 def _as_int(value: Any) -> int:
@@ -493,6 +504,20 @@ SCHEMA: dict[str, Key] = declare(
         "",
         "the cache file (default: $XDG_CACHE_HOME/sodos/history.sqlite3)",
         alias="cache_path",
+    ),
+    Key(
+        "ratings.default",
+        _as_name,
+        "egf",
+        "the rating system of a run that names none (sodos ratings, Host.ratings, POST /ratings)",
+        alias="default_rating",
+    ),
+    Key(
+        "limits.max_state_bytes",
+        _as_count,
+        MAX_STATE_BYTES,
+        "largest saved rating state read, bytes (reading takes 6 to 13 times as much memory)",
+        alias="max_state_bytes",
     ),
     Key(
         "history.event_gap_days",

@@ -134,6 +134,8 @@ class PluginHost:
         self.errors: list[PluginError] = []
         self.warnings: list[str] = []
         self._configured: set[str] = set()
+        #: what each plugin that failed in sodos_configure would have provided, by kind
+        self._unused: dict[str, dict[str, list[str]]] = {}
         self._listed: list[Any] | None = None  # the entry points, listed once
         self._block = block = [*settings.disable, *blocked]
         for name in block:
@@ -365,7 +367,26 @@ class PluginHost:
             try:
                 call(name, "sodos_configure", impl.function, **kwargs)
             except SodosError as error:
+                self._unused[name] = self._offered_by(name, impl.plugin)
                 self._fail(self.infos[name], "sodos_configure", error)
+
+    def _offered_by(self, name: str, plugin: object) -> dict[str, list[str]]:
+        """What a plugin that failed before the registry was built would have provided,
+        by kind (its own hooks asked, under the fault rule), so that its failure says
+        what is not used (docs/plugins.md)."""
+        offered: dict[str, list[str]] = {}
+        for k in KINDS:
+            hook = getattr(plugin, k.hook, None)
+            if not callable(hook):
+                continue
+            try:
+                items = call(name, k.hook, hook)
+            except SodosError:
+                continue
+            if isinstance(items, (list, tuple)):
+                names = [getattr(item, "name", None) for item in items]
+                offered[k.plural] = [n for n in names if isinstance(n, str) and n.strip()]
+        return offered
 
     def _collect(self, k: Kind) -> list[tuple[str, Any]]:
         """Every plugin's items of one kind, each plugin's list checked on its own."""
@@ -404,6 +425,9 @@ class PluginHost:
             info.provides.clear()
             info.replaces.clear()
             info.lost.clear()
+        for name, offered in self._unused.items():  # failed in sodos_configure
+            for plural, names in offered.items():
+                self.infos[name].lost.setdefault(plural, []).extend(names)
         collected = {k.plural: self._collect(k) for k in KINDS}
         registry = Registry(plugins=self.infos, failures=self.failures)
         registry.warnings = list(self.warnings)

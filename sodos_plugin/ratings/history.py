@@ -46,17 +46,17 @@ from sodos_hookspecs import (
     HistoryEvent,
     HistoryGame,
     HistoryPlayer,
+    Reader,
     ReadResult,
 )
 
-from sodos_plugin.config.options import positive_integer
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.engine.model import BLACK_SCORE, Result, Tournament
 from sodos_plugin.engine.ranks import format_rank, rank_text
 from sodos_plugin.errors import ConfigError, InputError, SodosError
+from sodos_plugin.plugins.call import call
 from sodos_plugin.ratings.periods import _order, game_order
-from sodos_plugin.readers import dated, games_table
-from sodos_plugin.readers import sgf as sgf_reader
+from sodos_plugin.readers import dated
 from sodos_plugin.util.inputfiles import FileRefused, exists
 from sodos_plugin.util.textsafe import quoted
 
@@ -193,19 +193,52 @@ def _valid_date(text: str | None) -> str | None:
 class Sources:
     """What a history reads its files with: the host's readers, settings and cache.
 
-    :param claim: the reader that claims a path: ``(reader name, built-in?)``.
+    :param claim: the reader that claims a path and its plugin's name:
+        ``(Reader, plugin)``.
     :param read: a file read as a tournament (the host's reading: its roster and
         ``strict`` apply).
-    :param sections: the config's ``[plugin.<name>]`` tables (the SGF reader's options).
+    :param sections: the config's ``[plugin.<name>]`` tables (each reader's options).
     :param event_gap_days: config ``history.event_gap_days``.
-    :param cache: the SGF ingest cache for the SGF reader's options, or None.
+    :param cache: ``cache(options)``: the host's ingest cache for a reader's options, or
+        None (``cache.enabled``).
     """
 
-    claim: Callable[[Path], tuple[str, bool]]
+    claim: Callable[[Path], tuple[Reader, str]]
     read: Callable[[Path], ReadResult]
     sections: Mapping[str, Mapping[str, Any]]
     event_gap_days: int
     cache: Callable[[Any], Any]
+
+
+def _history_fault(found: Any) -> str | None:
+    """What is wrong with a reader's game history (its result check), else ``None``."""
+    if not isinstance(found, GameHistory):
+        return f"did not return a GameHistory (got {type(found).__name__})"
+    games = found.games
+    if isinstance(games, GameColumns):
+        dates = set(games.columns["date"])
+    elif isinstance(games, (list, tuple)) and set(map(type, games)) <= {HistoryGame}:
+        dates = {g.date for g in games}
+        names = {n for g in games for n in (g.black, g.white)}
+        if not set(map(type, names)) <= {str} or "" in names:
+            return "games: a player's name that is not a text"
+    else:
+        return "games: expected a list of HistoryGame or GameColumns"
+    bad = next((d for d in dates if not isinstance(d, str) or _valid_date(d) != d), None)
+    if bad is not None:
+        return f"games: the date {bad!r} is not YYYY-MM-DD"
+    parts = (
+        (found.events, HistoryEvent, "events"),
+        (found.players, HistoryPlayer, "players"),
+    )
+    for mapping, kind, what in parts:
+        if not isinstance(mapping, Mapping) or not set(map(type, mapping.values())) <= {kind}:
+            return f"{what}: expected a mapping of {kind.__name__}"
+    if not set(map(type, found.files)) <= {FileReport}:
+        return "files: expected FileReport items"
+    if isinstance(found.warnings, str) or not set(map(type, found.warnings)) <= {str}:
+        return "warnings: expected texts"
+    return None
 
 
 def tournament_facts(tournament: Tournament) -> tuple[str, int, float | None]:
@@ -232,7 +265,7 @@ class _Collector:
         self.warnings: list[str] = []
         self.tournaments: dict[tuple, str] = {}  # a tournament's games → its first file
         self.keys = _Keys()
-        self.sgf: GameColumns | None = None  # the SGF archive's games, as columns
+        self.columns: list[GameColumns] = []  # histories a reader gave as columns
 
     def name(self, raw: str, source: str) -> str:
         key = self.keys[raw]
@@ -304,35 +337,37 @@ class _Collector:
         self.files.append(FileReport(source, "ingested"))
         self.files.extend(skipped)
 
-    def add_sgf(
-        self, paths: Sequence[Path], jobs: int | None, progress, alone: bool = False
+    def add_history(
+        self, reader: Reader, plugin: str, paths: Sequence[Path], run: Mapping[str, Any]
     ) -> None:
-        """An SGF archive's games; ``alone``: nothing else is in the history (its games
-        are then kept as columns in game order, and that order in the cache)."""
-        sources = self.sources
-        key = self.keys.__getitem__
-
-        def arrange(games: GameColumns, previous: Any) -> tuple[GameColumns, Any]:
-            games = self._renamed(games)
-            return _in_game_order(games, key, previous) if alone else (games, None)
-
-        found = sgf_reader.archive_history(
-            paths,
-            sources.sections.get(sgf_reader.PLUGIN, {}),
-            event_gap_days=sources.event_gap_days,
-            key=key,
-            cache=sources.cache,
-            jobs=jobs,
-            progress=progress,
-            arrange=arrange,
-        )
-        self.warnings.extend(found.cache_warnings)
-        self.sgf = found.games
-        self.events.update(found.events)
-        for player in found.players.values():
-            self.add_player(replace(player, name=self.name(player.name, player.source or "SGF")))
-        self.files.extend(found.files)
+        """The paths a reader reads as a game history (:attr:`Reader.history`), run as
+        its plugin's hook: its games with the run's spelling of each name, its events,
+        players, files and warnings."""
+        section = self.sources.sections.get(plugin, {})
+        hook = f"history ({reader.name})"
+        found = call(plugin, hook, reader.history, paths, section, run, expect=_history_fault)
         self.warnings.extend(found.warnings)
+        self.events.update(found.events)
+        games = found.games
+        if isinstance(games, GameColumns):
+            self.columns.append(self._renamed(games))
+        else:
+            names: dict[str, str] = {}
+            for game in games:
+                for raw in (game.black, game.white):
+                    if raw not in names:
+                        names[raw] = self.name(raw, game.source or reader.name)
+            self.games.extend(
+                game._replace(black=names[game.black], white=names[game.white])
+                if (names[game.black], names[game.white]) != game[2:4]
+                else game
+                for game in games
+            )
+        for player in found.players.values():
+            self.add_player(
+                replace(player, name=self.name(player.name, player.source or reader.name))
+            )
+        self.files.extend(found.files)
 
     def _renamed(self, games: GameColumns) -> GameColumns:
         """The SGF games with the run's spelling of each name: the same columns unless a
@@ -369,61 +404,6 @@ class _Collector:
             return
         self.add_tournament(tournament, date, source, *tournament_facts(tournament))
 
-    def add_table(self, path: Path) -> None:
-        """One games table: its rows as dated games (docs/ratings.md)."""
-        source = str(path)
-        section = self.sources.sections.get(games_table.PLUGIN, {})
-        limit = positive_integer(
-            section.get("max_bytes", games_table.MAX_BYTES),
-            "max_bytes",
-            f"[plugin.{games_table.PLUGIN}]",
-        )
-        try:
-            table = games_table.read_table(path, limit)
-        except InputError as error:  # the file is named by the report
-            self.files.append(FileReport(source, "rejected", error.message))
-            return
-        self.warnings.extend(table.warnings)
-        rows = table.games
-        where = [f"{source}:{g.line}" for g in rows]
-        days = [g.date for g in rows]
-        event_of, events = dated.group_events(
-            [g.event for g in rows], days, where, self.sources.event_gap_days
-        )
-        self.events.update(events)
-        names = {}
-        for game, place in zip(rows, where):
-            for raw in (game.black, game.white):
-                if raw not in names:
-                    names[raw] = self.name(raw, place)
-        for game, place, event in zip(rows, where, event_of):
-            self.games.append(
-                HistoryGame(
-                    game.date,
-                    event,
-                    names[game.black],
-                    names[game.white],
-                    game.score,
-                    game.handicap,
-                    game.komi,
-                    game.size,
-                    game.round,
-                    place,
-                )  # fmt: skip
-            )
-        players = dated.first_ranks(
-            days,
-            [names[g.black] for g in rows],
-            [names[g.white] for g in rows],
-            [g.black_rank for g in rows],
-            [g.white_rank for g in rows],
-            where,
-        )
-        for player in players.values():
-            self.add_player(player)
-        self.files.append(FileReport(source, "ingested"))
-        self.files.extend(table.files)
-
 
 def file_summary(files: Iterable[FileReport]) -> dict[str, dict[str, int]]:
     """The account of the files by status, then by the key of the reason
@@ -449,7 +429,7 @@ def read_history(
     """The game history of everything given (see the module documentation)."""
     collector = _Collector(sources)
     tournaments, games = list(tournaments), list(games)
-    sgf: list[Path] = []
+    histories: dict[str, tuple[Reader, list[Path]]] = {}  # plugin → its reader, its paths
     for raw in paths:
         path = Path(raw)
         try:  # a name too long, a loop of links ...: said, naming the path
@@ -459,19 +439,34 @@ def read_history(
         if not found:
             raise InputError("no such file or directory", source=str(path))
         try:
-            reader, builtin = sources.claim(path)
+            reader, plugin = sources.claim(path)
         except InputError as error:
             collector.files.append(FileReport(str(path), "rejected", unnamed(error, str(path))))
             continue
-        if reader == sgf_reader.NAME and builtin:
-            sgf.append(path)
-        elif reader == games_table.NAME and builtin:
-            collector.add_table(path)
+        if reader.history is not None:
+            histories.setdefault(plugin, (reader, []))[1].append(path)
         else:
             collector.add_path(path)
-    if sgf:
-        alone = not collector.games and not tournaments and not games
-        collector.add_sgf(sgf, jobs, progress, alone)
+    keys = collector.keys
+    for n, (plugin, (reader, found)) in enumerate(histories.items(), 1):
+        # the last reader's columns are kept in game order when nothing else is there
+        alone = n == len(histories) and not (
+            collector.games or collector.columns or tournaments or games
+        )
+
+        def arrange(columns: GameColumns, previous: Any, alone: bool = alone):
+            columns = collector._renamed(columns)
+            return _in_game_order(columns, keys.__getitem__, previous) if alone else (columns, None)
+
+        run = {
+            "event_gap_days": sources.event_gap_days,
+            "identity": keys.__getitem__,
+            "jobs": jobs,
+            "progress": progress,
+            "cache": sources.cache,
+            "arrange": arrange,
+        }
+        collector.add_history(reader, plugin, found, run)
     for n, tournament in enumerate(tournaments, 1):
         date = _valid_date(tournament.date)
         source = tournament.source or f"tournament {n}"
@@ -493,13 +488,13 @@ def read_history(
         )
         if game.event not in collector.events:
             collector.events[game.event] = HistoryEvent(game.event, game.event, game.date)
-    keys = collector.keys.__getitem__
-    ordered = collector.sgf is not None and collector.sgf.order is not None
-    if ordered and not collector.games:  # an archive alone: columns in game order
-        games = collector.sgf
+    key = collector.keys.__getitem__
+    columns = collector.columns
+    if len(columns) == 1 and columns[0].order is not None and not collector.games:
+        games = columns[0]  # an archive alone: columns in game order
     else:
-        everything = [*(collector.sgf or ()), *collector.games]
-        everything.sort(key=lambda game: game_order(game, keys))
+        everything = [*itertools.chain.from_iterable(columns), *collector.games]
+        everything.sort(key=lambda game: game_order(game, key))
         games = tuple(everything)
     warnings = list(dict.fromkeys(collector.warnings))
     return GameHistory(

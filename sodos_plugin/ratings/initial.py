@@ -10,8 +10,9 @@ names that play in no game. Every value is checked against :data:`MAX_RATING` an
 
 The default start (docs/rules.md §10.1): the ratings the files carry (OpenGotha XML
 ``rating``) are on the EGF's GoR scale (OpenGotha keeps every rating on it, −900…2949),
-so they start ``egf`` where a file gives them; every other system starts from ranks,
-whose mapping each system has. The run says which (:func:`default_start`).
+so a system that declares that scale (:attr:`~sodos_hookspecs.RatingSystem.file_scale`)
+starts from them where a file gives them; every other system starts from ranks, whose
+mapping each system has. The run says which (:func:`default_start`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from sodos_hookspecs import GameHistory, InitialRating, RatingState
+from sodos_hookspecs import GameHistory, InitialRating, RatingState, RatingSystem
 
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError
@@ -39,8 +40,6 @@ MAX_INITIAL_ROWS = 1_000_000
 MAX_RATING = 10_000.0
 #: The limit of a starting deviation (0 up to this) and volatility (above 0 up to this).
 MAX_DEVIATION = 10_000.0
-#: The systems whose scale is the files' ratings' (GoR): the default start uses them.
-FILE_SCALE_SYSTEMS = ("egf",)
 #: What ``initial`` may name besides a path or a mapping.
 KEYWORDS = ("ranks", "files")
 
@@ -110,14 +109,16 @@ def check_given(initial: Mapping[str, Any]) -> dict[str, InitialRating]:
     return out
 
 
-def default_start(system: str, history: GameHistory) -> tuple[str, str]:
+def default_start(rating: RatingSystem, history: GameHistory) -> tuple[str, str]:
     """The start a run uses when none is named: ``("files", note)`` for a system on the
-    files' scale when some file carries ratings, else ``("ranks", note)``; the note says
-    which and why (``note`` is ``""`` when no file carries a rating)."""
+    files' scale (:attr:`~sodos_hookspecs.RatingSystem.file_scale`) when some file carries
+    ratings, else ``("ranks", note)``; the note says which and why (``note`` is ``""``
+    when no file carries a rating)."""
     carried = sum(1 for p in history.players.values() if p.rating is not None)
     if not carried:
         return "ranks", ""
-    if system.lower() in FILE_SCALE_SYSTEMS:
+    system = rating.name
+    if rating.file_scale:
         return "files", (
             f"{system} starts from the ratings the files carry ({carried} player(s); "
             "--initial ranks: from ranks)"

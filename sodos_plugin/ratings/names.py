@@ -2,8 +2,8 @@
 the spellings of a saved state (docs/rules.md §8, §10.1).
 
 Contract: :func:`alias_map` gives, for a history's names, the name each is rated as
-under ``aliases`` (``[plugin."builtin.sgf"] aliases``: ``"old account" = "player name"``,
-matched by identity as the SGF reader matches them); :func:`spelling_map` the
+under ``aliases`` (the SGF reader's option: ``"old account" = "player name"``, matched
+by identity as the SGF reader matches them); :func:`spelling_map` the
 spelling a saved state already uses for a name of the same identity;
 :func:`renamed` applies such a mapping to the games and the players. A game whose two
 players become one is not rated and is reported (*excluded*), as the SGF reader does

@@ -20,9 +20,10 @@ What each form shows (the operator's answers, docs/ratings.md):
 A system from a third-party plugin is named in every form (as criteria are): the
 table's and the page's first lines, the CSV's rating heading, JSON ``provided_by``.
 
-Numbers are shown with the decimals the system's source prints (GoR 3, the others 2;
-volatility 6). Names are cut at :data:`NAME_WIDTH` columns in the table (a note says
-so; the CSV and JSON keep them whole). In an explanation the printed parts of a change
+Numbers are shown with the decimals the system's source prints, as it declares them
+(:attr:`~sodos_hookspecs.RatingSystem.decimals`: GoR 3, the others 2; volatility 6).
+Names are cut at :data:`NAME_WIDTH` columns in the table (a note says so; the CSV and
+JSON keep them whole). In an explanation the printed parts of a change
 add up exactly to the printed change: what the rounding of the shown parts leaves is
 its own line ("rounding of the shown parts"), never hidden.
 """
@@ -42,8 +43,6 @@ from sodos_plugin.util.textsafe import display_width, fit, fit_middle, printable
 from sodos_plugin.writers.table import NAME_WIDTH
 
 FORMATS = ("table", "csv", "json", "html")
-#: decimals a system's source prints (the EGD prints GoR to 3 decimals)
-DECIMALS = {"egf": 3}
 #: the widest period label of the history table (an SGF path is long)
 PERIOD_WIDTH = 48
 #: the players drawn over time on the HTML page when no player is chosen
@@ -53,7 +52,8 @@ CHART_POINTS, SPARK_POINTS = 400, 24
 
 
 def decimals(run: RatingRun) -> int:
-    return DECIMALS.get(run.system.name.lower(), 2)
+    """The decimals the run's system declares for its ratings."""
+    return run.system.decimals
 
 
 def _num(value: float | None, places: int) -> str:

@@ -2,20 +2,24 @@
 
 Contract: :func:`rate` runs a system over a history (its parameters resolved, the
 aliases applied, the starting ratings matched, a saved state checked and gone on from,
-the plugin's fault rule applied, its numbers checked: a rating, deviation or volatility
-that is not finite is the plugin's fault, a :class:`~sodos_plugin.errors.PluginError`
-naming it). :func:`resolve_parameters` gives a system's parameters from its defaults,
-the config's ``[rating.<name>]`` table and the host's own values, each checked against
-the default's type and ``choices`` (an unknown key or a wrong type is a
+the plugin's fault rule applied, its result checked: steps, final ratings, starts,
+warnings and parameters of the types the hookspec names, every rating, deviation and
+volatility a finite number; anything else is the plugin's fault, a
+:class:`~sodos_plugin.errors.PluginError` naming it). :func:`resolve_parameters` gives a
+system's parameters from its defaults, the config's ``[rating.<name>]`` table and the
+host's own values, each checked against the default's type, ``choices`` and declared
+bounds (an unknown key, a wrong type or a value out of bounds is a
 :class:`~sodos_plugin.errors.ConfigError` naming it). :class:`RatingRun` holds the
 result; :meth:`RatingRun.as_dict` is exactly what ``sodos ratings --format json`` prints
 (and what ``POST /ratings`` answers); :meth:`RatingRun.standings` is the final-ratings
 table (place, name, rating, deviation, rank label, games, last game) every face shows;
-:meth:`RatingRun.saved_state` is where the run ended, to go on from.
+:meth:`RatingRun.saved_state` is where the run ended, to go on from (a system's state
+that is not JSON-ready is its plugin's fault).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -34,12 +38,12 @@ from sodos_hookspecs import (
     SavedState,
 )
 
-from sodos_plugin.errors import ConfigError, PluginError
-from sodos_plugin.plugins.call import call, check
+from sodos_plugin.errors import ConfigError, InputError, PluginError
+from sodos_plugin.plugins.call import call, describe
 from sodos_plugin.ratings.columns import StepColumns, StepTotals
 from sodos_plugin.ratings.initial import given_ratings
 from sodos_plugin.ratings.names import alias_map, history_names, renamed, spelling_map
-from sodos_plugin.ratings.state import check_continuation
+from sodos_plugin.ratings.state import beyond_limits, check_continuation
 
 #: Keys the host adds to ``params`` for every system (see the hookspec): ``details``
 #: (per-game parts shown), ``steps`` (the steps shown: false when the answer is the final
@@ -103,6 +107,11 @@ def resolve_parameters(
             if exemplar is None and p.kind is not None:
                 exemplar = _EXEMPLAR.get(p.kind)
             params[key] = _convert(key, exemplar, value, tuple(p.choices), f"{where}.{key}")
+            why = p.out_of_range(params[key])
+            if why is not None:
+                raise ConfigError(
+                    f"{key}: {why} ({p.bounds()}), got {params[key]!r}", where=f"{where}.{key}"
+                )
     return params
 
 
@@ -300,11 +309,27 @@ class RatingRun:
             )
         if not self.last_day():
             raise ConfigError("no game in the history: no state to save", where="state")
+        try:  # the hookspec's promise: JSON-ready (a set or NaN is the plugin's fault)
+            json.dumps(self.result.state, allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as error:
+            raise PluginError(
+                self.provider,
+                f"rate ({self.system.name})",
+                f"state: not JSON-ready data ({describe(error)})",
+            ) from None
+        final = self.final()
+        why = beyond_limits(final)
+        if why is not None:  # it could not be read back: said now, not by the next run
+            raise InputError(
+                f"the state cannot be saved: {why} (a saved state is where a later run "
+                "starts, within the limits of a start)",
+                where="state",
+            )
         games, last = self.totals()
         return SavedState(
             system=self.system.name,
             last_day=self.last_day(),
-            players=self.final(),
+            players=final,
             starts=self.starts(),
             games=games,
             last_games=last,
@@ -422,29 +447,113 @@ def states_finite(states: Sequence[Any]) -> bool:
     return True
 
 
-def check_numbers(provider: str, hook: str, result: RatingResult) -> None:
-    """A rating, deviation or volatility that is not a finite number (or not a number)
-    is the system's fault: a :class:`PluginError` naming it and the player."""
+#: The text fields of a step, read at C speed by the check.
+_STEP_TEXTS = tuple(map(attrgetter, ("player", "period", "date")))
+
+
+def _types(values) -> set[type]:
+    return set(map(type, values))
+
+
+def result_fault(result: Any) -> str | None:
+    """What is wrong with a system's result, else ``None``: a :class:`RatingResult`
+    whose parts are of the types the hookspec names and whose numbers are finite
+    (:func:`number_fault`). The host's one result check of ``rate`` (through
+    :func:`~sodos_plugin.plugins.call.call`): a fault is the plugin's, named, never a
+    ``TypeError`` later in a sort or a writer."""
+    if not isinstance(result, RatingResult):
+        return f"did not return a RatingResult (got {type(result).__name__})"
+    final, initial = result.final, result.initial
+    if not isinstance(final, Mapping) or not _types(final) <= {str}:
+        return f"final: expected a mapping name (text) → RatingState, got {shown(final)}"
+    if (
+        not isinstance(initial, Mapping)
+        or not _types(initial) <= {str}
+        or not _types(initial.values()) <= {str}
+    ):
+        return (
+            "initial: expected a mapping name → where the first rating came from (texts), "
+            f"got {shown(initial)}"
+        )
+    warnings = result.warnings
+    if isinstance(warnings, (str, bytes)) or not isinstance(warnings, Sequence):
+        return f"warnings: expected a list of texts, got {shown(warnings)}"
+    if not _types(warnings) <= {str}:
+        return f"warnings: expected texts, got {shown(list(warnings))}"
+    if not isinstance(result.parameters, Mapping) or not _types(result.parameters) <= {str}:
+        return f"parameters: expected a mapping name → value, got {shown(result.parameters)}"
+    if result.state is not None and not isinstance(result.state, Mapping):
+        return f"state: expected a mapping (JSON-ready) or None, got {shown(result.state)}"
+    steps = result.steps
+    if not isinstance(steps, (StepColumns, StepTotals)):  # the host's own: checked arrays
+        why = _step_fault(steps)
+        if why is not None:
+            return why
+    return number_fault(result)
+
+
+def _step_fault(steps: Any) -> str | None:
+    if isinstance(steps, (str, bytes)) or not isinstance(steps, Sequence):
+        return f"steps: expected a sequence of RatingStep, got {shown(steps)}"
+    if not _types(steps) <= {RatingStep}:
+        return f"steps: expected RatingStep items, got {sorted(t.__name__ for t in _types(steps))}"
+    for get in _STEP_TEXTS:
+        if not _types(map(get, steps)) <= {str}:
+            bad = next(s for s in steps if type(get(s)) is not str)
+            return f"steps: a step's player, period or date that is not text: {shown(bad)}"
+    counts = _types(map(attrgetter("games"), steps))
+    if not counts <= {int}:
+        return f"steps: a step's games that is not a count: {sorted(t.__name__ for t in counts)}"
+    return None
+
+
+def shown(value: Any, width: int = 60) -> str:
+    """A plugin's value in a message: its ``repr``, cut to ``width`` characters."""
+    try:
+        text = repr(value)
+    except Exception:  # a plugin's own __repr__ may fail too
+        return f"<a {type(value).__name__}>"
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def number_fault(result: RatingResult) -> str | None:
+    """A rating, deviation or volatility that is not a finite number (or not a number),
+    named with its player, else ``None``."""
     if not states_finite(list(result.final.values())):
         for name, state in result.final.items():
             if _not_finite(state):
-                raise PluginError(provider, hook, f"final rating of {name!r} is {state!r}")
+                return f"final rating of {name!r} is {shown(state)}"
     steps = result.steps
     if isinstance(steps, StepTotals) and not steps.finite():
-        raise PluginError(
-            provider, hook, "a rating step is not finite (rate with the steps kept to see which)"
-        )
+        return "a rating step is not finite (rate with the steps kept to see which)"
     if isinstance(steps, (StepColumns, StepTotals)):
         if steps.finite():
-            return
+            return None
     elif _steps_finite(steps):
-        return
+        return None
     for step in steps:
         for when in (step.before, step.after):
             if _not_finite(when):
-                raise PluginError(
-                    provider, hook, f"{step.player!r} in {step.period!r}: rating {when!r}"
-                )
+                return f"{step.player!r} in {step.period!r}: rating {shown(when)}"
+    return None
+
+
+def check_system_state(
+    system: RatingSystem, provider: str, state: SavedState, source: str = ""
+) -> None:
+    """The system's own part of a saved state, checked by the system's declared
+    ``check_state`` (run as its plugin's hook): a reason it gives is an
+    :class:`~sodos_plugin.errors.InputError` naming the state's file and the key."""
+    if system.check_state is None:
+        return
+    own = state.system_state
+    hook = f"check_state ({system.name})"
+    why = call(provider, hook, system.check_state, own, expect=(str, type(None)))
+    if why is None:
+        return
+    key = why.split(":", 1)[0] if ":" in why else ""
+    where = f"system_state.{key}" if key and " " not in key.strip() else "system_state"
+    raise InputError(f"saved state of {system.name}: {why}", source=source or None, where=where)
 
 
 def rate(
@@ -459,7 +568,9 @@ def rate(
     steps: bool = True,
     plugin_warnings: Sequence[str] = (),
     aliases: Mapping[str, str] | None = None,
+    aliases_source: str = "the aliases",
     state: SavedState | None = None,
+    state_source: str = "",
     provided: Mapping[str, Any] | None = None,
     provider_text: str = "",
     notes: Sequence[str] = (),
@@ -475,8 +586,11 @@ def rate(
         the built-in systems then keep memory per player, not per game, and give
         :class:`~sodos_plugin.ratings.columns.StepTotals`). Details need steps.
     :param plugin_warnings: the plugin faults of this run, said with its warnings.
-    :param aliases: ``"old name" = "player name"``: names joined before rating.
-    :param state: a saved state to go on from (the system must save states).
+    :param aliases: ``"old name" = "player name"``: names joined before rating;
+        ``aliases_source``: where they are set, for the report of a game they join.
+    :param state: a saved state to go on from (the system must save states), read from
+        the file ``state_source`` (``""``: a host's own); its system part is checked by
+        the system's ``check_state`` before the run.
     :param provided: the provider as machine output carries it; ``provider_text`` who it
         is for people (``""`` for a built-in).
     :param notes: what the caller chose for the run (the default start), said with it.
@@ -485,7 +599,7 @@ def rate(
     warnings = list(history.warnings)
     if aliases:
         rename = alias_map(aliases, history_names(history))
-        history = renamed(history, rename, 'the aliases ([plugin."builtin.sgf"] aliases)')
+        history = renamed(history, rename, aliases_source)
     if state is not None:
         if not system.saves_state:
             by = f" (from {provider_text})" if provider_text else ""
@@ -494,6 +608,7 @@ def rate(
                 where="state",
             )
         check_continuation(state, system.name, values, history)
+        check_system_state(system, provider, state, state_source)
         rename = spelling_map(history_names(history), state.players)
         history = renamed(history, rename, "the saved state's spelling")
     given, unmatched = given_ratings(initial, history)
@@ -509,9 +624,7 @@ def rate(
             given = {n: g for n, g in given.items() if n not in state.players}
     hook = f"rate ({system.name})"
     options = {**values, "details": details, "steps": steps or details, "state": state}
-    result = call(provider, hook, system.rate, history, given, options)
-    check(provider, hook, result, RatingResult)
-    check_numbers(provider, hook, result)
+    result = call(provider, hook, system.rate, history, given, options, expect=result_fault)
     warnings += list(result.warnings)
     warnings += plugin_warnings
     return RatingRun(

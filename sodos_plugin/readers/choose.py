@@ -19,7 +19,7 @@ from sodos_hookspecs import ReadResult
 
 from sodos_plugin.engine.identity import shared_name_warnings
 from sodos_plugin.errors import InputError
-from sodos_plugin.plugins.call import call, check
+from sodos_plugin.plugins.call import call
 from sodos_plugin.plugins.registry import Provided, Registry
 from sodos_plugin.util.inputfiles import FileRefused, exists, is_dir, read_head
 
@@ -37,11 +37,26 @@ def head(path: Path) -> bytes:
         raise InputError(str(error), source=str(path)) from None
 
 
+def stdin_suffix(registry: Registry, head: bytes) -> str:
+    """The file name suffix for data read from stdin whose first bytes are ``head``: the
+    first reader (third-party first) whose declared ``stdin`` recognises it says it
+    (``".sgf"``), else ``""`` (readers claim by content too)."""
+    for reader, plugin in registry.readers:
+        if reader.stdin is None:
+            continue
+        suffix = call(
+            plugin, f"stdin ({reader.name})", reader.stdin, head, expect=(str, type(None))
+        )
+        if suffix:
+            return suffix
+    return ""
+
+
 def reader_for(registry: Registry, path: Path) -> Provided:
     """The reader plugin that claims ``path`` (third-party readers are asked first)."""
     first = head(path)
     for reader, plugin in registry.readers:
-        if call(plugin, f"claims ({reader.name})", reader.claims, path, first):
+        if call(plugin, f"claims ({reader.name})", reader.claims, path, first, expect=bool):
             provided = registry.lookup("readers", reader.name)
             assert provided is not None
             return provided
@@ -86,10 +101,8 @@ def read(
         found.append(path)
     assert chosen is not None
     hook = f"read ({chosen.name})"
-    result = call(
-        chosen.plugin, hook, chosen.item.read, found, {**sections.get(chosen.plugin, {}), **options}
-    )
-    check(chosen.plugin, hook, result, ReadResult)
+    options = {**sections.get(chosen.plugin, {}), **options}
+    result = call(chosen.plugin, hook, chosen.item.read, found, options, expect=ReadResult)
     shared = shared_name_warnings(result.tournament)
     if shared:  # a plugin's ReadResult may hold a tuple: a new one, warnings appended
         result = dataclasses.replace(result, warnings=[*result.warnings, *shared])

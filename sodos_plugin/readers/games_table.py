@@ -57,8 +57,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from sodos_hookspecs import FileReport, Reader, ReadResult, hookimpl
+from sodos_hookspecs import (
+    FileReport,
+    GameHistory,
+    HistoryEvent,
+    HistoryGame,
+    HistoryPlayer,
+    Reader,
+    ReadResult,
+    hookimpl,
+)
 
+from sodos_plugin.config.options import positive_integer
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.engine.model import BLACK_SCORE
 from sodos_plugin.errors import InputError
@@ -591,6 +601,80 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     )
 
 
+def history(
+    paths: Sequence[Path], section: Mapping[str, Any], run: Mapping[str, Any]
+) -> GameHistory:
+    """Games tables as a game history: each row a dated game of the event its ``event``
+    column names (one per day without it, :func:`~sodos_plugin.readers.dated.group_events`),
+    or a report; a table that cannot be read is reported rejected; names of one player
+    by the identity rule joined (and said); each player's first rank. ``section``:
+    ``max_bytes`` (bytes one table may have)."""
+    limit = positive_integer(section.get("max_bytes", MAX_BYTES), "max_bytes", f"[plugin.{PLUGIN}]")
+    games: list[HistoryGame] = []
+    events: dict[str, HistoryEvent] = {}
+    players: dict[str, HistoryPlayer] = {}
+    files: list[FileReport] = []
+    warnings: list[str] = []
+    identity = run.get("identity") or identity_key
+    names: dict[str, str] = {}  # each spelling → the first of its identity (§8)
+    spelled: dict[str, str] = {}
+    for path in paths:
+        source = str(path)
+        try:
+            table = read_table(path, limit)
+        except InputError as error:  # the file is named by the report
+            files.append(FileReport(source, "rejected", error.message))
+            continue
+        warnings.extend(table.warnings)
+        rows = table.games
+        where = [f"{source}:{g.line}" for g in rows]
+        days = [g.date for g in rows]
+        event_of, found = dated.group_events(
+            [g.event for g in rows], days, where, run["event_gap_days"]
+        )
+        events.update(found)
+        for game, place in zip(rows, where):
+            for raw in (game.black, game.white):
+                if raw not in names:
+                    first = spelled.setdefault(identity(raw), raw)
+                    if first != raw:
+                        warnings.append(
+                            f"{place}: {raw!r} is taken as {first!r}: the same name "
+                            "(docs/rules.md §8)"
+                        )
+                    names[raw] = first
+        for game, place, event in zip(rows, where, event_of):
+            games.append(
+                HistoryGame(
+                    game.date,
+                    event,
+                    names[game.black],
+                    names[game.white],
+                    game.score,
+                    game.handicap,
+                    game.komi,
+                    game.size,
+                    game.round,
+                    place,
+                )  # fmt: skip
+            )
+        first_ranks = dated.first_ranks(
+            days,
+            [names[g.black] for g in rows],
+            [names[g.white] for g in rows],
+            [g.black_rank for g in rows],
+            [g.white_rank for g in rows],
+            where,
+        )
+        for name, player in first_ranks.items():
+            known = players.get(name)
+            if known is None or (known.rank is None and player.rank):
+                players[name] = player
+        files.append(FileReport(source, "ingested"))
+        files.extend(table.files)
+    return GameHistory(tuple(games), events, players, tuple(files), tuple(warnings))
+
+
 @hookimpl
 def sodos_readers() -> list[Reader]:
     return [
@@ -599,5 +683,6 @@ def sodos_readers() -> list[Reader]:
             "games tables (.csv/.tsv: date, black, white, result ...), for ratings",
             claims,
             read,
+            history=history,
         )
     ]

@@ -89,7 +89,7 @@ from sodos_plugin.engine.model import (
 )
 from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.errors import InputError
-from sodos_plugin.util.inputfiles import FileRefused, read_regular
+from sodos_plugin.util.inputfiles import FileRefused, plain_head, read_regular
 from sodos_plugin.util.textsafe import fit
 
 NAME = "h9"
@@ -1106,6 +1106,24 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     return ReadResult(tournament, files=[FileReport(str(paths[0]), "ingested")], warnings=notes)
 
 
+def stdin(head: bytes) -> str | None:
+    """Data from stdin whose lines start with ``;`` (the h9 header) and that is no other
+    format's (XML, SGF, JSON, an archive): ``.h9``."""
+    text = plain_head(head)
+    sgf = text.startswith(b"(") and text[1:].lstrip()[:1] == b";"
+    if sgf or head.startswith((b"PK\x03\x04", b"\x1f\x8b")) or text[:1] in (b"<", b"{", b"["):
+        return None
+    return ".h9" if text.startswith(b";") or b"\n;" in text[:4096] else None
+
+
 @hookimpl
 def sodos_readers() -> list[Reader]:
-    return [Reader(NAME, "EGD h9/h10 results (round tokens; criteria recomputed)", claims, read)]
+    return [
+        Reader(
+            NAME,
+            "EGD h9/h10 results (round tokens; criteria recomputed)",
+            claims,
+            read,
+            stdin=stdin,
+        )
+    ]

@@ -85,7 +85,7 @@ from sodos_plugin.schemas.messages import (
     shown,
     without_surrogates,
 )
-from sodos_plugin.util.inputfiles import FileRefused, read_regular
+from sodos_plugin.util.inputfiles import FileRefused, plain_head, read_regular
 
 NAME = "json"
 FORMAT = schema.FORMAT
@@ -1073,6 +1073,19 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     return ReadResult(tournament, files=[FileReport(source, "ingested")], warnings=warnings)
 
 
+def stdin(head: bytes) -> str | None:
+    """Data from stdin that starts as JSON (an object or an array): ``.json``."""
+    return ".json" if plain_head(head)[:1] in (b"{", b"[") else None
+
+
 @hookimpl
 def sodos_readers() -> list[Reader]:
-    return [Reader(NAME, "JSON tournament (sodos schema; players, games, settings)", claims, read)]
+    return [
+        Reader(
+            NAME,
+            "JSON tournament (sodos schema; players, games, settings)",
+            claims,
+            read,
+            stdin=stdin,
+        )
+    ]

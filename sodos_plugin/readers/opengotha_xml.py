@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from sodos_hookspecs import Reader, hookimpl
 
+from sodos_plugin.util.inputfiles import plain_head
+
 if TYPE_CHECKING:
     from sodos_hookspecs import ReadResult
 
@@ -36,6 +38,11 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     return read_tournament(paths, options)
 
 
+def stdin(head: bytes) -> str | None:
+    """Data from stdin that starts as XML: ``.xml``."""
+    return ".xml" if plain_head(head).startswith(b"<") else None
+
+
 @hookimpl
 def sodos_readers() -> list[Reader]:
-    return [Reader(NAME, "OpenGotha tournament file (.xml)", claims, read)]
+    return [Reader(NAME, "OpenGotha tournament file (.xml)", claims, read, stdin=stdin)]

@@ -32,6 +32,7 @@ from typing import Any
 
 from sodos_hookspecs import FileReport, ReadResult
 
+from sodos_plugin.config.options import positive_integer
 from sodos_plugin.engine.model import NO_IDS, Ids, Player, Tournament
 from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.errors import InputError
@@ -54,12 +55,9 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
         raise InputError(f"give one .tou file per tournament, got {len(paths)}")
     path = paths[0]
     source = str(path)
-    max_bytes = options.get("max_bytes", MAX_BYTES)
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
-        raise InputError(
-            f"max_bytes must be a positive integer, got {max_bytes!r}",
-            source="[plugin.builtin.tou]",
-        )
+    max_bytes = positive_integer(
+        options.get("max_bytes", MAX_BYTES), "max_bytes", "[plugin.builtin.tou]"
+    )
     try:
         data = read_regular(path, max_bytes, "option [plugin.builtin.tou] max_bytes")
     except FileRefused as error:

@@ -176,7 +176,7 @@ class Worker:
             if len(set(named)) > 1:
                 raise InputError("rating and system name one choice: give one", where="rating")
             result = host.ratings(
-                history, rating=named[0] if named else "egf", initial=options.get("initial")
+                history, rating=named[0] if named else None, initial=options.get("initial")
             )
             if "system" in options:  # the old spelling, said in the answer
                 result.notes.append(

@@ -230,3 +230,13 @@ def open_bounded(path: str | Path, limit: int, option: str = "") -> BinaryIO:
         os.close(fd)
         raise _too_large(size, limit, option)
     return io.BufferedReader(_Bounded(fd, limit, option), _CHUNK)  # type: ignore[return-value]
+
+
+def plain_head(head: bytes) -> bytes:
+    """A file's first bytes without a UTF-8 BOM and leading white space, and a UTF-16
+    text's as bytes of its ASCII (SGF from some editors): what a reader's ``stdin``
+    check looks at."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        text = text[2:].replace(b"\x00", b"").lstrip()
+    return text

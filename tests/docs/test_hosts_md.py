@@ -129,6 +129,7 @@ def test_each_documented_call_runs(tmp_path):
         "host.settings_for": lambda: host.settings_for(t, system="swiss").origins["system"],
         "host.plugin_warnings": lambda: host.plugin_warnings() == [] or None,
         "host.registry": lambda: host.registry.lookup("criteria", "SOS"),
+        "host.stdin_suffix": lambda: host.stdin_suffix(b"(;GM[1])") == ".sgf" or None,
         "host.history": lambda: host.history(tournaments=[dated]),
         "host.ratings": lambda: host.ratings(host.history(tournaments=[dated])).as_dict(),
         "host.rate_game": lambda: host.rate_game(

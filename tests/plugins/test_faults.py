@@ -108,6 +108,17 @@ def test_configure_rejection_names_plugin_and_key(monkeypatch):
     assert not ok.registry.failures and "F-CONF" in ok.registry.criteria
 
 
+def test_a_plugin_failing_in_configure_says_what_is_not_used(monkeypatch, capsys):
+    # issue 33: the warning named the plugin and the key, not what the run goes without
+    # (a replaced built-in silently came back); docs/plugins.md promises "not used: ..."
+    monkeypatch.syspath_prepend(str(FAULTS))
+    config = {"plugins": ["sodos_fault_configure"], "plugin": {"sodos_fault_configure": {}}}
+    host = Host(config, config_file=False, entry_points=False)
+    (warning,) = [w for w in host.plugin_warnings() if "sodos_fault_configure" in w]
+    assert "sodos_configure" in warning and warning.endswith("not used: F-CONF")
+    assert host.registry.plugins["sodos_fault_configure"].lost == {"criteria": ["F-CONF"]}
+
+
 def test_a_plugin_failing_in_a_later_hook_contributes_nothing(monkeypatch):
     monkeypatch.syspath_prepend(str(FAULTS))
     host = Host({"plugins": ["sodos_fault_later_hook"]}, config_file=False, entry_points=False)

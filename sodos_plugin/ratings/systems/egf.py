@@ -58,8 +58,9 @@ from sodos_plugin.ratings.columns import (
     game_arrays,
     levels,
 )
+from sodos_plugin.ratings.initial import MAX_RATING
 from sodos_plugin.ratings.periods import event_name, events_in_order, seed
-from sodos_plugin.ratings.state import too_early
+from sodos_plugin.ratings.state import is_day, shown, too_early
 from sodos_plugin.util.lazy import LazyModule
 
 np = LazyModule("numpy", globals(), "np")  # imported when a rating is computed, not when registered
@@ -81,6 +82,10 @@ CON_TABLE = (
     (2200, 21), (2300, 18), (2400, 15), (2500, 13), (2600, 11), (2700, 10),
 )  # fmt: skip
 
+#: Where a rating the formulas take may lie: the limit of a start below, the 2021
+#: formulas' ceiling above (docs/rules.md §10.1, §10.3).
+_RATINGS = {"minimum": -MAX_RATING, "maximum": CEILING, "maximum_excluded": True}
+
 PARAMETERS = (
     Parameter("formula", "2021", "GoR formula: 2021 (in force) or pre2021", FORMULAS),
     Parameter(
@@ -89,13 +94,29 @@ PARAMETERS = (
         "a result below this is reset to it (default: -900 with the 2021 formula, "
         "100 with pre2021)",
         kind=float,
+        **_RATINGS,
     ),
-    Parameter("decimals", 3, "decimals of the stored rating after each tournament (EGD: 3)"),
-    Parameter("epsilon", 0.016, "pre2021 only: the ε of Se (0.016; 0.014 in older documents)"),
+    Parameter(
+        "decimals",
+        3,
+        "decimals of the stored rating after each tournament (EGD: 3; -1: not rounded)",
+        minimum=-1,
+        maximum=15,
+    ),
+    Parameter(
+        "epsilon",
+        0.016,
+        "pre2021 only: the ε of Se (0.016; 0.014 in older documents)",
+        minimum=0,
+        maximum=1,
+        maximum_excluded=True,
+    ),
     Parameter(
         "use_class", True, "scale a tournament by its class (A 100 %, B 75 %, C 50 %, D 25 %)"
     ),
-    Parameter("default_rating", 100.0, "first rating of a player without rank (100 = 20k)"),
+    Parameter(
+        "default_rating", 100.0, "first rating of a player without rank (100 = 20k)", **_RATINGS
+    ),
 )
 
 #: The floor each formula came with (docs/rules.md §10.3-10.4): the EGD's announcement of
@@ -284,6 +305,26 @@ def _state_starts(state) -> dict[str, InitialRating]:
         name: InitialRating(RatingState(s.rating), starts.get(name, ""))
         for name, s in state.players.items()
     }
+
+
+def check_state(own: Mapping[str, Any]) -> str | None:
+    """Why GoR's part of a saved state cannot be gone on from: ``last_event`` is
+    ``None`` (nothing rated yet) or ``[first day, event key]``."""
+    unknown = sorted(set(own) - {"last_event"})
+    if unknown:
+        return f"{unknown[0]}: not a key of GoR's state (last_event)"
+    saved = own.get("last_event")
+    if saved is None:
+        return None
+    if not (
+        isinstance(saved, list)
+        and len(saved) == 2
+        and all(isinstance(x, str) for x in saved)
+        and is_day(saved[0])
+        and saved[1]
+    ):
+        return f"last_event: expected [first day YYYY-MM-DD, event key], got {shown(saved)}"
+    return None
 
 
 def _check_after(state, found) -> None:
@@ -810,5 +851,10 @@ def sodos_rating_systems() -> Sequence[RatingSystem]:
             rank_to_rating=rank_to_rating,
             source=SOURCE,
             saves_state=True,
+            saves="the last tournament rated (its first day and key)",
+            check_state=check_state,
+            file_scale=True,
+            decimals=3,
+            unit="event",
         )
     ]

@@ -60,8 +60,9 @@ from sodos_plugin.ratings.columns import (
     game_arrays,
     levels,
 )
+from sodos_plugin.ratings.initial import MAX_DEVIATION, MAX_RATING
 from sodos_plugin.ratings.periods import event_name, events_in_order, game_order, seed
-from sodos_plugin.ratings.state import too_early
+from sodos_plugin.ratings.state import is_day, shown, too_early
 from sodos_plugin.util.lazy import LazyModule
 
 np = LazyModule("numpy", globals(), "np")  # imported when a rating is computed, not when registered
@@ -98,20 +99,43 @@ def _parameters(
     max_vol: float,
     handicap: str,
 ) -> tuple[Parameter, ...]:
+    above_0 = {"minimum": 0.0, "minimum_excluded": True}
+    rating = {"minimum": -MAX_RATING, "maximum": MAX_RATING}
+    deviation = {"minimum": 0.0, "maximum": MAX_DEVIATION}
+    spread = {**above_0, "maximum": MAX_DEVIATION}  # a first RD or volatility: above 0
     return (
-        Parameter("tau", 0.5, "system constant τ (constrains volatility over time)"),
-        Parameter("epsilon", 1e-6, "convergence tolerance of the volatility iteration"),
+        Parameter("tau", 0.5, "system constant τ (constrains volatility over time)", **above_0),
+        Parameter("epsilon", 1e-6, "convergence tolerance of the volatility iteration", **above_0),
         Parameter("period", period, "rating period: event, game, day, week or month", PERIODS),
-        Parameter("rating", 1500.0, "first rating of an unrated player"),
-        Parameter("deviation", 350.0, "first RD of an unrated player"),
-        Parameter("volatility", 0.06, "first volatility"),
-        Parameter("rank_deviation", 350.0, "first RD of a player seeded from a rank (goratings)"),
-        Parameter("min_rd", min_rd, "RD is clamped to at least this (0: no lower clamp)"),
-        Parameter("max_rd", max_rd, "RD is clamped to at most this (0: no upper clamp)"),
-        Parameter("min_rating", min_rating, "rating clamped to at least this (0: none)"),
-        Parameter("max_rating", max_rating, "rating clamped to at most this (0: none)"),
-        Parameter("min_volatility", min_vol, "volatility clamped to at least this (0: none)"),
-        Parameter("max_volatility", max_vol, "volatility clamped to at most this (0: none)"),
+        Parameter("rating", 1500.0, "first rating of an unrated player", **rating),
+        Parameter("deviation", 350.0, "first RD of an unrated player", **spread),
+        Parameter("volatility", 0.06, "first volatility", **spread),
+        Parameter(
+            "rank_deviation",
+            350.0,
+            "first RD of a player seeded from a rank (goratings)",
+            **spread,
+        ),
+        Parameter(
+            "min_rd", min_rd, "RD is clamped to at least this (0: no lower clamp)", **deviation
+        ),
+        Parameter(
+            "max_rd", max_rd, "RD is clamped to at most this (0: no upper clamp)", **deviation
+        ),
+        Parameter("min_rating", min_rating, "rating clamped to at least this (0: none)", **rating),
+        Parameter("max_rating", max_rating, "rating clamped to at most this (0: none)", **rating),
+        Parameter(
+            "min_volatility",
+            min_vol,
+            "volatility clamped to at least this (0: none)",
+            **deviation,
+        ),
+        Parameter(
+            "max_volatility",
+            max_vol,
+            "volatility clamped to at most this (0: none)",
+            **deviation,
+        ),
         Parameter(
             "handicap",
             handicap,
@@ -463,6 +487,55 @@ def _shown(key: Any, period: str) -> str:
         if period == "month":
             return f"{key // 12:04d}-{key % 12 + 1:02d}"
     return repr(key)
+
+
+#: The largest index of each calendar period (the last day a date can have).
+_LAST_INDEX = {
+    "day": Date.max.toordinal(),
+    "week": (Date.max.toordinal() - 1) // 7,
+    "month": Date.max.year * 12 + 11,
+}
+
+
+def _is_index(value: Any, period: str) -> bool:
+    return (
+        isinstance(value, int) and not isinstance(value, bool) and 0 < value <= _LAST_INDEX[period]
+    )
+
+
+def _is_place(value: Any, period: str) -> bool:
+    """Whether ``value`` is where a period of this kind sorts, as a state keeps it."""
+    if period in _LAST_INDEX:
+        return _is_index(value, period)
+    if not isinstance(value, list) or not value or not is_day(value[0]):
+        return False
+    if period == "event":
+        return len(value) == 2 and isinstance(value[1], str)
+    return len(value) == len(game_order(HistoryGame("2000-01-01", "", "a", "b", 1.0)))
+
+
+def check_state(own: Mapping[str, Any]) -> str | None:
+    """Why Glicko-2's part of a saved state cannot be gone on from: ``period`` one of
+    :data:`PERIODS`, ``last`` where its last period sorts (``None``: none rated) and, for
+    calendar periods, ``periods``: each player's last period, an index of that kind."""
+    unknown = sorted(set(own) - {"period", "last", "periods"})
+    if unknown:
+        return f"{unknown[0]}: not a key of Glicko-2's state (period, last, periods)"
+    period = own.get("period")
+    if period not in PERIODS:
+        return f"period: expected one of {', '.join(PERIODS)}, got {shown(period)}"
+    last = own.get("last")
+    if last is not None and not _is_place(last, period):
+        return f"last: {shown(last)} is not where a {period} period sorts"
+    periods = own.get("periods", {})
+    if not isinstance(periods, dict):
+        return f"periods: expected an object (player → period), got {shown(periods)}"
+    if periods and period not in _LAST_INDEX:
+        return f"periods: a state of {period} periods has none"
+    for name, index in periods.items():
+        if not _is_index(index, period):
+            return f"periods.{name}: {shown(index)} is not a {period} period's number"
+    return None
 
 
 def _game_key(game: HistoryGame) -> list:
@@ -947,6 +1020,10 @@ def _rate(
     )
 
 
+SAVES = (
+    "the last period rated (where it sorts) and, for calendar periods, each player's last period"
+)
+
 #: The first RD of a rank: goratings seeds a rank as ``Glicko2Entry(rank_to_rating(...))``,
 #: whose deviation defaults to 350 (``goratings/math/glicko2.py``).
 RANK_DEVIATION = 350.0
@@ -968,6 +1045,9 @@ def sodos_rating_systems() -> list[RatingSystem]:
             label=label,
             source=SOURCE,
             saves_state=True,
+            saves=SAVES,
+            check_state=check_state,
+            unit="period",
         ),
         RatingSystem(
             name="ogs",
@@ -978,5 +1058,8 @@ def sodos_rating_systems() -> list[RatingSystem]:
             label=label,
             source=SOURCE,
             saves_state=True,
+            saves=SAVES,
+            check_state=check_state,
+            unit="game",
         ),
     ]

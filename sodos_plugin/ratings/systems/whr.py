@@ -37,23 +37,53 @@ from sodos_hookspecs import (
 
 from sodos_plugin.errors import InputError
 from sodos_plugin.ratings.periods import game_order
-from sodos_plugin.ratings.state import too_early
+from sodos_plugin.ratings.state import is_day, shown, too_early
 
 NAME = "whr"
 SOURCE = "docs/rules.md §10.7 (Coulom, Whole-History Rating; goshrine/whole_history_rating)"
 ELO = 400.0 / math.log(10.0)  # Elo points per natural unit of r
 DAMPING = 0.001
 
+#: The most Newton passes a run may ask for (each is a pass over every player's days).
+MAX_ITERATIONS = 100_000
+
 PARAMETERS = (
-    Parameter("w2", 300.0, "prior variance of rating change, Elo² per day"),
-    Parameter("iterations", 1000, "at most this many Newton passes over all players"),
+    Parameter(
+        "w2",
+        300.0,
+        "prior variance of rating change, Elo² per day",
+        minimum=0.0,
+        minimum_excluded=True,
+        maximum=1e9,
+    ),
+    Parameter(
+        "iterations",
+        1000,
+        "at most this many Newton passes over all players",
+        minimum=1,
+        maximum=MAX_ITERATIONS,
+    ),
     Parameter(
         "tolerance",
         0.0001,
         "stop after a pass that moved no rating by more than this, Elo (0: always iterations)",
+        minimum=0.0,
     ),
-    Parameter("prior_games", 1.0, "virtual wins and losses against Elo 0 on a first day"),
-    Parameter("elo_per_stone", 0.0, "Elo added to Black per handicap stone"),
+    Parameter(
+        "prior_games",
+        1.0,
+        "virtual wins and losses against Elo 0 on a first day",
+        minimum=0.0,
+        minimum_excluded=True,
+        maximum=1e6,
+    ),
+    Parameter(
+        "elo_per_stone",
+        0.0,
+        "Elo added to Black per handicap stone",
+        minimum=-1000.0,
+        maximum=1000.0,
+    ),
 )
 
 
@@ -330,6 +360,50 @@ def _saved_games(state) -> tuple[list[tuple[str, str, float, int, float]], Any]:
     return games, last
 
 
+#: The largest Elo a saved game's handicap shift may add (the limit of a start,
+#: docs/rules.md §10.1: beyond it the fit's exponentials overflow).
+MAX_SHIFT = 10_000.0
+_LAST_DAY = Date.max.toordinal()
+_SCORES = frozenset((0.0, 0.5, 1.0))
+
+
+def check_state(own: Mapping[str, Any]) -> str | None:
+    """Why WHR's part of a saved state cannot be gone on from: ``names`` (distinct
+    non-empty texts), ``games`` (``[day number, black, white, score, shift]`` rows:
+    a day of the calendar, two different indexes into ``names``, Black's score 0, 0.5
+    or 1, an Elo shift within ±:data:`MAX_SHIFT`) and ``last`` (where the last game
+    sorts, or ``None``)."""
+    unknown = sorted(set(own) - {"names", "games", "last"})
+    if unknown:
+        return f"{unknown[0]}: not a key of WHR's state (names, games, last)"
+    names, rows, last = own.get("names"), own.get("games"), own.get("last")
+    if not isinstance(names, list) or not isinstance(rows, list):
+        return "names, games: expected two lists (WHR keeps every game rated)"
+    if not set(map(type, names)) <= {str} or not all(names):
+        bad = next(n for n in names if not isinstance(n, str) or not n)
+        return f"names: expected players' names (texts), got {shown(bad)}"
+    if len(set(names)) != len(names):
+        return "names: a name is listed twice"
+    count = len(names)
+    for k, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != 5:
+            return f"games[{k}]: expected [day, black, white, score, shift], got {shown(row)}"
+        day, black, white, score, shift = row
+        if type(day) is not int or not 0 < day <= _LAST_DAY:
+            return f"games[{k}]: day {shown(day)} is not a day's number"
+        if type(black) is not int or type(white) is not int:
+            return f"games[{k}]: players {shown(black)}, {shown(white)} are not indexes of names"
+        if not (0 <= black < count and 0 <= white < count) or black == white:
+            return f"games[{k}]: players {black}, {white} are not two of the {count} names"
+        if type(score) not in (int, float) or score not in _SCORES:
+            return f"games[{k}]: score {shown(score)} is not 0, 0.5 or 1"
+        if type(shift) not in (int, float) or not -MAX_SHIFT <= shift <= MAX_SHIFT:
+            return f"games[{k}]: shift {shown(shift)} is not within ±{MAX_SHIFT:g} Elo"
+    if last is not None and (not isinstance(last, list) or not last or not is_day(last[0])):
+        return f"last: {shown(last)} is not where a game sorts"
+    return None
+
+
 @hookimpl
 def sodos_rating_systems() -> list[RatingSystem]:
     return [
@@ -340,5 +414,8 @@ def sodos_rating_systems() -> list[RatingSystem]:
             parameters=PARAMETERS,
             source=SOURCE,
             saves_state=True,
+            saves="every game rated (the fit is of the whole history)",
+            check_state=check_state,
+            unit="period",
         )
     ]

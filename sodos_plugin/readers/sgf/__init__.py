@@ -27,8 +27,9 @@ settings files that differ in one run are an error.
 This package is the plugin module: it holds the reader's name, :func:`claims` and the
 hook only, so registering it costs nothing; :func:`read` imports :mod:`.reader` (and with
 it the layers above and sgfmill) on its first call, and the game-history mode's
-:func:`archive_history` and :func:`open_cache` import :mod:`.history` and :mod:`.cache`
-on theirs, :func:`aliases` :mod:`.options` on its (:mod:`sodos_plugin.util.lazy`).
+:func:`game_history` (the reader's game histories, through :func:`archive_history`) and
+:func:`open_cache` import :mod:`.history` and :mod:`.cache` on theirs, :func:`aliases`
+:mod:`.options` on its (:mod:`sodos_plugin.util.lazy`).
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sodos_hookspecs import Reader, hookimpl
+from sodos_hookspecs import GameHistory, Reader, hookimpl
 
 from sodos_plugin.readers.sgf.names import NAME, PLUGIN, is_archive, is_record
+from sodos_plugin.util.inputfiles import plain_head
 
 if TYPE_CHECKING:
     from sodos_hookspecs import ReadResult
@@ -50,9 +52,11 @@ __all__ = [
     "aliases",
     "archive_history",
     "claims",
+    "game_history",
     "open_cache",
     "read",
     "sodos_readers",
+    "stdin",
 ]
 
 
@@ -100,6 +104,51 @@ def open_cache(path: Path | None, context: str):
     return Cache(path or default_path(), context)
 
 
+def game_history(
+    paths: Sequence[Path], section: Mapping[str, Any], run: Mapping[str, Any]
+) -> GameHistory:
+    """An SGF archive as a game history (:func:`.history.archive_history`): its games as
+    columns (arranged as the host's ``run["arrange"]`` says), the ingest cache's
+    warnings first."""
+    found = archive_history(
+        paths,
+        section,
+        event_gap_days=run["event_gap_days"],
+        key=run["identity"],
+        cache=run.get("cache"),
+        jobs=run.get("jobs"),
+        progress=run.get("progress"),
+        arrange=run.get("arrange"),
+    )
+    return GameHistory(
+        found.games,
+        found.events,
+        found.players,
+        tuple(found.files),
+        (*found.cache_warnings, *found.warnings),
+    )
+
+
+def stdin(head: bytes) -> str | None:
+    """Data from stdin that starts like SGF (``(;``, after a BOM or in UTF-16) or an
+    archive: its suffix."""
+    if head.startswith(b"PK\x03\x04"):
+        return ".zip"
+    if head.startswith(b"\x1f\x8b"):
+        return ".tar.gz"
+    text = plain_head(head)
+    return ".sgf" if text.startswith(b"(") and text[1:].lstrip()[:1] == b";" else None
+
+
 @hookimpl
 def sodos_readers() -> list[Reader]:
-    return [Reader(NAME, "SGF game records: files, folders, .zip/.tar.gz archives", claims, read)]
+    return [
+        Reader(
+            NAME,
+            "SGF game records: files, folders, .zip/.tar.gz archives",
+            claims,
+            read,
+            history=game_history,
+            stdin=stdin,
+        )
+    ]

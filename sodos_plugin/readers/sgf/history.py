@@ -442,10 +442,14 @@ class Assembly:
                     raise ValueError("a file's status, reason or kind that is not text")
                 self.files += map(FileReport, paths, statuses, reasons, kinds)
                 self.file_units += numbers
-                self.warnings += map(str, part["warnings"])
+                texts = [*part["warnings"], *itertools.chain.from_iterable(part["spelling"])]
+                texts += itertools.chain.from_iterable(part["merged"])
+                if not set(map(type, texts)) <= {str}:  # checked as input, never made text
+                    raise ValueError("a warning or a name that is not text")
+                self.warnings += part["warnings"]
                 for k, raw, source in part["spelling"]:
-                    self.spelling[str(k)] = (str(raw), str(source))
-                self.merged.update(((str(a), str(b)), None) for a, b in part["merged"])
+                    self.spelling[k] = (raw, source)
+                self.merged.update(((a, b), None) for a, b in part["merged"])
                 columns, rows = part["kept"], part["rows"]
                 if not isinstance(rows, int) or not 0 <= rows <= max_rows:
                     raise ValueError(f"{rows!r} games")
@@ -463,6 +467,10 @@ class Assembly:
                 self.units = units
             if self.units != len(sources):
                 raise ValueError(f"parts of {self.units} units, not {len(sources)}")
+            # a unit is reported ingested exactly when it kept a game (:meth:`add`)
+            ingested = {u for u, f in zip(self.file_units, self.files) if f.status == "ingested"}
+            if ingested != set(self.row_units):
+                raise ValueError("the files ingested are not those whose games are kept")
             rows = len(kept["date"])
             if any(len(column) != rows for column in kept.values()):
                 raise ValueError("columns differ in length")

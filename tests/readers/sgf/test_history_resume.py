@@ -163,6 +163,46 @@ def test_a_part_that_is_not_an_assembly_is_never_trusted(tmp_path):
     assert again == everything(first)
 
 
+def _tamper_part(tmp_path, change) -> None:
+    """Change the saved part's value and give it a checksum that matches."""
+    from sodos_plugin.readers.sgf.cache import _digest
+
+    db = sqlite3.connect(tmp_path / "cache.sqlite3")
+    (value,) = db.execute("SELECT value FROM parts").fetchone()
+    part = json.loads(value)
+    change(part)
+    value = json.dumps(part)
+    db.execute("UPDATE parts SET value = ?, digest = ?", (value, _digest(value)))
+    db.commit()
+    db.close()
+
+
+def _no_games(part):
+    part["rows"], part["row_units"] = 0, []
+    part["kept"] = {name: [] for name in part["kept"]}
+
+
+def _a_number_as_a_name(part):
+    part["spelling"][0][1] = 5
+
+
+def test_a_part_of_the_right_checksum_and_wrong_content_is_read_again(tmp_path):
+    # issue 33: a part with a valid checksum that kept no game of its ingested files gave
+    # a ratings run of 0 players and no warning (--no-cache rates them); a number as a
+    # name was made text ("5") and taken
+    games = tmp_path / "games"
+    archive(games, 0, 4)
+    first = everything(host(tmp_path).history([games]))
+    for change in (_no_games, _a_number_as_a_name):
+        host(tmp_path).history([games])  # the part saved again, whole
+        _tamper_part(tmp_path, change)
+        again = everything(host(tmp_path).history([games]))
+        said = again[4].pop()
+        assert "not what sodos saves (malformed assembly state" in said
+        assert again == first
+        assert len(again[2]) == len(everything(host(tmp_path, enabled=False).history([games]))[2])
+
+
 def test_a_rank_comes_from_the_first_game_that_gives_one(tmp_path):
     games = tmp_path / "games"
     write(games, "1.sgf", "Ann", "Bob", "2024-01-02", br="")
