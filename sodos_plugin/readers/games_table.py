@@ -13,7 +13,8 @@ The table: UTF-8 (a BOM is skipped), comma, semicolon or tab separated (the one 
 header line holds most of; tab for ``.tsv``), a header row naming the columns (any
 case; spaces, ``_`` and ``-`` alike), quoted cells as CSV quotes them:
 
-* required: ``date`` (any layout of :func:`sodos_plugin.readers.dates.first_day`),
+* required: ``date`` (any layout of :func:`sodos_plugin.readers.dated.first_day`; a
+  time of day after the date, ``2024-05-10 23:30``, orders the games of one day),
   ``black``, ``white`` (the players' names) and ``result`` (SGF ``RE`` texts:
   ``B+R``, ``W+3.5``, ``B+T``, ``B+F``, ``0``/``Draw``/``Jigo``, ``Void``, ``?``;
   ``Black``, ``White``, ``B``, ``W``; docs/rules.md §9);
@@ -116,6 +117,7 @@ class TableGame:
     black_rank: str | None = None
     white_rank: str | None = None
     id: str | None = None
+    time: str | None = None
 
 
 @dataclass(frozen=True)
@@ -317,6 +319,7 @@ class _Reader:
                 row.get("black_rank") or None,
                 row.get("white_rank") or None,
                 game_id,
+                dated.time_of_day(date_text),
             )
         )
         if parsed.note:
@@ -358,7 +361,7 @@ def _renamed(game: TableGame, black: str, white: str) -> TableGame:
         return game
     return TableGame(
         game.line, game.date, black, white, game.score, game.handicap, game.komi, game.size,
-        game.event, game.round, game.black_rank, game.white_rank, game.id,
+        game.event, game.round, game.black_rank, game.white_rank, game.id, game.time,
     )  # fmt: skip
 
 

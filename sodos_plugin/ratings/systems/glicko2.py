@@ -52,7 +52,15 @@ from sodos_hookspecs import (
 from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.errors import InputError
 from sodos_plugin.ratings.columns import Lazy, StepColumns, game_arrays, levels
-from sodos_plugin.ratings.periods import event_name, events_in_order, game_order, seed
+from sodos_plugin.ratings.periods import (
+    event_name,
+    event_order,
+    events_in_order,
+    game_order,
+    saved_key,
+    seed,
+    shown_game,
+)
 from sodos_plugin.ratings.state import too_early
 from sodos_plugin.util.lazy import LazyModule
 
@@ -426,7 +434,12 @@ def _periods(history: GameHistory, period: str) -> list[tuple[str, str, list[His
     if period == "event":
         ordered, days = events_in_order(history, with_days=True)
         return [
-            (event_name(history, key), games[0].date, games, [days[key], key])
+            (
+                event_name(history, key),
+                games[0].date,
+                games,
+                list(event_order(days[key], key, games[0])),
+            )
             for key, games in ordered
         ]
     buckets: dict[int, list[HistoryGame]] = {}
@@ -443,10 +456,10 @@ def _periods(history: GameHistory, period: str) -> list[tuple[str, str, list[His
 def _shown(key: Any, period: str) -> str:
     """Where a period sorts, for people: a game's date and event, a tournament's key and
     day, a calendar period's label."""
-    if period == "game" and isinstance(key, list) and len(key) >= 2:
-        return f"{key[0]} {key[1]!r}"
-    if period == "event" and isinstance(key, list) and len(key) == 2:
-        return f"{key[1]!r} ({key[0]})"
+    if period == "game" and isinstance(key, list):
+        return shown_game(key)
+    if period == "event" and isinstance(key, list) and len(key) == 4:
+        return f"{key[3]!r} ({key[0]})"
     if isinstance(key, int) and not isinstance(key, bool):
         if period == "day":
             return Date.fromordinal(key).isoformat()
@@ -521,7 +534,7 @@ class _Run:
 
     def check_after(self, state) -> None:
         """The first period rated must sort after the state's last one."""
-        saved = state.system_state.get("last")
+        saved = saved_key(state.system_state.get("last"), self.period)
         if saved is None or self.first_key is None:
             return
         first = self.first_key
