@@ -59,6 +59,7 @@ histories = LazyModule("sodos_plugin.ratings.history", globals(), "histories")
 initials = LazyModule("sodos_plugin.ratings.initial", globals(), "initials")
 runs = LazyModule("sodos_plugin.ratings.run", globals(), "runs")
 states = LazyModule("sodos_plugin.ratings.state", globals(), "states")
+stores = LazyModule("sodos_plugin.store.api", globals(), "stores")
 
 
 class Host:
@@ -369,6 +370,19 @@ class Host:
         history = self.history(games=[game])
         run = self.ratings(history, system=system, state=state, **params)
         return run.saved_state()
+
+    def store(
+        self, path: Path | str, *, rating: str = "ogs", synchronous: str = "full", **params: Any
+    ) -> Any:
+        """The live rating store at ``path`` (a SQLite file, created when absent) for the
+        rating system ``rating`` and its parameters, resolved as :meth:`ratings` resolves
+        them (defaults < ``[rating.<system>]`` < ``params``): a
+        :class:`~sodos_plugin.store.api.Store` (docs/ratings.md, "A server's live
+        ratings"). A store made with another system or other parameters is refused."""
+        chosen = self.resolve("rating_systems", [rating])[0].item
+        section = self.settings.rating_sections.get(chosen.name.lower(), {})
+        values = runs.resolve_parameters(chosen, section, params)
+        return stores.Store(path, chosen.name, values, synchronous=synchronous)
 
     # -- writing ----------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from sodos_plugin.cli._common import EXIT_OK, UsageError, common, make_host
 from sodos_plugin.config.settings import check_host
 from sodos_plugin.serve.app import App, Hosts
 from sodos_plugin.serve.jobs import error_body
+from sodos_plugin.serve.live import Live
 from sodos_plugin.util.textsafe import fit, printable
 
 try:  # the serve extra; without it the command says how to get it
@@ -42,7 +43,11 @@ try:  # the serve extra; without it the command says how to get it
 except ImportError:
     waitress = None
 
-EXAMPLES = ("sodos serve", "sodos serve --host 0.0.0.0 --port 8080 -o serve.concurrency=4")
+EXAMPLES = (
+    "sodos serve",
+    "sodos serve --host 0.0.0.0 --port 8080 -o serve.concurrency=4",
+    "sodos serve --port 8080 --store ratings.db --rating ogs",
+)
 #: Threads beyond the requests the application may hold: GETs and refusals.
 SPARE_THREADS = 4
 #: Exit status when stopped while starting (as for Ctrl-C elsewhere).
@@ -53,6 +58,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     common(p)
     p.add_argument("--host", help="address to bind (config serve.host, default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port (config serve.port, default 8000; 0: any)")
+    p.add_argument(
+        "--store",
+        metavar="PATH",
+        help="serve a server's live ratings from the SQLite store at PATH (created when "
+        "absent): POST /games, GET /players/{id}, GET /leaderboard (docs/ratings.md)",
+    )
+    p.add_argument(
+        "--rating",
+        metavar="SYSTEM",
+        default="ogs",
+        help="the store's rating system (ogs, or glicko2 with -o rating.glicko2.period=game)",
+    )
 
 
 def _channel_class(request_timeout: float):
@@ -177,6 +194,8 @@ def _serve(args: argparse.Namespace) -> int:
     app = App(functools.partial(make_host, args))
     try:
         serve = app.host.settings.serve
+        if getattr(args, "store", None):
+            app.live = Live(app.host.store(args.store, rating=args.rating))
         server = _listen(app, serve)
     except BaseException:
         app.close()

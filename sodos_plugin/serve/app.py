@@ -46,6 +46,7 @@ STATUS = {
     400: "400 Bad Request",
     404: "404 Not Found",
     405: "405 Method Not Allowed",
+    409: "409 Conflict",
     411: "411 Length Required",
     413: "413 Content Too Large",
     414: "414 URI Too Long",
@@ -215,6 +216,8 @@ class App:
         self.served = 0
         self.in_flight = 0
         self.pool = pools.Pool(host_factory, self.limits.concurrency)
+        #: the live store's routes (serve/live.py), set by ``sodos serve --store``
+        self.live: Any = None
 
     # -- WSGI -------------------------------------------------------------------------
 
@@ -259,6 +262,10 @@ class App:
                 raise Refused(400, "give the player: ?player=NAME or ?id=ID", field="player")
             body = self._body(environ)
             return self._compute(route, options, body)
+        if self.live is not None:
+            found = self.live.answer(self, method, path, environ)
+            if found is not None:
+                return found
         known = (
             "GET /health, GET /criteria, GET /plugins, "
             "POST /standings, POST /explain, POST /ratings"

@@ -419,6 +419,28 @@ class _Clamp:
         return RatingState(*(float(x) for x in self.arrays(r, rd, vol)))
 
 
+def rate_pairs(before, result, start, tau: float, eps: float, clamp: _Clamp):
+    """One game per period for both players, for ``m`` games that share no player: the
+    states ``before`` are (r, RD, σ) arrays of the ``2m`` players, Black's of each game
+    then White's; ``result`` Black's scores, ``start`` Black's head starts in ranks (or
+    None). Returns the states after, in the same places. The one form of a game's
+    update: the batch (:meth:`_Run.rate_games_columns`, a wave at a time) and the live
+    store (:mod:`sodos_plugin.store`, a game at a time) both rate with it."""
+    r, rd, vol = before
+    m = len(result)
+    opp = np.concatenate([np.arange(m, 2 * m), np.arange(m)])
+    o_r = r[opp]
+    if start is not None and start.any():
+        ranks = np.concatenate([-start, start])
+        o_r = np.where(ranks != 0, o_r + handicap_shift(o_r, ranks), o_r)
+    scores = np.concatenate([result, 1.0 - result])
+    new_mu, new_phi, new_vol, *_ = update_rows(
+        (r - 1500.0) / SCALE, rd / SCALE, vol, np.arange(2 * m),
+        (o_r - 1500.0) / SCALE, rd[opp] / SCALE, scores, tau, eps,
+    )  # fmt: skip
+    return clamp.arrays(SCALE * new_mu + 1500.0, SCALE * new_phi, new_vol)
+
+
 def _period_index(day: str, period: str) -> int:
     d = Date.fromisoformat(day)
     if period == "day":
@@ -766,20 +788,11 @@ class _Run:
             if not m:
                 continue
             players = np.concatenate([black[idx], white[idx]])
-            opp = np.concatenate([white[idx], black[idx]])
             r, rd, vol = R[players], RD[players], V[players]
-            o_r = R[opp]
-            if start is not None:
-                d = start[idx]
-                if d.any():
-                    ranks = np.concatenate([-d, d])
-                    o_r = np.where(ranks != 0, o_r + handicap_shift(o_r, ranks), o_r)
-            scores = np.concatenate([result[idx], 1.0 - result[idx]])
-            new_mu, new_phi, new_vol, *_ = update_rows(
-                (r - 1500.0) / SCALE, rd / SCALE, vol, np.arange(2 * m),
-                (o_r - 1500.0) / SCALE, RD[opp] / SCALE, scores, self.tau, self.eps,
+            ar, ard, av = rate_pairs(
+                (r, rd, vol), result[idx], None if start is None else start[idx],
+                self.tau, self.eps, self.clamp,
             )  # fmt: skip
-            ar, ard, av = self.clamp.arrays(SCALE * new_mu + 1500.0, SCALE * new_phi, new_vol)
             slots = np.concatenate([2 * idx, 2 * idx + 1])  # black's step, white's step
             for column, values in zip(before, (r, rd, vol)):
                 column[slots] = values

@@ -1,0 +1,388 @@
+"""The store: games in, ratings out, kept in SQLite (docs/ratings.md, "A server's live
+ratings").
+
+Contract: :class:`Store` rates each game added, in the order it arrives, in one
+transaction (``BEGIN IMMEDIATE``: two processes on one store take turns, and each reads
+the two players' states inside its own transaction, so every game is applied once, in
+order). Adding a game reads and writes its two players only: its cost does not grow with
+the number of players. A game id posted again with the same content answers what it
+answered the first time; with other content it is a :class:`StoreConflict`. Voiding or
+correcting a game rates again every game after it (their players' states are put back
+to where they were before it), so that every rating equals a batch run over the
+corrected history in the order of arrival (:meth:`Store.games` is that history).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from sodos_hookspecs import GameHistory, HistoryGame, RatingState
+
+from sodos_plugin.engine.identity import identity_key
+from sodos_plugin.errors import InputError, LimitError
+from sodos_plugin.schemas import live
+from sodos_plugin.store import schema
+from sodos_plugin.store.games import LiveGame, Posted, parse_game
+from sodos_plugin.store.incremental import for_system
+
+#: The most players one leaderboard answer lists (``store.max_leaderboard``).
+MAX_LEADERBOARD = 1000
+#: The most games one batch adds (``store.max_batch``).
+MAX_BATCH = 100_000
+
+
+class StoreConflict(InputError):
+    """A game id already rated with other content (HTTP 409)."""
+
+
+class NotFound(InputError):
+    """No such player or game (HTTP 404)."""
+
+
+class Rated(NamedTuple):
+    """A game rated: its id, its place in the order of arrival, whether it was rated
+    before (posted again), and both players' names and states after it."""
+
+    id: str
+    order: int
+    already: bool
+    black: tuple[str, RatingState]
+    white: tuple[str, RatingState]
+
+
+class Player(NamedTuple):
+    """A player's current state."""
+
+    name: str
+    id: str | None
+    state: RatingState
+    games: int
+    last_game: str | None
+
+
+def _stored(error: sqlite3.Error, path: Path) -> InputError:
+    """An SQLite error as people read it: locked, read-only, full, damaged."""
+    text = str(error)
+    low = text.lower()
+    if "locked" in low or "busy" in low:
+        why = "locked by another process past the wait (store.busy_timeout)"
+    elif "readonly" in low or "read-only" in low:
+        why = "read-only: nothing was written"
+    elif "full" in low:
+        why = "the disk is full: nothing of this request was written"
+    elif "malformed" in low or "not a database" in low or "corrupt" in low:
+        why = "damaged (restore it from a backup; nothing was written)"
+    else:
+        why = text
+    return InputError(f"the store cannot be written: {why} ({text})", source=str(path))
+
+
+class Store:
+    """A rating store at ``path`` for ``system`` and its resolved ``parameters`` (see
+    :meth:`sodos_plugin.Host.store`, which resolves them as ``sodos ratings`` does)."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        system: str,
+        parameters: Mapping[str, Any],
+        *,
+        synchronous: str = "full",
+    ):
+        self.path = Path(path)
+        self.system = system.lower()
+        self.parameters = dict(parameters)
+        self.rater = for_system(self.system, self.parameters)
+        self.db = schema.connect(self.path, self.system, self.parameters, synchronous)
+        self._lock = threading.Lock()
+
+    # -- writing ---------------------------------------------------------------------
+
+    def add(self, game: LiveGame | Mapping[str, Any]) -> Rated:
+        """Rate one game (committed before it returns)."""
+        return self.add_many([game])[0]
+
+    def add_many(self, games: Iterable[LiveGame | Mapping[str, Any]]) -> list[Rated]:
+        """Rate games in the order given, all in one transaction (all or none)."""
+        games = list(games)
+        if len(games) > MAX_BATCH:
+            raise LimitError(f"{len(games)} games in one batch", limit="store.max_batch")
+        posted = [
+            parse_game(g, f"games[{k}]" if len(games) > 1 else "") for k, g in enumerate(games)
+        ]
+        return self._write(lambda: [self._add(p) for p in posted])
+
+    def void(self, game_id: str) -> int:
+        """Void a game: it counts no more; every later game is rated again. Returns the
+        number of games rated again."""
+        return self._write(lambda: self._change(game_id, None))
+
+    def correct(self, game_id: str, result: str) -> int:
+        """Correct a game's result (an SGF ``RE`` text); every game from it on is rated
+        again. Returns the number of games rated again (it included)."""
+        return self._write(lambda: self._change(game_id, result))
+
+    def _write(self, work):
+        with self._lock:
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise _stored(error, self.path) from None
+            try:
+                out = work()
+                self.db.execute("COMMIT")
+            except sqlite3.Error as error:
+                self._rollback()
+                raise _stored(error, self.path) from None
+            except BaseException:
+                self._rollback()
+                raise
+            return out
+
+    def _rollback(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("ROLLBACK")
+
+    def _player(self, key: str, name: str, player_id: str | None) -> tuple[int, RatingState]:
+        row = self.db.execute(
+            "SELECT id, rating, deviation, volatility FROM players WHERE key = ?", (key,)
+        ).fetchone()
+        if row is not None:
+            return row[0], RatingState(row[1], row[2], row[3])
+        state, start = self.rater.start()
+        cursor = self.db.execute(
+            "INSERT INTO players (key, name, rating, deviation, volatility, start) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (key, name, *state, start),
+        )
+        return cursor.lastrowid, state  # type: ignore[return-value]
+
+    def _add(self, game: Posted) -> Rated:
+        db = self.db
+        found = db.execute("SELECT seq, content FROM games WHERE id = ?", (game.id,)).fetchone()
+        if found is not None:
+            if found[1] != game.content:
+                raise StoreConflict(
+                    f"game {game.id!r} was rated before with other content: {found[1]}",
+                    where="id",
+                )
+            return self._rated(found[0], game.id, already=True)
+        black, b = self._player(game.black_key, game.black, game.black_id)
+        white, w = self._player(game.white_key, game.white, game.white_id)
+        seq = db.execute(
+            "INSERT INTO games (id, content, date, time, black, white, result, handicap, komi, "
+            "size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game.id, game.content, game.date, game.time, black, white, game.score,
+             game.handicap, game.komi, game.size),
+        ).lastrowid  # fmt: skip
+        nb, nw = self._apply(seq, game, black, b, white, w)  # type: ignore[arg-type]
+        names = db.execute(
+            "SELECT name FROM players WHERE id IN (?, ?) ORDER BY id = ?", (black, white, white)
+        ).fetchall()
+        return Rated(game.id, seq, False, (names[0][0], nb), (names[1][0], nw))  # type: ignore[arg-type]
+
+    def _apply(self, seq: int, game: Posted, black: int, b, white: int, w):
+        nb, nw = self.rater.rate(b, w, game)
+        self.db.executemany(
+            "INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(black, seq, *b, *nb), (white, seq, *w, *nw)],
+        )
+        self.db.executemany(
+            "UPDATE players SET rating = ?, deviation = ?, volatility = ?, games = games + 1, "
+            "last_game = ? WHERE id = ?",
+            [(*nb, game.date, black), (*nw, game.date, white)],
+        )
+        return nb, nw
+
+    def _rated(self, seq: int, game_id: str, already: bool) -> Rated:
+        rows = self.db.execute(
+            "SELECT p.name, h.rating, h.deviation, h.volatility, p.id = g.black "
+            "FROM history h JOIN players p ON p.id = h.player JOIN games g ON g.seq = h.seq "
+            "WHERE h.seq = ?",
+            (seq,),
+        ).fetchall()
+        sides = {bool(r[4]): (r[0], RatingState(r[1], r[2], r[3])) for r in rows}
+        if not sides:  # a voided game: no step
+            raise StoreConflict(f"game {game_id!r} was voided", where="id")
+        return Rated(game_id, seq, already, sides[True], sides[False])
+
+    def _change(self, game_id: str, result: str | None) -> int:
+        db = self.db
+        row = db.execute("SELECT seq, content, void FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no game {game_id!r} in the store", where="id")
+        seq, content, void = row
+        if result is None:
+            if void:
+                return 0
+            db.execute("UPDATE games SET void = 1 WHERE seq = ?", (seq,))
+        else:
+            members = json.loads(content)
+            members["result"] = result
+            fixed = parse_game(members)
+            db.execute(
+                "UPDATE games SET result = ?, content = ?, void = 0 WHERE seq = ?",
+                (fixed.score, fixed.content, seq),
+            )
+        return self._rerate_from(seq)
+
+    def _rerate_from(self, seq: int) -> int:
+        """Put every player of the games from ``seq`` on back to where he was before
+        the first of them, and rate those games again in their order."""
+        db = self.db
+        firsts = db.execute(
+            "SELECT player, MIN(seq), COUNT(*) FROM history WHERE seq >= ? GROUP BY player",
+            (seq,),
+        ).fetchall()
+        for player, first, count in firsts:
+            before = db.execute(
+                "SELECT rating_before, deviation_before, volatility_before FROM history "
+                "WHERE player = ? AND seq = ?",
+                (player, first),
+            ).fetchone()
+            last = db.execute(
+                "SELECT g.date FROM history h JOIN games g ON g.seq = h.seq "
+                "WHERE h.player = ? AND h.seq < ? ORDER BY h.seq DESC LIMIT 1",
+                (player, seq),
+            ).fetchone()
+            db.execute(
+                "UPDATE players SET rating = ?, deviation = ?, volatility = ?, "
+                "games = games - ?, last_game = ? WHERE id = ?",
+                (*before, count, last[0] if last else None, player),
+            )
+        db.execute("DELETE FROM history WHERE seq >= ?", (seq,))
+        games = db.execute(
+            "SELECT seq, id, date, time, black, white, result, handicap, komi, size "
+            "FROM games WHERE seq >= ? AND void = 0 ORDER BY seq",
+            (seq,),
+        ).fetchall()
+        for at, gid, day, time, black, white, score, handicap, komi, size in games:
+            game = Posted(gid, day, time, "", "", "", "", None, None, score, handicap, komi,
+                          size, "")  # fmt: skip
+            states = []
+            for player in (black, white):
+                r = db.execute(
+                    "SELECT rating, deviation, volatility FROM players WHERE id = ?", (player,)
+                ).fetchone()
+                states.append(RatingState(*r))
+            self._apply(at, game, black, states[0], white, states[1])
+        return len(games)
+
+    # -- reading ---------------------------------------------------------------------
+
+    def _find(self, who: str) -> tuple | None:
+        for key in (f"id:{who}", f"name:{identity_key(who)}"):
+            row = self.db.execute(
+                "SELECT id, key, name, rating, deviation, volatility, games, last_game "
+                "FROM players WHERE key = ?",
+                (key,),
+            ).fetchone()
+            if row is not None:
+                return row
+        return None
+
+    def player(self, who: str) -> Player:
+        """A player by id on the server, else by name (:class:`NotFound` when absent)."""
+        row = self._find(who)
+        if row is None:
+            raise NotFound(f"no player {who!r} in the store", where="player")
+        _, key, name, r, rd, vol, games, last = row
+        player_id = key[3:] if key.startswith("id:") else None
+        return Player(name, player_id, RatingState(r, rd, vol), games, last)
+
+    def player_answer(self, who: str) -> live.Player:
+        p = self.player(who)
+        return live.Player(
+            name=p.name, id=p.id, rating=p.state.rating, deviation=p.state.deviation,
+            volatility=p.state.volatility, rank=self.rater.label(p.state), games=p.games,
+            last_game=p.last_game,
+        )  # fmt: skip
+
+    def history(self, who: str) -> live.History:
+        """A player's every game rated, in the order of arrival."""
+        row = self._find(who)
+        if row is None:
+            raise NotFound(f"no player {who!r} in the store", where="player")
+        rows = self.db.execute(
+            "SELECT g.id, h.seq, g.date, g.time, h.rating_before, h.deviation_before, "
+            "h.rating, h.deviation FROM history h JOIN games g ON g.seq = h.seq "
+            "WHERE h.player = ? ORDER BY h.seq",
+            (row[0],),
+        ).fetchall()
+        steps = [
+            live.HistoryStep(
+                game=g,
+                order=s,
+                date=d,
+                time=t,
+                rating_before=rb,
+                deviation_before=db,
+                rating=r,
+                deviation=rd,
+            )  # fmt: skip
+            for g, s, d, t, rb, db, r, rd in rows
+        ]
+        return live.History(name=row[2], steps=steps)
+
+    def leaderboard(self, limit: int = 100, offset: int = 0) -> live.Leaderboard:
+        """The highest rated players with a game (then by name)."""
+        if not 0 <= limit <= MAX_LEADERBOARD:
+            raise LimitError(
+                f"limit {limit}: at most {MAX_LEADERBOARD} players an answer",
+                limit="store.max_leaderboard",
+            )
+        if offset < 0:
+            raise InputError(f"offset {offset}: expected 0 or more", where="offset")
+        rows = self.db.execute(
+            "SELECT name, rating, deviation, volatility, games FROM players WHERE games > 0 "
+            "ORDER BY rating DESC, name LIMIT ? OFFSET ?",
+            (limit, offset),
+        ).fetchall()
+        players = [
+            live.Leader(
+                place=offset + k + 1,
+                name=n,
+                rating=r,
+                deviation=rd,
+                rank=self.rater.label(RatingState(r, rd, v)),
+                games=g,
+            )  # fmt: skip
+            for k, (n, r, rd, v, g) in enumerate(rows)
+        ]
+        return live.Leaderboard(system=self.system, offset=offset, players=players)
+
+    def ratings(self) -> dict[str, RatingState]:
+        """Every player with a game rated: name → current state."""
+        rows = self.db.execute(
+            "SELECT name, rating, deviation, volatility FROM players WHERE games > 0"
+        ).fetchall()
+        return {n: RatingState(r, rd, v) for n, r, rd, v in rows}
+
+    def games(self) -> GameHistory:
+        """The games rated (not voided) in the order of arrival, as a history that
+        ``Host.ratings`` rates in that order (the batch run the store equals)."""
+        rows = self.db.execute(
+            "SELECT g.id, g.date, g.time, b.name, w.name, g.result, g.handicap, g.komi, "
+            "g.size FROM games g JOIN players b ON b.id = g.black "
+            "JOIN players w ON w.id = g.white WHERE g.void = 0 ORDER BY g.seq"
+        ).fetchall()
+        games = [
+            HistoryGame(d, gid, b, w, s, h, k, z, None, gid, t, gid)
+            for gid, d, t, b, w, s, h, k, z in rows
+        ]
+        return GameHistory(games=games)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,215 @@
+"""The store's database: one schema with a version, and the upgrades between versions.
+
+Contract: :func:`connect` opens the SQLite file at a path as a sodos store, creating it
+when the path is absent or an empty file, upgrading an older schema in one transaction,
+and refusing — without writing a byte — a file that is not a sodos store (any other
+file, another SQLite database) or one of a newer schema. The meta table holds the
+format, the rating system and its parameters; :func:`check_system` refuses a store
+opened with another system or other parameters, by name.
+
+Durability (docs/ratings.md): WAL, ``synchronous = FULL`` by default — a game whose
+answer was sent survives a crash of the process and a power loss; ``NORMAL`` survives
+the crash of the process but may lose the last games acknowledged before a power loss
+(the database stays whole either way).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sodos_plugin.errors import ConfigError, InputError
+
+FORMAT = "sodos-rating-store"
+#: The schema's version; :data:`UPGRADES` brings each older one up to it.
+VERSION = 2
+SQLITE_MAGIC = b"SQLite format 3\x00"
+SYNCHRONOUS = ("full", "normal", "extra")
+#: How long a writer waits for another process's transaction (milliseconds).
+BUSY_TIMEOUT_MS = 10_000
+
+#: The schema of version 1.
+SCHEMA_1 = (
+    "CREATE TABLE sodos_schema (version INTEGER NOT NULL)",
+    "CREATE TABLE sodos_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL,
+        volatility REAL,
+        start TEXT NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        last_game TEXT
+    )""",
+    """CREATE TABLE games (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        content TEXT NOT NULL,
+        date TEXT NOT NULL,
+        time TEXT,
+        black INTEGER NOT NULL REFERENCES players(id),
+        white INTEGER NOT NULL REFERENCES players(id),
+        result REAL NOT NULL,
+        handicap INTEGER NOT NULL,
+        komi REAL,
+        size INTEGER NOT NULL,
+        void INTEGER NOT NULL DEFAULT 0
+    )""",
+    """CREATE TABLE history (
+        player INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        rating_before REAL NOT NULL,
+        deviation_before REAL,
+        volatility_before REAL,
+        rating REAL NOT NULL,
+        deviation REAL,
+        volatility REAL,
+        PRIMARY KEY (player, seq)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX history_by_game ON history(seq)",
+)
+
+#: version → the statements that bring it to the next one.
+UPGRADES: dict[int, tuple[str, ...]] = {
+    1: ("CREATE INDEX players_by_rating ON players(rating DESC, name)",),
+}
+
+
+def _refuse(path: Path, why: str) -> InputError:
+    return InputError(f"not a sodos store ({why}): left as it is", source=str(path))
+
+
+def _read_meta(path: Path) -> dict[str, str] | None:
+    """The meta table of the file at ``path``, read without writing (None: no file, or
+    an empty one); refuses a file that is not a sodos store."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise InputError(f"cannot read the store: {error.strerror}", source=str(path)) from None
+    if not head:
+        return None
+    if head != SQLITE_MAGIC:
+        raise _refuse(path, "not an SQLite database")
+    try:
+        uri = f"{path.resolve().as_uri()}?mode=ro"
+        with sqlite3.connect(uri, uri=True) as probe:
+            rows = probe.execute("SELECT key, value FROM sodos_meta").fetchall()
+    except sqlite3.DatabaseError as error:
+        raise _refuse(path, f"an SQLite database without the store's tables: {error}") from None
+    meta = dict(rows)
+    if meta.get("format") != FORMAT:
+        raise _refuse(path, f"its format is {meta.get('format')!r}")
+    return meta
+
+
+def connect(
+    path: Path | str, system: str, parameters: Mapping[str, Any], synchronous: str = "full"
+) -> sqlite3.Connection:
+    """The store at ``path`` (created when absent), upgraded to :data:`VERSION`, checked
+    to rate with ``system`` and ``parameters``."""
+    path = Path(path)
+    if synchronous not in SYNCHRONOUS:
+        raise ConfigError(
+            f"synchronous must be one of {', '.join(SYNCHRONOUS)}, got {synchronous!r}",
+            where="store.synchronous",
+        )
+    meta = _read_meta(path)
+    try:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+        db.execute("PRAGMA foreign_keys = ON")
+        if meta is None:
+            _create(db, system, parameters)
+        else:
+            check_system(path, meta, system, parameters)
+            _upgrade(db, path)
+    except sqlite3.Error as error:
+        raise InputError(f"the store cannot be opened: {error}", source=str(path)) from None
+    return db
+
+
+def _create(db: sqlite3.Connection, system: str, parameters: Mapping[str, Any]) -> None:
+    from sodos_plugin import __version__
+
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'sodos_meta'").fetchone():
+            db.execute("ROLLBACK")  # another process created it first
+            return
+        for statement in SCHEMA_1:
+            db.execute(statement)
+        db.execute("INSERT INTO sodos_schema VALUES (1)")
+        meta = {
+            "format": FORMAT,
+            "system": system,
+            "parameters": json.dumps(dict(parameters), sort_keys=True),
+            "created_by": __version__,
+        }
+        db.executemany("INSERT INTO sodos_meta VALUES (?, ?)", meta.items())
+        _apply_upgrades(db, 1)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _apply_upgrades(db: sqlite3.Connection, version: int) -> None:
+    while version < VERSION:
+        for statement in UPGRADES[version]:
+            db.execute(statement)
+        version += 1
+        db.execute("UPDATE sodos_schema SET version = ?", (version,))
+
+
+def _upgrade(db: sqlite3.Connection, path: Path) -> None:
+    (version,) = db.execute("SELECT version FROM sodos_schema").fetchone()
+    if version == VERSION:
+        return
+    if version > VERSION:
+        raise InputError(
+            f"the store's schema is version {version}; this sodos reads up to {VERSION}",
+            source=str(path),
+        )
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        (version,) = db.execute("SELECT version FROM sodos_schema").fetchone()
+        _apply_upgrades(db, version)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def check_system(
+    path: Path, meta: Mapping[str, str], system: str, parameters: Mapping[str, Any]
+) -> None:
+    """Refuse a store made with another system or other parameters (by name)."""
+    if meta.get("system", "").lower() != system.lower():
+        raise ConfigError(
+            f"the store at {path} rates with {meta.get('system')!r}, not {system!r}",
+            where="store.rating",
+        )
+    saved = json.loads(meta.get("parameters", "{}"))
+    for key, value in sorted(dict(parameters).items()):
+        if saved.get(key) != value:
+            raise ConfigError(
+                f"the store at {path} was made with {key} = {saved.get(key)!r}, not "
+                f"{value!r}: its ratings are of those parameters (make another store)",
+                where=f"store.parameters.{key}",
+            )
+    extra = sorted(set(saved) - set(parameters))
+    if extra:
+        raise ConfigError(
+            f"the store at {path} has parameters this sodos does not know: {', '.join(extra)}",
+            where="store.parameters",
+        )

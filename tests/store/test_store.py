@@ -1,0 +1,248 @@
+"""The live rating store (docs/ratings.md, "A server's live ratings"): games added one at
+a time or in batches give the ratings of a batch run (``Host.ratings``) over the same
+games in the order of arrival, to 1e-9, before and after voids and corrections; the
+file it keeps (schema, version, system, refusals); what it refuses of a game."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import date, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sodos_plugin import Host
+from sodos_plugin.errors import ConfigError, InputError, LimitError
+from sodos_plugin.store import StoreConflict, schema
+from sodos_plugin.store.api import NotFound
+
+NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve"]
+RESULTS = ["B+R", "W+R", "B+3.5", "W+0.5", "0"]
+HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+SYSTEMS = [("ogs", {}), ("glicko2", {"period": "game"})]
+
+
+def game(k: int, black: str, white: str, result: str, handicap: int = 0, komi=None) -> dict:
+    day = (date(2024, 1, 1) + timedelta(k // 3)).isoformat()
+    out = {"id": f"g{k}", "date": f"{day}T{k % 3 + 8:02d}:00", "black": black, "white": white}
+    out.update(result=result, handicap=handicap)
+    if komi is not None:
+        out["komi"] = komi
+    return out
+
+
+@st.composite
+def games(draw):
+    n = draw(st.integers(1, 25))
+    out = []
+    for k in range(n):
+        black, white = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True))
+        handicap = draw(st.sampled_from([0, 0, 0, 2, 5]))
+        komi = draw(st.sampled_from([None, 0.5, 6.5]))
+        out.append(game(k, black, white, draw(st.sampled_from(RESULTS)), handicap, komi))
+    return out
+
+
+def assert_batch_equal(store, system, params):
+    """The store's ratings are a batch run's over its games in the order of arrival."""
+    batch = HOST.ratings(store.games(), system=system, **params).final()
+    live = store.ratings()
+    assert set(live) == set(batch)
+    for name, state in live.items():
+        for a, b in zip(state, batch[name]):
+            assert a == pytest.approx(b, abs=1e-9, rel=0)
+
+
+def chunks(items, sizes):
+    at = 0
+    for size in sizes:
+        if at >= len(items):
+            return
+        yield items[at : at + size]
+        at += size
+    if at < len(items):
+        yield items[at:]
+
+
+@pytest.mark.parametrize("system,params", SYSTEMS)
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    history=games(),
+    sizes=st.lists(st.integers(1, 6), max_size=8),
+    changes=st.lists(st.tuples(st.integers(0, 24), st.sampled_from([None, *RESULTS])), max_size=3),
+)
+def test_one_at_a_time_and_in_batches_equal_a_batch_run(
+    tmp_path_factory, system, params, history, sizes, changes
+):
+    folder = tmp_path_factory.mktemp("store")
+    one = HOST.store(folder / "one.db", rating=system, synchronous="normal", **params)
+    many = HOST.store(folder / "many.db", rating=system, synchronous="normal", **params)
+    for g in history:
+        one.add(g)
+    for batch in chunks(history, sizes):
+        many.add_many(batch)
+    assert one.ratings() == many.ratings()  # the same formula in the same order: exact
+    assert_batch_equal(one, system, params)
+    # posting them again changes nothing (idempotent by id)
+    again = many.add_many(history)
+    assert all(r.already for r in again)
+    assert one.ratings() == many.ratings()
+    # voids and corrections: every rating is the batch run's over the corrected games
+    for index, result in changes:
+        if index >= len(history):
+            continue
+        gid = history[index]["id"]
+        if result is None:
+            one.void(gid)
+        else:
+            one.correct(gid, result)
+        assert_batch_equal(one, system, params)
+    one.close()
+    many.close()
+
+
+def test_same_id_other_content_is_a_conflict(tmp_path):
+    store = HOST.store(tmp_path / "s.db")
+    store.add(game(1, "Ann", "Bob", "B+R"))
+    with pytest.raises(StoreConflict, match="'g1' was rated before with other content"):
+        store.add(game(1, "Ann", "Bob", "W+R"))
+    # a batch with a conflict adds nothing of the batch
+    with pytest.raises(StoreConflict):
+        store.add_many([game(2, "Ann", "Cid", "B+R"), game(1, "Ann", "Bob", "W+R")])
+    with pytest.raises(NotFound):
+        store.player("Cid")
+    assert store.player("Ann").games == 1
+
+
+@pytest.mark.parametrize(
+    "change,field",
+    [
+        ({"date": "2024-13-01"}, "date"),
+        ({"date": "2024-01-01 99:00"}, "date"),
+        ({"result": "Void"}, "result"),
+        ({"result": "B+F"}, "result"),
+        ({"white": "ann"}, "white"),
+        ({"handicap": 12}, "handicap"),
+        ({"colour": "B"}, "colour"),
+        ({"black_id": "7"}, "white_id"),
+    ],
+)
+def test_a_malformed_game_names_its_field(tmp_path, change, field):
+    store = HOST.store(tmp_path / "s.db")
+    bad = {**game(1, "Ann", "Bob", "B+R"), **change}
+    with pytest.raises(InputError) as caught:
+        store.add(bad)
+    assert caught.value.where == field
+    missing = game(1, "Ann", "Bob", "B+R")
+    del missing["result"]
+    with pytest.raises(InputError) as caught:
+        store.add_many([game(2, "Ann", "Bob", "B+R"), missing])
+    assert caught.value.where == "games[1].result"
+
+
+def test_players_by_id_are_told_apart_by_id(tmp_path):
+    store = HOST.store(tmp_path / "s.db")
+    store.add({**game(1, "Ann", "Bob", "B+R"), "black_id": "17", "white_id": "18"})
+    store.add({**game(2, "Ann", "Bob", "B+R"), "black_id": "19", "white_id": "18"})
+    assert store.player("17").games == 1
+    assert store.player("19").games == 1
+    assert store.player("18").games == 2
+
+
+def test_leaderboard_history_and_player(tmp_path):
+    store = HOST.store(tmp_path / "s.db")
+    for k in range(6):
+        store.add(game(k, "Ann", NAMES[1 + k % 3], "B+R"))
+    board = store.leaderboard(2)
+    assert [p.name for p in board.players] == ["Ann", board.players[1].name]
+    assert [p.place for p in store.leaderboard(2, 1).players] == [2, 3]
+    history = store.history("ann")
+    assert [s.game for s in history.steps] == [f"g{k}" for k in range(6)]
+    assert history.steps[-1].rating == store.player("Ann").state.rating
+    assert history.steps[1].rating_before == history.steps[0].rating
+    with pytest.raises(LimitError, match="store.max_leaderboard"):
+        store.leaderboard(100_000)
+
+
+def test_a_store_of_another_system_or_parameters_is_refused(tmp_path):
+    path = tmp_path / "s.db"
+    HOST.store(path).close()
+    with pytest.raises(ConfigError, match="rates with 'ogs', not 'glicko2'"):
+        HOST.store(path, rating="glicko2", period="game")
+    with pytest.raises(ConfigError, match=r"made with tau = 0\.5, not 0\.7") as caught:
+        HOST.store(path, tau=0.7)
+    assert caught.value.where == "store.parameters.tau"
+
+
+@pytest.mark.parametrize("rating,params", [("egf", {}), ("whr", {}), ("glicko2", {})])
+def test_systems_not_rated_game_by_game_are_refused_by_name(tmp_path, rating, params):
+    with pytest.raises(ConfigError, match="rates"):
+        HOST.store(tmp_path / "s.db", rating=rating, **params)
+    assert not (tmp_path / "s.db").exists()
+
+
+def test_a_file_that_is_not_a_store_is_never_altered(tmp_path):
+    text = tmp_path / "notes.db"
+    text.write_bytes(b"my notes\n")
+    with pytest.raises(InputError, match="not a sodos store"):
+        HOST.store(text)
+    assert text.read_bytes() == b"my notes\n"
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE t (x)")
+    db.close()
+    before = other.read_bytes()
+    with pytest.raises(InputError, match="without the store's tables"):
+        HOST.store(other)
+    assert other.read_bytes() == before
+    assert not (tmp_path / "other.db-wal").exists()
+
+
+def test_an_older_schema_is_upgraded_and_keeps_its_games(tmp_path):
+    path = tmp_path / "s.db"
+    store = HOST.store(path)
+    store.add(game(1, "Ann", "Bob", "B+R"))
+    before = store.ratings()
+    store.db.execute("DROP INDEX players_by_rating")
+    store.db.execute("UPDATE sodos_schema SET version = 1")
+    store.close()
+    store = HOST.store(path)
+    (version,) = store.db.execute("SELECT version FROM sodos_schema").fetchone()
+    assert version == schema.VERSION
+    names = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master")}
+    assert "players_by_rating" in names
+    assert store.ratings() == before
+    store.db.execute("UPDATE sodos_schema SET version = 99")
+    store.close()
+    with pytest.raises(InputError, match="version 99; this sodos reads up to 2"):
+        HOST.store(path)
+
+
+def test_the_store_keeps_system_parameters_and_wal(tmp_path):
+    store = HOST.store(tmp_path / "s.db")
+    meta = dict(store.db.execute("SELECT key, value FROM sodos_meta"))
+    assert meta["system"] == "ogs"
+    assert json.loads(meta["parameters"])["tau"] == 0.5
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_adding_a_game_reads_and_writes_its_two_players_only(tmp_path):
+    """Cost per game independent of the number of players: the statements of one game
+    touch the players table by key or id, never by a scan."""
+    store = HOST.store(tmp_path / "s.db")
+    store.add(game(0, "Ann", "Bob", "B+R"))
+    seen = []
+    store.db.set_trace_callback(seen.append)
+    store.add(game(1, "Cid", "Bob", "B+R"))
+    store.db.set_trace_callback(None)
+    for statement in seen:
+        if statement.startswith(("SELECT", "UPDATE")) and "players" in statement:
+            plan = store.db.execute(
+                "EXPLAIN QUERY PLAN " + statement.replace("games + 1", "games")
+            ).fetchall()
+            assert all("SCAN" not in row[-1] for row in plan), (statement, plan)
