@@ -109,8 +109,13 @@ class Live:
         return self.store.history(_text(who))
 
     def leaderboard(self, app, environ) -> live.Leaderboard:
-        options = app._query(environ, {"limit": "round", "offset": "round"})
-        return self.store.leaderboard(options.get("limit", 100), options.get("offset", 0))
+        options = app._query(environ, {"limit": "text", "offset": "text"})
+        numbers = {"limit": 100, "offset": 0}
+        for key, text in options.items():
+            if not text.isascii() or not text.isdigit() or len(text) > 12:
+                raise Refused(400, "expected a whole number >= 0", field=key)
+            numbers[key] = int(text)
+        return self.store.leaderboard(numbers["limit"], numbers["offset"])
 
 
 def _text(segment: str) -> str:
