@@ -62,7 +62,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--store",
         metavar="PATH",
         help="serve a server's live ratings from the SQLite store at PATH (created when "
-        "absent): POST /games, GET /players/{id}, GET /leaderboard (docs/ratings.md)",
+        "absent): POST /games, GET /players/{id}, GET /leaderboard (sodos docs ratings)",
     )
     p.add_argument(
         "--rating",

@@ -1,0 +1,113 @@
+"""A store made from a batch run, and a store's ratings as a run's result.
+
+Contract: :func:`from_run` fills an empty store with a batch run's result over a game
+history (``sodos ratings``' numbers, not rated again): every game in the history's
+order (its id: the game's id, else its source), both players' states before and after
+it, every player's final state and start — so that a server starts from its archive and
+goes on game by game. :func:`as_result` is the store's ratings as a
+:class:`~sodos_hookspecs.RatingResult` (a step per player and game, the final states,
+the starts, and the saved state's key of the last game), which the ratings report writes
+in today's formats and ``--save-state`` saves.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from sodos_hookspecs import GameHistory, RatingResult, RatingState, RatingStep
+
+from sodos_plugin.engine.identity import identity_key
+from sodos_plugin.errors import InputError
+from sodos_plugin.ratings.periods import game_order
+
+
+def _result_text(score: float) -> str:
+    return {1.0: "B+", 0.0: "W+"}.get(score, "0")
+
+
+def from_run(store, run: Any) -> int:
+    """Load ``run`` (a :class:`~sodos_plugin.ratings.run.RatingRun` of the store's
+    system and parameters, game by game) into the empty ``store``; returns the games."""
+    if run.system.name.lower() != store.system:
+        raise InputError(f"the run is of {run.system.name}, the store of {store.system}")
+    games = run.history.games
+    steps = run.result.steps
+    if len(steps) != 2 * len(games):
+        raise InputError("the run has not one step per player and game: not game by game")
+    db = store.db
+
+    def work() -> int:
+        if db.execute("SELECT 1 FROM games LIMIT 1").fetchone():
+            raise InputError("the store has games already: make it from a history when new")
+        starts = run.starts()
+        final = run.final()
+        counts: Counter = Counter()
+        last: dict[str, str] = {}
+        ids: dict[str, int] = {}
+        for g in games:
+            counts[g.black] += 1
+            counts[g.white] += 1
+            last[g.black] = last[g.white] = g.date
+        player_id: dict[str, int] = {}
+        for name in counts:
+            state = final[name]
+            player_id[name] = db.execute(
+                "INSERT INTO players (key, name, rating, deviation, volatility, start, games, "
+                "last_game) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (f"name:{identity_key(name)}", name, *state, starts.get(name, ""),
+                 counts[name], last[name]),
+            ).lastrowid  # fmt: skip
+        game_rows, history_rows = [], []
+        for k, g in enumerate(games):
+            black, white = steps[2 * k], steps[2 * k + 1]
+            if black.player != g.black or white.player != g.white:
+                raise InputError("the run's steps are not in its games' order")
+            gid = g.id or g.source or f"#{k + 1}"
+            seen = ids.setdefault(gid, 0)
+            ids[gid] = seen + 1
+            if seen:
+                gid = f"{gid}#{seen + 1}"
+            when = g.date if g.time is None else f"{g.date}T{g.time}"
+            content = dict(
+                id=gid, date=when, black=g.black, white=g.white, result=_result_text(g.result),
+                handicap=g.handicap, komi=g.komi, size=g.size, black_id=None, white_id=None,
+            )  # fmt: skip
+            seq = k + 1
+            game_rows.append(
+                (seq, gid, json.dumps(content, sort_keys=True, separators=(",", ":")), g.date,
+                 g.time, player_id[g.black], player_id[g.white], g.result, g.handicap, g.komi,
+                 g.size)
+            )  # fmt: skip
+            for step, name in ((black, g.black), (white, g.white)):
+                history_rows.append((player_id[name], seq, *step.before, *step.after))
+        db.executemany("INSERT INTO games (seq, id, content, date, time, black, white, result, "
+                       "handicap, komi, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       game_rows)  # fmt: skip
+        db.executemany("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?)", history_rows)
+        return len(games)
+
+    return store._write(work)
+
+
+def as_result(store) -> tuple[GameHistory, RatingResult]:
+    """The store's games and ratings as a run's history and result."""
+    history = store.games()
+    rows = store.db.execute(
+        "SELECT p.name, g.id, g.date, h.rating_before, h.deviation_before, "
+        "h.volatility_before, h.rating, h.deviation, h.volatility FROM history h "
+        "JOIN players p ON p.id = h.player JOIN games g ON g.seq = h.seq "
+        "ORDER BY h.seq, p.id = g.white"
+    ).fetchall()
+    steps = [
+        RatingStep(name, gid, day, RatingState(rb, db, vb), RatingState(r, d, v), 1)
+        for name, gid, day, rb, db, vb, r, d, v in rows
+    ]
+    starts = dict(store.db.execute("SELECT name, start FROM players WHERE games > 0").fetchall())
+    games = history.games
+    state = {"period": "game", "last": list(game_order(games[-1])) if games else None}
+    result = RatingResult(
+        steps=steps, final=store.ratings(), initial=starts, warnings=[], state=state
+    )
+    return history, result

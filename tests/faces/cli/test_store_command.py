@@ -1,0 +1,71 @@
+"""``sodos store``: a store made from a games table holds the batch run's ratings (the
+numbers of ``sodos ratings``, starts from ranks included); games added then go on from
+them; the export and its saved state are those of a batch run over everything."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from sodos_plugin import Host
+from sodos_plugin.cli import main
+
+ARCHIVE = """id,date,black,white,result,black rank,white rank,komi,handicap
+10,2024-01-01 05:30,Ann,Bob,B+R,3d,1k,6.5,0
+9,2024-01-01,Bob,Cid,W+R,,2k,0.5,2
+11,2024-01-02 23:00,Cid,Ann,B+3.5,,,6.5,0
+12,2024-01-03,Dan,Ann,W+R,5k,,0.5,3
+"""
+LATER = """id,date,black,white,result
+13,2024-01-04 10:00,Ann,Cid,B+R
+14,2024-01-04 11:00,Dan,Bob,W+1.5
+"""
+
+
+def table(capsys, *args) -> dict[str, tuple[float, float]]:
+    capsys.readouterr()
+    assert main([*args, "--format", "csv", "--no-cache"]) == 0
+    rows = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    return {r["name"]: (float(r["rating"]), float(r["deviation"])) for r in rows}
+
+
+def test_a_store_from_a_games_table_is_the_batch_run_and_goes_on(tmp_path, capsys):
+    archive, later = tmp_path / "archive.csv", tmp_path / "later.csv"
+    archive.write_text(ARCHIVE, encoding="utf-8")
+    later.write_text(LATER, encoding="utf-8")
+    store_path = tmp_path / "ratings.db"
+    made = table(capsys, "store", str(store_path), str(archive))
+    batch = table(capsys, "ratings", str(archive), "--rating", "ogs")
+    assert made == batch  # the same numbers, printed the same
+    # a new store from an existing one is refused (it would mix two histories)
+    assert main(["store", str(store_path), str(archive), "--no-cache"]) == 2
+    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    with host.store(store_path) as store:
+        for row in csv.DictReader(io.StringIO(LATER)):
+            store.add({**row, "date": row["date"].replace(" ", "T")})
+    state = tmp_path / "state.json"
+    exported = table(capsys, "store", str(store_path), "--save-state", str(state))
+    everything = table(capsys, "ratings", str(archive), str(later), "--rating", "ogs")
+    for name, (rating, deviation) in everything.items():
+        assert exported[name][0] == pytest.approx(rating, abs=1e-9)
+        assert exported[name][1] == pytest.approx(deviation, abs=1e-9)
+    saved = json.loads(state.read_text(encoding="utf-8"))
+    assert saved["system"] == "ogs" and saved["last_day"] == "2024-01-04"
+    assert saved["system_state"]["last"][:3] == ["2024-01-04", "11:00:00", "0214"]
+    # a batch run goes on from the store's state: the game after it is accepted
+    after = tmp_path / "after.csv"
+    after.write_text("id,date,black,white,result\n15,2024-01-04 12:00,Bob,Ann,B+R\n", "utf-8")
+    assert (
+        main(["ratings", str(after), "--rating", "ogs", "--state", str(state), "--no-cache"]) == 0
+    )
+
+
+def test_a_system_not_rated_game_by_game_is_refused(tmp_path, capsys):
+    archive = tmp_path / "archive.csv"
+    archive.write_text(ARCHIVE, encoding="utf-8")
+    assert main(["store", str(tmp_path / "s.db"), str(archive), "--rating", "egf"]) == 2
+    assert "rates game by game with ogs, glicko2" in capsys.readouterr().err
+    assert not (tmp_path / "s.db").exists()
