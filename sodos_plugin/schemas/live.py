@@ -54,6 +54,9 @@ class PlayerState(Struct, kw_only=True):
     deviation: Deviation
     volatility: Annotated[float | None, Meta(description="Glicko-2's σ; null: none")]
     rank: Annotated[str, Meta(description="the rank label of the system (OGS: 3.2k)")]
+    provisional: Annotated[
+        bool, Meta(description="true: of the open rating period (changes with its games)")
+    ] = False
 
 
 class GameRated(Struct, kw_only=True):
@@ -117,6 +120,9 @@ class Leader(Struct, kw_only=True):
     deviation: Deviation
     rank: str
     games: Count
+    provisional: Annotated[
+        bool, Meta(description="true: of the open rating period (changes with its games)")
+    ] = False
 
 
 class Leaderboard(Struct, kw_only=True):

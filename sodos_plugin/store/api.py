@@ -41,6 +41,11 @@ class StoreConflict(InputError):
     """A game id already rated with other content (HTTP 409)."""
 
 
+class PeriodClosed(StoreConflict):
+    """A game of a rating period already closed (HTTP 409): refused, not rated into its
+    period (docs/ratings.md: a period closes when the first game of a later one arrives)."""
+
+
 class NotFound(InputError):
     """No such player or game (HTTP 404)."""
 
@@ -173,15 +178,34 @@ class Store:
                     where="id",
                 )
             return self._rated(found[0], game.id, already=True)
+        index = None
+        if self.rater.periodic:
+            index = self.rater.index(game.date)
+            (open_period,) = db.execute("SELECT MAX(period) FROM games").fetchone()
+            if open_period is not None and index < open_period:
+                (later,) = db.execute(
+                    "SELECT date FROM games WHERE period = ? ORDER BY seq LIMIT 1", (open_period,)
+                ).fetchone()
+                period = self.rater.period
+                raise PeriodClosed(
+                    f"the {period} of {game.date} is closed: a game of a later {period} "
+                    f"({later}) arrived before this one; a closed period is not rated again "
+                    "(void its games and post them again in order, or rate the history with "
+                    "sodos ratings)",
+                    where="date",
+                )
         black, b = self._player(game.black_key, game.black, game.black_id)
         white, w = self._player(game.white_key, game.white, game.white_id)
         seq = db.execute(
             "INSERT INTO games (id, content, date, time, black, white, result, handicap, komi, "
-            "size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "size, period) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game.id, game.content, game.date, game.time, black, white, game.score,
-             game.handicap, game.komi, game.size),
+             game.handicap, game.komi, game.size, index),
         ).lastrowid  # fmt: skip
-        nb, nw = self._apply(seq, game, black, b, white, w)  # type: ignore[arg-type]
+        if index is None:
+            nb, nw = self._apply(seq, game, black, b, white, w)  # type: ignore[arg-type]
+        else:
+            nb, nw = self._apply_period(seq, game, black, white, index)  # type: ignore[arg-type]
         names = db.execute(
             "SELECT name FROM players WHERE id IN (?, ?) ORDER BY id = ?", (black, white, white)
         ).fetchall()
@@ -199,6 +223,61 @@ class Store:
             [(*nb, game.date, black), (*nw, game.date, white)],
         )
         return nb, nw
+
+    def _apply_period(self, seq: int, game: Posted, black: int, white: int, index: int):
+        """Rate a game of calendar period ``index`` (:class:`~.incremental.ByPeriod`):
+        each player's period from its start over his games of it so far."""
+        db = self.db
+        current, starts = [], []
+        for player in (black, white):
+            r, rd, v, period, sr, srd, sv = db.execute(
+                "SELECT rating, deviation, volatility, period, start_rating, start_deviation, "
+                "start_volatility FROM players WHERE id = ?",
+                (player,),
+            ).fetchone()
+            now = RatingState(r, rd, v)
+            if period != index:  # his first game of this period: the last one closes
+                start = self.rater.period_start(now, period, index)
+                db.execute(
+                    "UPDATE players SET period = ?, start_rating = ?, start_deviation = ?, "
+                    "start_volatility = ? WHERE id = ?",
+                    (index, *start, player),
+                )
+            else:
+                start = RatingState(sr, srd, sv)
+            current.append(now)
+            starts.append(start)
+        db.execute(
+            "UPDATE games SET black_start_rating = ?, black_start_deviation = ?, "
+            "black_start_volatility = ?, white_start_rating = ?, white_start_deviation = ?, "
+            "white_start_volatility = ? WHERE seq = ?",
+            (*starts[0], *starts[1], seq),
+        )
+        after = []
+        for player, start in zip((black, white), starts):
+            games = []
+            for colour, side, other in ((0, "black", "white"), (1, "white", "black")):
+                rows = db.execute(
+                    f"SELECT result, handicap, size, komi, {other}_start_rating, "
+                    f"{other}_start_deviation, {other}_start_volatility FROM games "
+                    f"WHERE {side} = ? AND period = ? AND void = 0 AND seq <= ? ORDER BY seq",
+                    (player, index, seq),
+                ).fetchall()
+                for result, handicap, size, komi, o_r, o_rd, o_v in rows:
+                    score = result if colour == 0 else 1.0 - result
+                    seen = RatingState(o_r, o_rd, o_v)
+                    games.append((seen, score, None, colour, handicap, size, komi))
+            after.append(self.rater.rate_player(start, games))
+        self.db.executemany(
+            "INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(black, seq, *current[0], *after[0]), (white, seq, *current[1], *after[1])],
+        )
+        self.db.executemany(
+            "UPDATE players SET rating = ?, deviation = ?, volatility = ?, games = games + 1, "
+            "last_game = ? WHERE id = ?",
+            [(*after[0], game.date, black), (*after[1], game.date, white)],
+        )
+        return after[0], after[1]
 
     def _rated(self, seq: int, game_id: str, already: bool) -> Rated:
         rows = self.db.execute(
@@ -234,8 +313,15 @@ class Store:
 
     def _rerate_from(self, seq: int) -> int:
         """Put every player of the games from ``seq`` on back to where he was before
-        the first of them, and rate those games again in their order."""
+        the first of them, and rate those games again in their order (for calendar
+        periods: from the first game of ``seq``'s period)."""
         db = self.db
+        if self.rater.periodic:
+            (seq,) = db.execute(
+                "SELECT MIN(seq) FROM games WHERE period = (SELECT period FROM games "
+                "WHERE seq = ?)",
+                (seq,),
+            ).fetchone()
         firsts = db.execute(
             "SELECT player, MIN(seq), COUNT(*) FROM history WHERE seq >= ? GROUP BY player",
             (seq,),
@@ -247,24 +333,27 @@ class Store:
                 (player, first),
             ).fetchone()
             last = db.execute(
-                "SELECT g.date FROM history h JOIN games g ON g.seq = h.seq "
+                "SELECT g.date, g.period FROM history h JOIN games g ON g.seq = h.seq "
                 "WHERE h.player = ? AND h.seq < ? ORDER BY h.seq DESC LIMIT 1",
                 (player, seq),
             ).fetchone()
             db.execute(
                 "UPDATE players SET rating = ?, deviation = ?, volatility = ?, "
-                "games = games - ?, last_game = ? WHERE id = ?",
-                (*before, count, last[0] if last else None, player),
+                "games = games - ?, last_game = ?, period = ? WHERE id = ?",
+                (*before, count, *(last or (None, None)), player),
             )
         db.execute("DELETE FROM history WHERE seq >= ?", (seq,))
         games = db.execute(
-            "SELECT seq, id, date, time, black, white, result, handicap, komi, size "
+            "SELECT seq, id, date, time, black, white, result, handicap, komi, size, period "
             "FROM games WHERE seq >= ? AND void = 0 ORDER BY seq",
             (seq,),
         ).fetchall()
-        for at, gid, day, time, black, white, score, handicap, komi, size in games:
+        for at, gid, day, time, black, white, score, handicap, komi, size, index in games:
             game = Posted(gid, day, time, "", "", "", "", None, None, score, handicap, komi,
                           size, "")  # fmt: skip
+            if index is not None:
+                self._apply_period(at, game, black, white, index)
+                continue
             states = []
             for player in (black, white):
                 r = db.execute(
@@ -299,10 +388,20 @@ class Store:
     def player_answer(self, who: str) -> live.Player:
         p = self.player(who)
         return live.Player(
+            provisional=self._provisional(p.name),
             name=p.name, id=p.id, rating=p.state.rating, deviation=p.state.deviation,
             volatility=p.state.volatility, rank=self.rater.label(p.state), games=p.games,
             last_game=p.last_game,
         )  # fmt: skip
+
+    def _provisional(self, name: str) -> bool:
+        """Whether a player's rating is of the open calendar period (it may still change
+        with his next game of the period)."""
+        if not self.rater.periodic:
+            return False
+        (open_period,) = self.db.execute("SELECT MAX(period) FROM games").fetchone()
+        row = self.db.execute("SELECT period FROM players WHERE name = ?", (name,)).fetchone()
+        return row is not None and row[0] == open_period
 
     def history(self, who: str) -> live.History:
         """A player's every game rated, in the order of arrival."""

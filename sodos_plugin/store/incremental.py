@@ -8,9 +8,10 @@ it, by the system's own formula (:func:`~sodos_plugin.ratings.systems.glicko2.ra
 the batch rates each wave of games with it), so that the store's ratings are those of
 ``sodos ratings`` over the same games in the same order.
 
-Built in: the OGS preset and Glicko-2 with ``period = "game"``. Glicko-2 with calendar
-or event periods, GoR (a tournament at once) and WHR (a fit of every game) are not
-rated game by game here: a store refuses them by name.
+Built in: the OGS preset and Glicko-2 with ``period = "game"`` (:class:`GameByGame`),
+Glicko-2 with day, week or month periods (:class:`ByPeriod`: provisional inside the
+open period). Glicko-2 by event, GoR (a tournament at once) and WHR (a fit of every
+game) are not rated game by game here: a store refuses them by name.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ SYSTEMS = ("ogs", "glicko2")
 class GameByGame:
     """Glicko-2 with one game per period for both players (the OGS preset, and
     ``glicko2`` with ``period = "game"``)."""
+
+    periodic = False
 
     def __init__(self, system: str, params: Mapping[str, Any]):
         # the batch run's own set-up: default start, clamps, τ, ε, handicap mode, rules
@@ -73,6 +76,69 @@ class GameByGame:
         return RatingState(r[0], rd[0], vol[0]), RatingState(r[1], rd[1], vol[1])
 
 
+class ByPeriod(GameByGame):
+    """Glicko-2 with calendar periods (``day``, ``week``, ``month``): a player's rating
+    in the open period is his period computed over his games so far (provisional: it
+    changes with his next game of the period); the period closes for him with his first
+    game of a later one, whose start is his last state, its deviation grown over the
+    periods he sat out (:func:`~sodos_plugin.ratings.systems.glicko2.sat_out`)."""
+
+    periodic = True
+
+    def __init__(self, system: str, params: Mapping[str, Any]):
+        super().__init__(system, params)
+        self.period = params["period"]
+
+    def index(self, day: str) -> int:
+        return glicko2.period_index(day, self.period)
+
+    def period_start(self, state: RatingState, last: int | None, index: int) -> RatingState:
+        """A player's state at the start of period ``index`` (his last period ``last``)."""
+        missed = index - last - 1 if last is not None else 0
+        return glicko2.sat_out(state, missed, self._run.clamp.max_rd) if missed > 0 else state
+
+    def rate_player(self, start: RatingState, games) -> RatingState:
+        """A player's state after his games of the period so far, from his ``start``:
+        ``games`` are (opponent's start state, his score, Black's head start, his colour
+        0/1, handicap, size, komi), his games as Black first then as White, each in the
+        order of arrival — the order the batch sums them in
+        (:func:`~sodos_plugin.ratings.systems.glicko2.update_rows`)."""
+        run = self._run
+        n = len(games)
+        o_r = np.array([g[0].rating for g in games])
+        o_rd = np.array([g[0].deviation for g in games])
+        scores = np.array([g[1] for g in games], dtype=float)
+        colours = np.array([g[3] for g in games], dtype=np.int64)
+        shifts = np.zeros(n)
+        if run.handicap != "ignore":
+            komi = np.array([np.nan if g[6] is None else g[6] for g in games], dtype=float)
+            shifts, _ = glicko2.head_starts(
+                run.handicap, run.rules, np.array([g[4] for g in games]),
+                np.array([g[5] for g in games]), komi,
+            )  # fmt: skip
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            o_r = glicko2.seen_with_head_start(o_r, shifts, colours)
+            new_mu, new_phi, new_vol, *_ = glicko2.update_rows(
+                np.array([(start.rating - 1500.0) / glicko2.SCALE]),
+                np.array([start.deviation / glicko2.SCALE]),
+                np.array([start.volatility]),
+                np.zeros(n, dtype=np.intp),
+                (o_r - 1500.0) / glicko2.SCALE,
+                o_rd / glicko2.SCALE,
+                scores,
+                run.tau,
+                run.eps,
+            )
+            r, rd, vol = run.clamp.arrays(
+                glicko2.SCALE * new_mu + 1500.0, glicko2.SCALE * new_phi, new_vol
+            )
+        return RatingState(float(r[0]), float(rd[0]), float(vol[0]))
+
+
+#: The calendar periods a store rates (an event is a tournament: rate it in a batch).
+CALENDAR = ("day", "week", "month")
+
+
 def for_system(system: str, params: Mapping[str, Any]) -> GameByGame:
     """The store's rater of ``system`` (refused by name when it has none)."""
     name = system.lower()
@@ -82,9 +148,13 @@ def for_system(system: str, params: Mapping[str, Any]) -> GameByGame:
             "periods, tournaments or the whole history (rate it with sodos ratings)",
             where="store.rating",
         )
-    if params.get("period", "game") != "game":
+    period = params.get("period", "game")
+    if period in CALENDAR:
+        return ByPeriod(name, params)
+    if period != "game":
         raise ConfigError(
-            f"a store rates {system} with period = game, not {params.get('period')!r}",
+            f"a store rates {system} with period = game, day, week or month, not "
+            f"{period!r} (a tournament at once: rate it with sodos ratings)",
             where=f"rating.{name}.period",
         )
     return GameByGame(name, params)

@@ -25,7 +25,7 @@ from sodos_plugin.errors import ConfigError, InputError
 
 FORMAT = "sodos-rating-store"
 #: The schema's version; :data:`UPGRADES` brings each older one up to it.
-VERSION = 2
+VERSION = 3
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SYNCHRONOUS = ("full", "normal", "extra")
 #: How long a writer waits for another process's transaction (milliseconds).
@@ -77,6 +77,24 @@ SCHEMA_1 = (
 #: version → the statements that bring it to the next one.
 UPGRADES: dict[int, tuple[str, ...]] = {
     1: ("CREATE INDEX players_by_rating ON players(rating DESC, name)",),
+    # calendar periods: each player's period and its start; each game's period and its
+    # players' starts (what the other sees), to compute a player's open period again
+    2: (
+        "ALTER TABLE players ADD COLUMN period INTEGER",
+        "ALTER TABLE players ADD COLUMN start_rating REAL",
+        "ALTER TABLE players ADD COLUMN start_deviation REAL",
+        "ALTER TABLE players ADD COLUMN start_volatility REAL",
+        "ALTER TABLE games ADD COLUMN period INTEGER",
+        "ALTER TABLE games ADD COLUMN black_start_rating REAL",
+        "ALTER TABLE games ADD COLUMN black_start_deviation REAL",
+        "ALTER TABLE games ADD COLUMN black_start_volatility REAL",
+        "ALTER TABLE games ADD COLUMN white_start_rating REAL",
+        "ALTER TABLE games ADD COLUMN white_start_deviation REAL",
+        "ALTER TABLE games ADD COLUMN white_start_volatility REAL",
+        "CREATE INDEX games_by_black ON games(black, period)",
+        "CREATE INDEX games_by_white ON games(white, period)",
+        "CREATE INDEX games_by_period ON games(period)",
+    ),
 }
 
 

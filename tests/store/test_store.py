@@ -21,7 +21,12 @@ from sodos_plugin.store.api import NotFound
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve"]
 RESULTS = ["B+R", "W+R", "B+3.5", "W+0.5", "0"]
 HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
-SYSTEMS = [("ogs", {}), ("glicko2", {"period": "game"})]
+SYSTEMS = [
+    ("ogs", {}),
+    ("glicko2", {"period": "game"}),
+    ("glicko2", {"period": "day"}),
+    ("glicko2", {"period": "week"}),
+]
 
 
 def game(k: int, black: str, white: str, result: str, handicap: int = 0, komi=None) -> dict:
@@ -203,22 +208,31 @@ def test_a_file_that_is_not_a_store_is_never_altered(tmp_path):
 
 
 def test_an_older_schema_is_upgraded_and_keeps_its_games(tmp_path):
+    """A store of schema version 1 (made by hand, as that version made it) is brought to
+    today's version in one transaction, its games and players kept, and rates on."""
     path = tmp_path / "s.db"
-    store = HOST.store(path)
-    store.add(game(1, "Ann", "Bob", "B+R"))
-    before = store.ratings()
-    store.db.execute("DROP INDEX players_by_rating")
-    store.db.execute("UPDATE sodos_schema SET version = 1")
-    store.close()
+    parameters = HOST.store(tmp_path / "today.db").parameters
+    with sqlite3.connect(path) as db:
+        for statement in schema.SCHEMA_1:
+            db.execute(statement)
+        db.execute("INSERT INTO sodos_schema VALUES (1)")
+        meta = {"format": schema.FORMAT, "system": "ogs",
+                "parameters": json.dumps(parameters, sort_keys=True)}  # fmt: skip
+        db.executemany("INSERT INTO sodos_meta VALUES (?, ?)", meta.items())
+        db.execute("INSERT INTO players VALUES (1, 'name:ann', 'Ann', 1600, 200, 0.06, '', 3, "
+                   "'2023-12-31')")  # fmt: skip
+    db.close()
     store = HOST.store(path)
     (version,) = store.db.execute("SELECT version FROM sodos_schema").fetchone()
     assert version == schema.VERSION
     names = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master")}
-    assert "players_by_rating" in names
-    assert store.ratings() == before
+    assert {"players_by_rating", "games_by_period"} <= names
+    assert store.player("Ann").state.rating == 1600 and store.player("Ann").games == 3
+    store.add(game(1, "Ann", "Bob", "B+R"))
+    assert store.player("Ann").games == 4
     store.db.execute("UPDATE sodos_schema SET version = 99")
     store.close()
-    with pytest.raises(InputError, match="version 99; this sodos reads up to 2"):
+    with pytest.raises(InputError, match=f"version 99; this sodos reads up to {schema.VERSION}"):
         HOST.store(path)
 
 
@@ -246,3 +260,17 @@ def test_adding_a_game_reads_and_writes_its_two_players_only(tmp_path):
                 "EXPLAIN QUERY PLAN " + statement.replace("games + 1", "games")
             ).fetchall()
             assert all("SCAN" not in row[-1] for row in plan), (statement, plan)
+
+
+def test_a_game_of_a_closed_period_is_refused_saying_why(tmp_path):
+    store = HOST.store(tmp_path / "s.db", rating="glicko2", period="day")
+    first = store.add(game(0, "Ann", "Bob", "B+R"))  # 2024-01-01
+    answer = store.player_answer("Ann")
+    assert answer.provisional  # the day is open
+    store.add(game(3, "Cid", "Dan", "B+R"))  # 2024-01-02: the first day closes
+    assert not store.player_answer("Ann").provisional
+    assert store.player_answer("Cid").provisional
+    with pytest.raises(StoreConflict, match="the day of 2024-01-01 is closed") as caught:
+        store.add(game(1, "Ann", "Bob", "W+R"))
+    assert caught.value.where == "date"
+    assert first.order == 1 and store.player("Ann").games == 1

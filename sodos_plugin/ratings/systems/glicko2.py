@@ -441,6 +441,29 @@ def rate_pairs(before, result, start, tau: float, eps: float, clamp: _Clamp):
     return clamp.arrays(SCALE * new_mu + 1500.0, SCALE * new_phi, new_vol)
 
 
+def seen_with_head_start(o_r, shifts, colours):
+    """The opponents' ratings as each row's player sees them: Black's head start moves
+    Black up — White's update sees Black higher, Black's update sees White lower
+    (goratings' get_handicap_adjustment). ``colours``: 0 where the row is Black's."""
+    if not shifts.any():
+        return o_r
+    ranks = np.where(colours == 0, -shifts, shifts)
+    moved = o_r + handicap_shift(o_r, ranks)
+    return np.where(shifts != 0, moved, o_r)
+
+
+def sat_out(state: RatingState, missed: int, max_rd: float) -> RatingState:
+    """A state after ``missed`` calendar periods without a game: the deviation grows
+    (φ² + k·σ²), at most ``max_rd``."""
+    rd = SCALE * no_games(state.deviation / SCALE, state.volatility, missed)
+    return state._replace(deviation=min(max_rd, rd))
+
+
+def period_index(day: str, period: str) -> int:
+    """The calendar period (``day``, ``week``, ``month``) of an ISO day, as a number."""
+    return _period_index(day, period)
+
+
 def _period_index(day: str, period: str) -> int:
     d = Date.fromisoformat(day)
     if period == "day":
@@ -628,12 +651,7 @@ class _Run:
         head start in ranks). Appends one step per player (``labels``/``dates`` per
         player) and returns the states after."""
         row, o_r, o_rd = opponents
-        if shifts.any():
-            # Black's head start moves Black up: White's update sees Black higher, Black's
-            # update sees White lower (goratings' get_handicap_adjustment)
-            ranks = np.where(colours == 0, -shifts, shifts)
-            moved = o_r + handicap_shift(o_r, ranks)
-            o_r = np.where(shifts != 0, moved, o_r)
+        o_r = seen_with_head_start(o_r, shifts, colours)
         r, rd, vol = before
         new_mu, new_phi, new_vol, v, delta, phi_star, gj, e = update_rows(
             (r - 1500.0) / SCALE, rd / SCALE, vol, row, (o_r - 1500.0) / SCALE, o_rd / SCALE,
@@ -830,9 +848,7 @@ class _Run:
                             self.last[name] = self.current(name)
                         missed = index - last_period[name] - 1 if name in last_period else 0
                         if missed > 0:  # calendar periods sat out: the deviation grows
-                            state = self.last[name]
-                            rd = SCALE * no_games(state.deviation / SCALE, state.volatility, missed)
-                            self.last[name] = state._replace(deviation=min(self.clamp.max_rd, rd))
+                            self.last[name] = sat_out(self.last[name], missed, self.clamp.max_rd)
                         if calendar:
                             last_period[name] = index
             names = list(position)
