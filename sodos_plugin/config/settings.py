@@ -314,6 +314,18 @@ SCHEMA: dict[str, Key] = {
         (),
         'Host header names accepted besides the address bound (docs/hosts.md); "*": any',
     ),
+    # sodos serve --store, Host.store (docs/ratings.md, "A server's live ratings")
+    "store.synchronous": Key(
+        _choice("full", "normal", "extra"),
+        "full",
+        "SQLite synchronous of a live store: full keeps every acknowledged game through a "
+        "power loss; normal may lose the last ones (never the store)",
+    ),
+    "store.busy_timeout": Key(
+        _as_seconds, 10.0, "seconds a write waits for another process's (then an error)"
+    ),
+    "store.max_batch": Key(_as_count, 100_000, "games one batch may add (POST /games)"),
+    "store.max_leaderboard": Key(_as_count, 1000, "players one leaderboard answer may list"),
     # how much work one tournament may cost, whatever reads it (docs/config.md)
     "limits.max_players": Key(
         _as_count, 200_000, "players one tournament may have (standings, explain)"
@@ -386,6 +398,8 @@ class Settings:
     origins: Mapping[str, str] = field(default_factory=dict)
     #: the ``serve.*`` keys without their prefix (``serve["timeout"]``)
     serve: Mapping[str, Any] = field(default_factory=dict)
+    #: the ``store.*`` keys without their prefix (``store["synchronous"]``)
+    store: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def form(self) -> str:
@@ -634,4 +648,5 @@ def resolve(layers: list[tuple[str, Mapping[str, Any]]]) -> Settings:
         rating_sections=rating,
         origins=origins,
         serve={key[6:]: get(key) for key in SCHEMA if key.startswith("serve.")},
+        store={key[6:]: get(key) for key in SCHEMA if key.startswith("store.")},
     )

@@ -65,6 +65,8 @@ def value_of(settings: Settings, key: str) -> Any:
     """The resolved value of a config key (a test checks every key has one)."""
     if key.startswith("serve."):  # the service's keys live together in Settings.serve
         return settings.serve.get(key.removeprefix("serve."), SCHEMA[key].default)
+    if key.startswith("store."):  # the live store's keys live together in Settings.store
+        return settings.store.get(key.removeprefix("store."), SCHEMA[key].default)
     return getattr(settings, ATTRIBUTES.get(key) or key.replace(".", "_"))
 
 

@@ -99,12 +99,18 @@ class Store:
         parameters: Mapping[str, Any],
         *,
         synchronous: str = "full",
+        busy_timeout: float = schema.BUSY_TIMEOUT_MS / 1000,
+        max_batch: int = MAX_BATCH,
+        max_leaderboard: int = MAX_LEADERBOARD,
     ):
+        """The ``store.*`` config keys (docs/config.md): ``synchronous``,
+        ``busy_timeout`` (seconds), ``max_batch``, ``max_leaderboard``."""
         self.path = Path(path)
         self.system = system.lower()
         self.parameters = dict(parameters)
+        self.max_batch, self.max_leaderboard = max_batch, max_leaderboard
         self.rater = for_system(self.system, self.parameters)
-        self.db = schema.connect(self.path, self.system, self.parameters, synchronous)
+        self.db = schema.connect(self.path, self.system, self.parameters, synchronous, busy_timeout)
         self._lock = threading.Lock()
 
     # -- writing ---------------------------------------------------------------------
@@ -116,8 +122,11 @@ class Store:
     def add_many(self, games: Iterable[LiveGame | Mapping[str, Any]]) -> list[Rated]:
         """Rate games in the order given, all in one transaction (all or none)."""
         games = list(games)
-        if len(games) > MAX_BATCH:
-            raise LimitError(f"{len(games)} games in one batch", limit="store.max_batch")
+        if len(games) > self.max_batch:
+            raise LimitError(
+                f"{len(games)} games in one batch, at most {self.max_batch}",
+                limit="store.max_batch",
+            )
         posted = [
             parse_game(g, f"games[{k}]" if len(games) > 1 else "") for k, g in enumerate(games)
         ]
@@ -431,9 +440,9 @@ class Store:
 
     def leaderboard(self, limit: int = 100, offset: int = 0) -> live.Leaderboard:
         """The highest rated players with a game (then by name)."""
-        if not 0 <= limit <= MAX_LEADERBOARD:
+        if not 0 <= limit <= self.max_leaderboard:
             raise LimitError(
-                f"limit {limit}: at most {MAX_LEADERBOARD} players an answer",
+                f"limit {limit}: at most {self.max_leaderboard} players an answer",
                 limit="store.max_leaderboard",
             )
         if offset < 0:

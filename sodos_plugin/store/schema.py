@@ -129,7 +129,11 @@ def _read_meta(path: Path) -> dict[str, str] | None:
 
 
 def connect(
-    path: Path | str, system: str, parameters: Mapping[str, Any], synchronous: str = "full"
+    path: Path | str,
+    system: str,
+    parameters: Mapping[str, Any],
+    synchronous: str = "full",
+    busy_timeout: float = BUSY_TIMEOUT_MS / 1000,
 ) -> sqlite3.Connection:
     """The store at ``path`` (created when absent), upgraded to :data:`VERSION`, checked
     to rate with ``system`` and ``parameters``."""
@@ -142,7 +146,7 @@ def connect(
     meta = _read_meta(path)
     try:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
         db.execute("PRAGMA foreign_keys = ON")

@@ -274,3 +274,21 @@ def test_a_game_of_a_closed_period_is_refused_saying_why(tmp_path):
         store.add(game(1, "Ann", "Bob", "W+R"))
     assert caught.value.where == "date"
     assert first.order == 1 and store.player("Ann").games == 1
+
+
+def test_limits_come_from_the_config_and_name_their_key(tmp_path):
+    host = Host(
+        {"cache": {"enabled": False}, "store": {"max_batch": 2, "max_leaderboard": 5}},
+        config_file=False,
+        entry_points=False,
+    )
+    store = host.store(tmp_path / "s.db")
+    with pytest.raises(
+        LimitError, match=r"3 games in one batch, at most 2 \(config store.max_batch\)"
+    ):
+        store.add_many([game(k, "Ann", "Bob", "B+R") for k in range(3)])
+    with pytest.raises(LimitError, match=r"config store.max_leaderboard"):
+        store.leaderboard(6)
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2
+    other = Host({"store": {"synchronous": "normal"}}, config_file=False, entry_points=False)
+    assert other.store(tmp_path / "n.db").db.execute("PRAGMA synchronous").fetchone()[0] == 1
