@@ -71,12 +71,18 @@ def run(args: argparse.Namespace) -> int:
     if args.paths and args.store.exists() and args.store.stat().st_size:
         raise UsageError(f"{args.store}: the store exists; make a new one from a history")
     # the store first: a system it cannot rate game by game is refused before any work
+    new = bool(args.paths)
     store = host.store(args.store, rating=args.rating_system, **params)
     with store:
         if args.paths:
             args.initial, args.state = None, None
-            made = rate(host, args)
-            count = from_run(store, made)
+            try:
+                made = rate(host, args)
+                count = from_run(store, made)
+            except BaseException:  # nothing half made: the new store goes
+                store.close()
+                _remove(args.store) if new else None
+                raise
             say(f"store: {count} games from the history in {args.store}")
         history, result = as_result(store)
         done = RatingRun(system, provider, dict(store.parameters), history, result)
@@ -91,3 +97,9 @@ def run(args: argparse.Namespace) -> int:
             say(f"state: saved ({state.last_day}, {players} players) to {args.save_state}")
     sys.stdout.flush()
     return EXIT_OK
+
+
+def _remove(path: Path) -> None:
+    """A store this command made, with SQLite's files beside it."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)

@@ -75,6 +75,54 @@ class GameByGame:
         r, rd, vol = r.tolist(), rd.tolist(), vol.tolist()
         return RatingState(r[0], rd[0], vol[0]), RatingState(r[1], rd[1], vol[1])
 
+    def rate_waves(self, games: list[Posted], before: list[tuple[RatingState, RatingState]]):
+        """Both players' states after each game of ``games``, rated one after another
+        (``before``: the players' states before the first game each plays here): in
+        waves of games that share no player, each wave by one call of the formula, as
+        the batch run rates (``glicko2._Run.rate_games_columns``)."""
+        run = self._run
+        state: dict[str, RatingState] = {}
+        for game, (b, w) in zip(games, before):
+            state.setdefault(game.black_key, b)
+            state.setdefault(game.white_key, w)
+        last: dict[str, int] = {}
+        waves: list[list[int]] = []
+        for i, game in enumerate(games):
+            wave = max(last.get(game.black_key, -1), last.get(game.white_key, -1)) + 1
+            last[game.black_key] = last[game.white_key] = wave
+            if wave == len(waves):
+                waves.append([])
+            waves[wave].append(i)
+        start = None
+        if run.handicap != "ignore":
+            komi = [np.nan if g.komi is None else g.komi for g in games]
+            start, _ = glicko2.head_starts(
+                run.handicap, run.rules, np.array([g.handicap for g in games]),
+                np.array([g.size for g in games]), np.array(komi, dtype=float),
+            )  # fmt: skip
+            if not start.any():
+                start = None
+        out: list = [None] * len(games)
+        for wave in waves:
+            m = len(wave)
+            keys = [games[i].black_key for i in wave] + [games[i].white_key for i in wave]
+            states = [state[key] for key in keys]
+            with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+                r, rd, vol = glicko2.rate_pairs(
+                    tuple(np.array([s[c] for s in states]) for c in range(3)),
+                    np.array([games[i].score for i in wave]),
+                    None if start is None else start[np.array(wave)],
+                    run.tau,
+                    run.eps,
+                    run.clamp,
+                )
+            after = [RatingState(*x) for x in zip(r.tolist(), rd.tolist(), vol.tolist())]
+            for j, i in enumerate(wave):
+                out[i] = (after[j], after[m + j])
+            for key, new in zip(keys, after):
+                state[key] = new
+        return out
+
 
 class ByPeriod(GameByGame):
     """Glicko-2 with calendar periods (``day``, ``week``, ``month``): a player's rating

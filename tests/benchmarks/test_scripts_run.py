@@ -92,3 +92,16 @@ def test_json_io_benchmark_prints_both_ratios():
     assert "reading: json_tournament.parse" in done.stdout and "json.loads" in done.stdout
     assert "writing: the JSON writer" in done.stdout and "json.dumps" in done.stdout
     assert done.stdout.count("x  (target <= 2x") == 2
+
+
+def test_live_benchmark_quick_prints_every_target():
+    """benchmarks/live.py at smoke sizes: each target's figure is printed, no error."""
+    pytest.importorskip("waitress", reason="sodos serve needs waitress (the test extra)")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "live.py"), "--quick"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    for part in ("Python API, synchronous full", "20,000 players", "baseline Host.rate_game",
+                 "batch POST /games of 1,000 games", "8 clients", "0 errors"):  # fmt: skip
+        assert part in done.stdout, (part, done.stdout)

@@ -69,3 +69,10 @@ def test_a_system_not_rated_game_by_game_is_refused(tmp_path, capsys):
     assert main(["store", str(tmp_path / "s.db"), str(archive), "--rating", "egf"]) == 2
     assert "rates game by game with ogs, glicko2" in capsys.readouterr().err
     assert not (tmp_path / "s.db").exists()
+
+
+def test_a_history_that_cannot_be_read_leaves_no_store(tmp_path, capsys):
+    store = tmp_path / "s.db"
+    assert main(["store", str(store), str(tmp_path / "missing.csv"), "--no-cache"]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert not store.exists() and not (tmp_path / "s.db-wal").exists()
