@@ -15,6 +15,7 @@ corrected history in the order of arrival (:meth:`Store.games` is that history).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sqlite3
 import threading
@@ -85,7 +86,21 @@ def _stored(error: sqlite3.Error, path: Path) -> InputError:
         why = "damaged (restore it from a backup; nothing was written)"
     else:
         why = text
-    return InputError(f"the store cannot be written: {why} ({text})", source=str(path))
+    return InputError(f"the store cannot be used: {why} ({text})", source=str(path))
+
+
+def _reading(method):
+    """A reading method whose SQLite error (a damaged or vanished store) is said as
+    :func:`_stored` says it, not raised raw."""
+
+    @functools.wraps(method)
+    def read(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as error:
+            raise _stored(error, self.path) from None
+
+    return read
 
 
 class Store:
@@ -459,6 +474,7 @@ class Store:
                 return row
         return None
 
+    @_reading
     def player(self, who: str) -> Player:
         """A player by id on the server, else by name (:class:`NotFound` when absent)."""
         row = self._find(who)
@@ -468,6 +484,7 @@ class Store:
         player_id = key[3:] if key.startswith("id:") else None
         return Player(name, player_id, RatingState(r, rd, vol), games, last)
 
+    @_reading
     def player_answer(self, who: str) -> live.Player:
         p = self.player(who)
         return live.Player(
@@ -486,6 +503,7 @@ class Store:
         row = self.db.execute("SELECT period FROM players WHERE name = ?", (name,)).fetchone()
         return row is not None and row[0] == open_period
 
+    @_reading
     def history(self, who: str) -> live.History:
         """A player's every game rated, in the order of arrival."""
         row = self._find(who)
@@ -512,6 +530,7 @@ class Store:
         ]
         return live.History(name=row[2], steps=steps)
 
+    @_reading
     def leaderboard(self, limit: int = 100, offset: int = 0) -> live.Leaderboard:
         """The highest rated players with a game (then by name)."""
         if not 0 <= limit <= self.max_leaderboard:
@@ -539,6 +558,7 @@ class Store:
         ]
         return live.Leaderboard(system=self.system, offset=offset, players=players)
 
+    @_reading
     def ratings(self) -> dict[str, RatingState]:
         """Every player with a game rated: name → current state."""
         rows = self.db.execute(
@@ -546,6 +566,7 @@ class Store:
         ).fetchall()
         return {n: RatingState(r, rd, v) for n, r, rd, v in rows}
 
+    @_reading
     def games(self) -> GameHistory:
         """The games rated (not voided) in the order of arrival, as a history that
         ``Host.ratings`` rates in that order (the batch run the store equals)."""

@@ -28,6 +28,8 @@ FORMAT = "sodos-rating-store"
 VERSION = 3
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SYNCHRONOUS = ("full", "normal", "extra")
+#: The page cache of a store's connection (KiB).
+CACHE_KIB = 256 << 10
 #: How long a writer waits for another process's transaction (milliseconds).
 BUSY_TIMEOUT_MS = 10_000
 
@@ -149,6 +151,9 @@ def connect(
         db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+        # the pages a game touches (two players, their index entries) stay in memory
+        # with a million players: SQLite's default cache is 2 MB
+        db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         db.execute("PRAGMA foreign_keys = ON")
         if meta is None:
             _create(db, system, parameters)

@@ -292,3 +292,36 @@ def test_limits_come_from_the_config_and_name_their_key(tmp_path):
     assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2
     other = Host({"store": {"synchronous": "normal"}}, config_file=False, entry_points=False)
     assert other.store(tmp_path / "n.db").db.execute("PRAGMA synchronous").fetchone()[0] == 1
+
+
+def test_a_locked_store_is_a_clear_error_and_loses_nothing(tmp_path):
+    host = Host({"store": {"busy_timeout": 0.2}}, config_file=False, entry_points=False)
+    store = host.store(tmp_path / "s.db")
+    store.add(game(0, "Ann", "Bob", "B+R"))
+    other = sqlite3.connect(tmp_path / "s.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process writing, for longer than the wait
+    try:
+        with pytest.raises(InputError, match=r"locked by another process.*store.busy_timeout"):
+            store.add(game(1, "Ann", "Bob", "W+R"))
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert store.player("Ann").games == 1
+    store.add(game(1, "Ann", "Bob", "W+R"))  # and it goes on
+    assert store.player("Ann").games == 2
+
+
+def test_a_damaged_store_is_a_clear_error(tmp_path):
+    path = tmp_path / "s.db"
+    store = HOST.store(path)
+    for k in range(50):
+        store.add(game(k, "Ann", f"P{k}", "B+R"))
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    data = bytearray(path.read_bytes())
+    data[4096:8192] = b"\xff" * 4096  # a page of the tables overwritten
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match="damaged|not a sodos store|cannot be"):
+        store = HOST.store(path)
+        store.add(game(99, "Ann", "Bob", "B+R"))
+        store.leaderboard(10)
