@@ -84,8 +84,11 @@ def run(args: argparse.Namespace) -> int:
                 _remove(args.store) if new else None
                 raise
             say(f"store: {count} games from the history in {args.store}")
-        history, result = as_result(store)
-        done = RatingRun(system, provider, dict(store.parameters), history, result)
+        if args.paths:  # the store holds the batch run's numbers: its report is theirs
+            done = made
+        else:
+            history, result = as_result(store)
+            done = RatingRun(system, provider, dict(store.parameters), history, result)
         player = find_player(done, args.player) if args.player is not None else None
         with output(args.output) as stream:
             write(done, fmt, stream, history=args.history, player=player)

@@ -60,9 +60,9 @@ def from_run(store, run: Any) -> int:
                  counts[name], last[name]),
             ).lastrowid  # fmt: skip
         game_rows, history_rows = [], []
+        names, before, after = _step_columns(steps)
         for k, g in enumerate(games):
-            black, white = steps[2 * k], steps[2 * k + 1]
-            if black.player != g.black or white.player != g.white:
+            if names[2 * k] != g.black or names[2 * k + 1] != g.white:
                 raise InputError("the run's steps are not in its games' order")
             gid = g.id or g.source or f"#{k + 1}"
             seen = ids.setdefault(gid, 0)
@@ -80,8 +80,8 @@ def from_run(store, run: Any) -> int:
                  g.time, player_id[g.black], player_id[g.white], g.result, g.handicap, g.komi,
                  g.size)
             )  # fmt: skip
-            for step, name in ((black, g.black), (white, g.white)):
-                history_rows.append((player_id[name], seq, *step.before, *step.after))
+            for i, name in ((2 * k, g.black), (2 * k + 1, g.white)):
+                history_rows.append((player_id[name], seq, *before[i], *after[i]))
         db.executemany("INSERT INTO games (seq, id, content, date, time, black, white, result, "
                        "handicap, komi, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        game_rows)  # fmt: skip
@@ -89,6 +89,26 @@ def from_run(store, run: Any) -> int:
         return len(games)
 
     return store._write(work)
+
+
+def _step_columns(steps) -> tuple[list, list, list]:
+    """Each step's player, state before and state after, as lists (from the arrays of
+    :class:`~sodos_plugin.ratings.columns.StepColumns` when the steps are columns: no
+    object per step)."""
+    if all(hasattr(steps, a) for a in ("names", "player", "before", "after")):
+        n = len(steps)
+        names = [steps.names[p] for p in steps.player.tolist()]
+
+        def rows(columns):
+            lists = [[None] * n if c is None else c.tolist() for c in columns]
+            return list(zip(*lists))
+
+        return names, rows(steps.before), rows(steps.after)
+    return (
+        [s.player for s in steps],
+        [tuple(s.before) for s in steps],
+        [tuple(s.after) for s in steps],
+    )
 
 
 def as_result(store) -> tuple[GameHistory, RatingResult]:
