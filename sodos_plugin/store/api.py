@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sodos_hookspecs import GameHistory, HistoryGame, RatingState
+from sodos_hookspecs import GameHistory, HistoryEvent, HistoryGame, InitialRating, RatingState
 
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError, LimitError
@@ -145,9 +145,130 @@ class Store:
         posted = [
             parse_game(g, f"games[{k}]" if len(games) > 1 else "") for k, g in enumerate(games)
         ]
+        if getattr(self.rater, "per_tournament", False):
+            return self._write(lambda: self._add_tournament(posted))
         if len(posted) > 1 and not self.rater.periodic:
             return self._write(lambda: self._add_waves(posted))
         return self._write(lambda: [self._add(p) for p in posted])
+
+    def _add_tournament(self, posted: list[Posted]) -> list[Rated]:
+        """GoR: the games posted at once are one tournament (one game alone is its own),
+        rated at once (:class:`~.incremental.ByTournament`)."""
+        db = self.db
+        known = []
+        for k, game in enumerate(posted):
+            row = db.execute(
+                "SELECT seq, content, event FROM games WHERE id = ?", (game.id,)
+            ).fetchone()
+            if row is not None and row[1] != game.content:
+                raise StoreConflict(
+                    f"game {game.id!r} was rated before with other content: {row[1]}",
+                    where=f"games[{k}].id" if len(posted) > 1 else "id",
+                )
+            known.append(row)
+        if all(known):
+            return [self._rated_in_event(row[0], row[2], g.id) for row, g in zip(known, posted)]
+        if any(known):
+            raise StoreConflict(
+                "part of this tournament was rated before (post a tournament once, whole)",
+                where="id",
+            )
+        first: dict[str, int] = {}
+        for k, game in enumerate(posted):
+            j = first.setdefault(game.id, k)
+            if j != k and posted[j].content != game.content:
+                raise StoreConflict(
+                    f"game {game.id!r} is in the tournament twice with other content",
+                    where=f"games[{k}].id",
+                )
+        games = [posted[k] for k in sorted(set(first.values()))]
+        key = games[0].id
+        db.execute(
+            "INSERT INTO events VALUES (?, ?, ?, '')", (key, key, min(g.date for g in games))
+        )
+        ids = {}
+        for game in games:
+            black, _ = self._player(game.black_key, game.black, game.black_id)
+            white, _ = self._player(game.white_key, game.white, game.white_id)
+            ids[game.id] = db.execute(
+                "INSERT INTO games (id, content, date, time, black, white, result, handicap, "
+                "komi, size, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game.id, game.content, game.date, game.time, black, white, game.score,
+                 game.handicap, game.komi, game.size, key),
+            ).lastrowid  # fmt: skip
+        self._rate_event(key)
+        out = {g.id: self._rated_in_event(ids[g.id], key, g.id, False) for g in games}
+        return [out[g.id] for g in posted]
+
+    def _rate_event(self, key: str) -> None:
+        """Rate the tournament ``key`` (its games not voided) from its players' states
+        now: one step per player, kept at the tournament's first game."""
+        db = self.db
+        rows = db.execute(
+            "SELECT seq, id, date, time, black, white, result, handicap, komi, size "
+            "FROM games WHERE event = ? AND void = 0 ORDER BY seq",
+            (key,),
+        ).fetchall()
+        if not rows:
+            return
+        (day,) = db.execute("SELECT date FROM events WHERE key = ?", (key,)).fetchone()
+        players: dict[int, tuple] = {}
+        for row in rows:
+            for pid in (row[4], row[5]):
+                if pid not in players:
+                    players[pid] = db.execute(
+                        "SELECT rating, deviation, volatility, start, games FROM players "
+                        "WHERE id = ?",
+                        (pid,),
+                    ).fetchone()
+        # the players by id in the history (two players of one name stay two)
+        games = [
+            HistoryGame(d, key, f"#{b}", f"#{w}", s, h, k, z, None, gid, t, gid)
+            for _, gid, d, t, b, w, s, h, k, z in rows
+        ]
+        starts = {
+            f"#{pid}": InitialRating(RatingState(r, rd, v), start)
+            for pid, (r, rd, v, start, count) in players.items()
+            if count
+        }
+        event = HistoryEvent(key, key, day, "", "store")
+        after = self.rater.rate_tournament(games, event, starts)
+        seq = rows[0][0]
+        counts: dict[int, int] = {}
+        for row in rows:
+            counts[row[4]] = counts.get(row[4], 0) + 1
+            counts[row[5]] = counts.get(row[5], 0) + 1
+        last_day = max(r[2] for r in rows)
+        for pid, (r, rd, v, _, _) in players.items():
+            new = after.get(f"#{pid}", RatingState(r, rd, v))  # (GoR rates 19x19 only)
+            db.execute(
+                "INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (pid, seq, r, rd, v, *new),
+            )
+            db.execute(
+                "UPDATE players SET rating = ?, deviation = ?, volatility = ?, "
+                "games = games + ?, last_game = ? WHERE id = ?",
+                (*new, counts[pid], last_day, pid),
+            )
+
+    def _rated_in_event(self, seq: int, key: str, game_id: str, already: bool = True) -> Rated:
+        """A game of a tournament: both players' states after the tournament."""
+        db = self.db
+        black, white = db.execute("SELECT black, white FROM games WHERE seq = ?", (seq,)).fetchone()
+        (first,) = db.execute(
+            "SELECT MIN(seq) FROM games WHERE event = ? AND void = 0", (key,)
+        ).fetchone()
+        sides = []
+        for pid in (black, white):
+            row = db.execute(
+                "SELECT p.name, h.rating, h.deviation, h.volatility FROM history h "
+                "JOIN players p ON p.id = h.player WHERE h.player = ? AND h.seq = ?",
+                (pid, first),
+            ).fetchone()
+            if row is None:
+                raise StoreConflict(f"game {game_id!r} was voided", where="id")
+            sides.append((row[0], RatingState(row[1], row[2], row[3])))
+        return Rated(game_id, seq, already, sides[0], sides[1])
 
     def _add_waves(self, posted: list[Posted]) -> list[Rated]:
         """A batch game by game, as the batch run rates games: in waves of games that
@@ -414,6 +535,8 @@ class Store:
         the first of them, and rate those games again in their order (for calendar
         periods: from the first game of ``seq``'s period)."""
         db = self.db
+        if getattr(self.rater, "per_tournament", False):
+            return self._rerate_events_from(seq)
         if self.rater.periodic:
             (seq,) = db.execute(
                 "SELECT MIN(seq) FROM games WHERE period = (SELECT period FROM games "
@@ -460,6 +583,52 @@ class Store:
                 states.append(RatingState(*r))
             self._apply(at, game, black, states[0], white, states[1])
         return len(games)
+
+    def _rerate_events_from(self, seq: int) -> int:
+        """GoR: every tournament from ``seq``'s on rated again, its players put back
+        where they were before it."""
+        db = self.db
+        (seq,) = db.execute(
+            "SELECT MIN(seq) FROM games WHERE event = (SELECT event FROM games WHERE seq = ?)",
+            (seq,),
+        ).fetchone()
+        firsts = db.execute(
+            "SELECT player, MIN(seq) FROM history WHERE seq >= ? GROUP BY player", (seq,)
+        ).fetchall()
+        for player, first in firsts:
+            before = db.execute(
+                "SELECT rating_before, deviation_before, volatility_before FROM history "
+                "WHERE player = ? AND seq = ?",
+                (player, first),
+            ).fetchone()
+            db.execute(
+                "UPDATE players SET rating = ?, deviation = ?, volatility = ? WHERE id = ?",
+                (*before, player),
+            )
+        db.execute("DELETE FROM history WHERE seq >= ?", (seq,))
+        events = db.execute(
+            "SELECT event FROM games WHERE seq >= ? GROUP BY event ORDER BY MIN(seq)", (seq,)
+        ).fetchall()
+        touched = {p for p, _ in firsts}
+        touched.update(
+            p
+            for row in db.execute("SELECT black, white FROM games WHERE seq >= ?", (seq,))
+            for p in row
+        )
+        for player in touched:  # counted again from the games the history keeps
+            db.execute("UPDATE players SET games = 0, last_game = NULL WHERE id = ?", (player,))
+            db.execute(
+                "UPDATE players SET games = (SELECT COUNT(*) FROM games WHERE void = 0 AND "
+                "seq < ? AND (black = ? OR white = ?)), last_game = (SELECT MAX(date) FROM "
+                "games WHERE void = 0 AND seq < ? AND (black = ? OR white = ?)) WHERE id = ?",
+                (seq, player, player, seq, player, player, player),
+            )
+        for (key,) in events:
+            self._rate_event(key)
+        (count,) = db.execute(
+            "SELECT COUNT(*) FROM games WHERE seq >= ? AND void = 0", (seq,)
+        ).fetchone()
+        return count
 
     # -- reading ---------------------------------------------------------------------
 
@@ -572,14 +741,18 @@ class Store:
         ``Host.ratings`` rates in that order (the batch run the store equals)."""
         rows = self.db.execute(
             "SELECT g.id, g.date, g.time, b.name, w.name, g.result, g.handicap, g.komi, "
-            "g.size FROM games g JOIN players b ON b.id = g.black "
+            "g.size, COALESCE(g.event, g.id) FROM games g JOIN players b ON b.id = g.black "
             "JOIN players w ON w.id = g.white WHERE g.void = 0 ORDER BY g.seq"
         ).fetchall()
         games = [
-            HistoryGame(d, gid, b, w, s, h, k, z, None, gid, t, gid)
-            for gid, d, t, b, w, s, h, k, z in rows
+            HistoryGame(d, e, b, w, s, h, k, z, None, gid, t, gid)
+            for gid, d, t, b, w, s, h, k, z, e in rows
         ]
-        return GameHistory(games=games)
+        events = {
+            key: HistoryEvent(key, name, day, klass, "store")
+            for key, name, day, klass in self.db.execute("SELECT * FROM events")
+        }
+        return GameHistory(games=games, events=events)
 
     def close(self) -> None:
         self.db.close()

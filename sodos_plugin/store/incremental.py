@@ -10,8 +10,8 @@ the batch rates each wave of games with it), so that the store's ratings are tho
 
 Built in: the OGS preset and Glicko-2 with ``period = "game"`` (:class:`GameByGame`),
 Glicko-2 with day, week or month periods (:class:`ByPeriod`: provisional inside the
-open period). Glicko-2 by event, GoR (a tournament at once) and WHR (a fit of every
-game) are not rated game by game here: a store refuses them by name.
+open period), GoR a tournament at once (:class:`ByTournament`). Glicko-2 by event and
+WHR (a fit of every game) are refused by name.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sodos_hookspecs import GameHistory, RatingState
+from sodos_hookspecs import GameHistory, HistoryEvent, HistoryGame, RatingState
 
 from sodos_plugin.errors import ConfigError
-from sodos_plugin.ratings.systems import glicko2
+from sodos_plugin.ratings.systems import egf, glicko2
 from sodos_plugin.store.games import Posted
 from sodos_plugin.util.lazy import LazyModule
 
@@ -37,6 +37,7 @@ class GameByGame:
     ``glicko2`` with ``period = "game"``)."""
 
     periodic = False
+    per_tournament = False
 
     def __init__(self, system: str, params: Mapping[str, Any]):
         # the batch run's own set-up: default start, clamps, τ, ε, handicap mode, rules
@@ -183,6 +184,33 @@ class ByPeriod(GameByGame):
         return RatingState(float(r[0]), float(rd[0]), float(vol[0]))
 
 
+class ByTournament:
+    """EGF GoR: a tournament is one unit (docs/rules.md §10.2-10.4). A batch of games
+    posted at once is one tournament, a game posted alone a tournament of its own (as
+    ``Host.rate_game`` rates it); each is rated by the system's own run over that one
+    tournament, its players starting where the store has them (as a run from a saved
+    state starts: exactly the numbers of one run over every tournament)."""
+
+    periodic = False
+    per_tournament = True
+
+    def __init__(self, system: str, params: Mapping[str, Any]):
+        self.params = dict(params)
+        self.label: Callable[[RatingState], str] = lambda state: ""
+
+    def start(self) -> tuple[RatingState, str]:
+        return RatingState(float(self.params["default_rating"])), "default (no rank)"
+
+    def rate_tournament(
+        self, games: list[HistoryGame], event: HistoryEvent, starts: Mapping[str, Any]
+    ) -> dict[str, RatingState]:
+        """Every player's state after the tournament ``event`` of ``games`` (names as
+        the games give them), from ``starts`` (name → ``InitialRating``)."""
+        history = GameHistory(games=games, events={event.key: event})
+        result = egf.rate(history, starts, {**self.params, "details": False})
+        return dict(result.final)
+
+
 #: The calendar periods a store rates (an event is a tournament: rate it in a batch).
 CALENDAR = ("day", "week", "month")
 
@@ -190,10 +218,12 @@ CALENDAR = ("day", "week", "month")
 def for_system(system: str, params: Mapping[str, Any]) -> GameByGame:
     """The store's rater of ``system`` (refused by name when it has none)."""
     name = system.lower()
+    if name == egf.NAME:
+        return ByTournament(name, params)  # type: ignore[return-value]
     if name not in SYSTEMS:
         raise ConfigError(
-            f"a store rates game by game with {', '.join(SYSTEMS)}; {system!r} rates "
-            "periods, tournaments or the whole history (rate it with sodos ratings)",
+            f"a store rates game by game with {', '.join(SYSTEMS)}, and tournaments with "
+            f"{egf.NAME}; {system!r} fits the whole history (rate it with sodos ratings)",
             where="store.rating",
         )
     period = params.get("period", "game")

@@ -30,6 +30,11 @@ def _result_text(score: float) -> str:
 def from_run(store, run: Any) -> int:
     """Load ``run`` (a :class:`~sodos_plugin.ratings.run.RatingRun` of the store's
     system and parameters, game by game) into the empty ``store``; returns the games."""
+    if getattr(store.rater, "per_tournament", False):
+        raise InputError(
+            "a GoR store is filled a tournament at a time (each tournament's games posted "
+            "as one batch); it is not made from an archive yet"
+        )
     if run.system.name.lower() != store.system:
         raise InputError(f"the run is of {run.system.name}, the store of {store.system}")
     games = run.history.games

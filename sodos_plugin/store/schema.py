@@ -25,7 +25,7 @@ from sodos_plugin.errors import ConfigError, InputError
 
 FORMAT = "sodos-rating-store"
 #: The schema's version; :data:`UPGRADES` brings each older one up to it.
-VERSION = 3
+VERSION = 4
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SYNCHRONOUS = ("full", "normal", "extra")
 #: The page cache of a store's connection (KiB).
@@ -96,6 +96,16 @@ UPGRADES: dict[int, tuple[str, ...]] = {
         "CREATE INDEX games_by_black ON games(black, period)",
         "CREATE INDEX games_by_white ON games(white, period)",
         "CREATE INDEX games_by_period ON games(period)",
+    ),
+    # GoR: each game's tournament (a batch posted at once), and the tournaments
+    3: (
+        "ALTER TABLE games ADD COLUMN event TEXT",
+        """CREATE TABLE events (
+            key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            date TEXT NOT NULL,
+            class TEXT NOT NULL DEFAULT ''
+        )""",
     ),
 }
 

@@ -66,8 +66,8 @@ def test_a_store_from_a_games_table_is_the_batch_run_and_goes_on(tmp_path, capsy
 def test_a_system_not_rated_game_by_game_is_refused(tmp_path, capsys):
     archive = tmp_path / "archive.csv"
     archive.write_text(ARCHIVE, encoding="utf-8")
-    assert main(["store", str(tmp_path / "s.db"), str(archive), "--rating", "egf"]) == 2
-    assert "rates game by game with ogs, glicko2" in capsys.readouterr().err
+    assert main(["store", str(tmp_path / "s.db"), str(archive), "--rating", "whr"]) == 2
+    assert "fits the whole history" in capsys.readouterr().err
     assert not (tmp_path / "s.db").exists()
 
 
