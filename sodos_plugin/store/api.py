@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import math
 import sqlite3
 import threading
 from collections.abc import Iterable, Mapping
@@ -27,6 +28,7 @@ from sodos_hookspecs import GameHistory, HistoryEvent, HistoryGame, InitialRatin
 
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError, LimitError
+from sodos_plugin.ratings.systems.whr import ELO
 from sodos_plugin.schemas import live
 from sodos_plugin.store import schema
 from sodos_plugin.store.games import LiveGame, Posted, parse_game
@@ -125,6 +127,7 @@ class Store:
         self.parameters = dict(parameters)
         self.max_batch, self.max_leaderboard = max_batch, max_leaderboard
         self.rater = for_system(self.system, self.parameters)
+        self._whole_history = getattr(self.rater, "whole_history", False)
         self.db = schema.connect(self.path, self.system, self.parameters, synchronous, busy_timeout)
         self._lock = threading.Lock()
 
@@ -147,7 +150,7 @@ class Store:
         ]
         if getattr(self.rater, "per_tournament", False):
             return self._write(lambda: self._add_tournament(posted))
-        if len(posted) > 1 and not self.rater.periodic:
+        if len(posted) > 1 and not self.rater.periodic and not self._whole_history:
             return self._write(lambda: self._add_waves(posted))
         return self._write(lambda: [self._add(p) for p in posted])
 
@@ -421,7 +424,9 @@ class Store:
             (game.id, game.content, game.date, game.time, black, white, game.score,
              game.handicap, game.komi, game.size, index),
         ).lastrowid  # fmt: skip
-        if index is None:
+        if getattr(self.rater, "whole_history", False):
+            nb, nw = self._apply_whr(seq, game, black, white)
+        elif index is None:
             nb, nw = self._apply(seq, game, black, b, white, w)  # type: ignore[arg-type]
         else:
             nb, nw = self._apply_period(seq, game, black, white, index)  # type: ignore[arg-type]
@@ -442,6 +447,100 @@ class Store:
             [(*nb, game.date, black), (*nw, game.date, white)],
         )
         return nb, nw
+
+    def _apply_whr(self, seq: int, game: Posted, black: int, white: int):
+        """WHR: the two players' days fitted again (:class:`~.incremental.WholeHistory`)."""
+        db, rater = self.db, self.rater
+        day = rater.day(game.date)
+        pair = (black, white)
+        own_days = []
+        for pid in pair:
+            rows = db.execute(
+                "SELECT day, r FROM player_days WHERE player = ? ORDER BY day", (pid,)
+            ).fetchall()
+            if all(d != day for d, _ in rows):
+                earlier = [r for d, r in rows if d <= day]
+                rows.append((day, earlier[-1] if earlier else 0.0))
+            own_days.append(rows)
+        entries = []
+        for side, pid in enumerate(pair):
+            found = db.execute(
+                "SELECT black, white, result, date, handicap FROM games WHERE void = 0 AND "
+                "seq <= ? AND (black = ? OR white = ?)",
+                (seq, pid, pid),
+            ).fetchall()
+            for b, w, result, date, handicap in found:
+                shift = rater.per_stone * handicap
+                if b == pid:
+                    other, score, seen = w, result, -shift
+                else:
+                    other, score, seen = b, 1.0 - result, shift
+                when = rater.day(date)
+                if other in pair:
+                    entries.append((side, when, None, score, seen))
+                    continue
+                (r,) = db.execute(
+                    "SELECT r FROM player_days WHERE player = ? AND day = ?", (other, when)
+                ).fetchone()
+                entries.append((side, when, r, score, seen))
+        fitted = rater.fit_two(own_days, entries)
+        after = []
+        for pid, days in zip(pair, fitted):
+            db.execute("DELETE FROM player_days WHERE player = ?", (pid,))
+            db.executemany("INSERT INTO player_days VALUES (?, ?, ?, ?)", [(pid, *d) for d in days])
+            _, r, variance = days[-1]
+            after.append(RatingState(r * ELO, math.sqrt(variance) * ELO if variance > 0 else None))
+        before = [
+            RatingState(*db.execute(
+                "SELECT rating, deviation, volatility FROM players WHERE id = ?", (pid,)
+            ).fetchone())
+            for pid in pair
+        ]  # fmt: skip
+        db.executemany(
+            "INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(pid, seq, *b, *a) for pid, b, a in zip(pair, before, after)],
+        )
+        db.executemany(
+            "UPDATE players SET rating = ?, deviation = ?, volatility = ?, games = games + 1, "
+            "last_game = ? WHERE id = ?",
+            [(*a, game.date, pid) for pid, a in zip(pair, after)],
+        )
+        return after[0], after[1]
+
+    def refit(self) -> int:
+        """WHR: fit every player again over every game (the batch run's fit); returns
+        the players fitted. Other systems: nothing to do (0)."""
+        if not getattr(self.rater, "whole_history", False):
+            return 0
+        return self._write(self._refit)
+
+    def _refit(self) -> int:
+        db, rater = self.db, self.rater
+        rows = db.execute(
+            "SELECT black, white, result, date, handicap FROM games WHERE void = 0 ORDER BY seq"
+        ).fetchall()
+        fitted = rater.fit_all(
+            [(f"#{b}", f"#{w}", s, rater.day(d), rater.per_stone * h) for b, w, s, d, h in rows]
+        )
+        db.execute("DELETE FROM player_days")
+        db.execute("UPDATE players SET rating = 0.0, deviation = NULL, games = 0, last_game = NULL")
+        for name, days in fitted.items():
+            pid = int(name[1:])
+            db.executemany(
+                "INSERT INTO player_days VALUES (?, ?, ?, ?)",
+                [(pid, day, elo / ELO, variance) for day, elo, variance in days],
+            )
+            _, elo, variance = days[-1]
+            deviation = math.sqrt(variance) * ELO if variance > 0 else None
+            db.execute(
+                "UPDATE players SET rating = ?, deviation = ? WHERE id = ?", (elo, deviation, pid)
+            )
+        db.execute(
+            "UPDATE players SET games = (SELECT COUNT(*) FROM games g WHERE g.void = 0 AND "
+            "(g.black = players.id OR g.white = players.id)), last_game = (SELECT MAX(date) "
+            "FROM games g WHERE g.void = 0 AND (g.black = players.id OR g.white = players.id))"
+        )
+        return len(fitted)
 
     def _apply_period(self, seq: int, game: Posted, black: int, white: int, index: int):
         """Rate a game of calendar period ``index`` (:class:`~.incremental.ByPeriod`):
@@ -537,6 +636,10 @@ class Store:
         db = self.db
         if getattr(self.rater, "per_tournament", False):
             return self._rerate_events_from(seq)
+        if getattr(self.rater, "whole_history", False):  # the whole history fitted again
+            db.execute("DELETE FROM history WHERE seq >= ?", (seq,))
+            self._refit()
+            return db.execute("SELECT COUNT(*) FROM games WHERE void = 0").fetchone()[0]
         if self.rater.periodic:
             (seq,) = db.execute(
                 "SELECT MIN(seq) FROM games WHERE period = (SELECT period FROM games "

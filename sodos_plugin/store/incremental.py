@@ -16,13 +16,15 @@ WHR (a fit of every game) are refused by name.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
+from datetime import date as Date
 from typing import Any
 
 from sodos_hookspecs import GameHistory, HistoryEvent, HistoryGame, RatingState
 
 from sodos_plugin.errors import ConfigError
-from sodos_plugin.ratings.systems import egf, glicko2
+from sodos_plugin.ratings.systems import egf, glicko2, whr
 from sodos_plugin.store.games import Posted
 from sodos_plugin.util.lazy import LazyModule
 
@@ -211,6 +213,69 @@ class ByTournament:
         return dict(result.final)
 
 
+class WholeHistory:
+    """WHR (docs/rules.md §10.7), incremental as Coulom describes it for a live server:
+    at each game only the two players' day ratings are fitted again (Newton steps on
+    their days, every other player's days held), until no day of theirs moves by more
+    than the system's ``tolerance``; :meth:`~sodos_plugin.store.api.Store.refit` fits
+    every player again (``whr.fit``, the batch run's fit). Between two full fits the
+    store's ratings differ from the batch run's by what the other players' days would
+    have moved (docs/ratings.md states the measured difference)."""
+
+    periodic = False
+    per_tournament = False
+    whole_history = True
+    #: Newton passes over the two players at most, per game.
+    PASSES = 50
+
+    def __init__(self, system: str, params: Mapping[str, Any]):
+        self.params = dict(params)
+        w2 = float(params["w2"])
+        self.w2 = (math.sqrt(w2) / whr.ELO) ** 2
+        self.prior = float(params["prior_games"])
+        self.tolerance = float(params["tolerance"]) or 1e-9
+        self.per_stone = float(params["elo_per_stone"])
+        self.label: Callable[[RatingState], str] = lambda state: ""
+
+    def start(self) -> tuple[RatingState, str]:
+        return RatingState(0.0, None), "prior (Elo 0)"
+
+    def day(self, date: str) -> int:
+        return Date.fromisoformat(date).toordinal()
+
+    def fit_two(self, pair: list[list[tuple[int, float]]], games) -> list[list[tuple]]:
+        """The two players' days fitted again: ``pair`` = each one's days (day, r) with
+        the new game's day among them; ``games`` = (side 0/1, day, opponent's r that day
+        or None when the opponent is the other of the two, score, Elo added to the side's
+        opponent). Returns each one's days (day, r, variance)."""
+        days = [{d: whr._Day(d, r, False) for d, r in own} for own in pair]
+        for side, day, other_r, score, shift in games:
+            mine = days[side][day]
+            other = days[1 - side][day] if other_r is None else whr._Day(day, other_r, False)
+            mine.games.append((other, score, shift))
+        ordered = [[own[d] for d in sorted(own)] for own in days]
+        for own in ordered:
+            own[0].first = True
+        for _ in range(self.PASSES):
+            before = [d.r for own in ordered for d in own]
+            for own in ordered:
+                whr._solve(own, self.w2, self.prior)
+            moved = max(abs(d.r - r) for d, r in zip((d for o in ordered for d in o), before))
+            if moved * whr.ELO <= self.tolerance:
+                break
+        for own in ordered:
+            whr._variances(own, self.w2, self.prior)
+        return [[(d.day, d.r, d.variance) for d in own] for own in ordered]
+
+    def fit_all(self, games) -> dict:
+        """Every player fitted (the batch run's fit): ``games`` = (black, white, score,
+        day, Elo added to Black)."""
+        return whr.fit(
+            games, float(self.params["w2"]), self.prior, int(self.params["iterations"]),
+            float(self.params["tolerance"]),
+        )  # fmt: skip
+
+
 #: The calendar periods a store rates (an event is a tournament: rate it in a batch).
 CALENDAR = ("day", "week", "month")
 
@@ -220,6 +285,8 @@ def for_system(system: str, params: Mapping[str, Any]) -> GameByGame:
     name = system.lower()
     if name == egf.NAME:
         return ByTournament(name, params)  # type: ignore[return-value]
+    if name == whr.NAME:
+        return WholeHistory(name, params)  # type: ignore[return-value]
     if name not in SYSTEMS:
         raise ConfigError(
             f"a store rates game by game with {', '.join(SYSTEMS)}, and tournaments with "

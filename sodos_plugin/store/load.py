@@ -39,7 +39,8 @@ def from_run(store, run: Any) -> int:
         raise InputError(f"the run is of {run.system.name}, the store of {store.system}")
     games = run.history.games
     steps = run.result.steps
-    if len(steps) != 2 * len(games):
+    whole = getattr(store.rater, "whole_history", False)  # WHR: the games, then the fit
+    if not whole and len(steps) != 2 * len(games):
         raise InputError("the run has not one step per player and game: not game by game")
     db = store.db
 
@@ -65,9 +66,9 @@ def from_run(store, run: Any) -> int:
                  counts[name], last[name]),
             ).lastrowid  # fmt: skip
         game_rows, history_rows = [], []
-        names, before, after = _step_columns(steps)
+        names, before, after = _step_columns(steps) if not whole else ([], [], [])
         for k, g in enumerate(games):
-            if names[2 * k] != g.black or names[2 * k + 1] != g.white:
+            if not whole and (names[2 * k] != g.black or names[2 * k + 1] != g.white):
                 raise InputError("the run's steps are not in its games' order")
             gid = g.id or g.source or f"#{k + 1}"
             seen = ids.setdefault(gid, 0)
@@ -86,11 +87,14 @@ def from_run(store, run: Any) -> int:
                  g.size)
             )  # fmt: skip
             for i, name in ((2 * k, g.black), (2 * k + 1, g.white)):
-                history_rows.append((player_id[name], seq, *before[i], *after[i]))
+                if not whole:
+                    history_rows.append((player_id[name], seq, *before[i], *after[i]))
         db.executemany("INSERT INTO games (seq, id, content, date, time, black, white, result, "
                        "handicap, komi, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        game_rows)  # fmt: skip
         db.executemany("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?)", history_rows)
+        if whole:
+            store._refit()  # the batch run's fit, kept day by day
         return len(games)
 
     return store._write(work)

@@ -25,7 +25,7 @@ from sodos_plugin.errors import ConfigError, InputError
 
 FORMAT = "sodos-rating-store"
 #: The schema's version; :data:`UPGRADES` brings each older one up to it.
-VERSION = 4
+VERSION = 5
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SYNCHRONOUS = ("full", "normal", "extra")
 #: The page cache of a store's connection (KiB).
@@ -106,6 +106,16 @@ UPGRADES: dict[int, tuple[str, ...]] = {
             date TEXT NOT NULL,
             class TEXT NOT NULL DEFAULT ''
         )""",
+    ),
+    # WHR: every player's rating on each day he played (natural units), its variance
+    4: (
+        """CREATE TABLE player_days (
+            player INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            r REAL NOT NULL,
+            variance REAL NOT NULL,
+            PRIMARY KEY (player, day)
+        ) WITHOUT ROWID""",
     ),
 }
 

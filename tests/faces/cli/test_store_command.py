@@ -63,12 +63,22 @@ def test_a_store_from_a_games_table_is_the_batch_run_and_goes_on(tmp_path, capsy
     )
 
 
-def test_a_system_not_rated_game_by_game_is_refused(tmp_path, capsys):
+def test_a_system_a_store_does_not_rate_is_refused(tmp_path, capsys):
     archive = tmp_path / "archive.csv"
     archive.write_text(ARCHIVE, encoding="utf-8")
-    assert main(["store", str(tmp_path / "s.db"), str(archive), "--rating", "whr"]) == 2
-    assert "fits the whole history" in capsys.readouterr().err
+    args = ["store", str(tmp_path / "s.db"), str(archive), "--rating", "glicko2"]
+    assert main(args) == 2
+    assert "with period = game, day, week or month, not 'event'" in capsys.readouterr().err
     assert not (tmp_path / "s.db").exists()
+
+
+def test_a_whr_store_from_a_games_table_is_the_batch_fit(tmp_path, capsys):
+    archive = tmp_path / "archive.csv"
+    archive.write_text(ARCHIVE, encoding="utf-8")
+    made = table(capsys, "store", str(tmp_path / "w.db"), str(archive), "--rating", "whr")
+    assert made == table(capsys, "ratings", str(archive), "--rating", "whr")
+    exported = table(capsys, "store", str(tmp_path / "w.db"), "--rating", "whr")
+    assert exported == made
 
 
 def test_a_history_that_cannot_be_read_leaves_no_store(tmp_path, capsys):
