@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from datetime import date as Date
 from typing import Any
 
 from sodos_hookspecs import GameHistory, RatingResult, RatingState, RatingStep
 
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError
-from sodos_plugin.ratings.periods import game_order
+from sodos_plugin.ratings.periods import event_order, events_in_order, game_order
 
 
 def _result_text(score: float) -> str:
@@ -134,9 +135,38 @@ def as_result(store) -> tuple[GameHistory, RatingResult]:
         for name, gid, day, rb, db, vb, r, d, v in rows
     ]
     starts = dict(store.db.execute("SELECT name, start FROM players WHERE games > 0").fetchall())
-    games = history.games
-    state = {"period": "game", "last": list(game_order(games[-1])) if games else None}
+    state = _saved(store, history)
     result = RatingResult(
         steps=steps, final=store.ratings(), initial=starts, warnings=[], state=state
     )
     return history, result
+
+
+def _saved(store, history: GameHistory) -> dict:
+    """What the store's system keeps in a saved state besides the players' states (as
+    its batch run saves it), so that ``sodos ratings --state`` goes on from the store."""
+    games = history.games
+    rater = store.rater
+    if not games:
+        return {}
+    if getattr(rater, "per_tournament", False):  # GoR: the last tournament
+        ordered, days = events_in_order(history, with_days=True)
+        key, own = ordered[-1]
+        return {"last_event": list(event_order(days[key], key, own[0]))}
+    last = list(game_order(games[-1]))
+    if getattr(rater, "whole_history", False):  # WHR: every game (its fit is of all)
+        names: dict[str, int] = {}
+        rows = [
+            [Date.fromisoformat(g.date).toordinal(), names.setdefault(g.black, len(names)),
+             names.setdefault(g.white, len(names)), g.result, rater.per_stone * g.handicap]
+            for g in games
+        ]  # fmt: skip
+        return {"names": list(names), "games": rows, "last": last}
+    if rater.periodic:  # calendar periods: the last one, each player's last one
+        periods = dict(
+            store.db.execute(
+                "SELECT name, period FROM players WHERE games > 0 AND period IS NOT NULL"
+            ).fetchall()
+        )
+        return {"period": rater.period, "last": max(periods.values()), "periods": periods}
+    return {"period": "game", "last": last}

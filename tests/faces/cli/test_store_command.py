@@ -29,7 +29,10 @@ def table(capsys, *args) -> dict[str, tuple[float, float]]:
     capsys.readouterr()
     assert main([*args, "--format", "csv", "--no-cache"]) == 0
     rows = csv.DictReader(io.StringIO(capsys.readouterr().out))
-    return {r["name"]: (float(r["rating"]), float(r["deviation"])) for r in rows}
+    return {
+        r["name"]: (float(r["rating"]), float(r["deviation"]) if r["deviation"] else None)
+        for r in rows
+    }
 
 
 def test_a_store_from_a_games_table_is_the_batch_run_and_goes_on(tmp_path, capsys):
@@ -86,3 +89,36 @@ def test_a_history_that_cannot_be_read_leaves_no_store(tmp_path, capsys):
     assert main(["store", str(store), str(tmp_path / "missing.csv"), "--no-cache"]) == 2
     assert "no such file" in capsys.readouterr().err
     assert not store.exists() and not (tmp_path / "s.db-wal").exists()
+
+
+@pytest.mark.parametrize(
+    "rating,params",
+    [("ogs", []), ("glicko2", ["--param", "period=day"]), ("egf", []), ("whr", [])],
+)
+def test_a_batch_run_goes_on_from_every_system_s_exported_state(tmp_path, capsys, rating, params):
+    """Games posted to a store, its state exported, one more game rated from it by
+    ``sodos ratings --state``: the numbers of one run over every game."""
+    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    extra = dict(p.split("=") for p in params[1::2])
+    first = tmp_path / "first.csv"
+    rows = [
+        {k: row[k] for k in ("id", "date", "black", "white", "result")}
+        for row in csv.DictReader(io.StringIO(ARCHIVE.replace(" 05:30", "").replace(" 23:00", "")))
+    ]  # no ranks: a store's new players start from the default
+    rows.sort(key=lambda r: (r["date"], int(r["id"])))  # posted in the order they ended
+    lines = ["id,date,black,white,result", *(",".join(r.values()) for r in rows)]
+    first.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with host.store(tmp_path / "s.db", rating=rating, **extra) as store:
+        for row in rows:
+            store.add(row)
+    state = tmp_path / "state.json"
+    table(capsys, "store", str(tmp_path / "s.db"), "--rating", rating, *params,
+          "--save-state", str(state))  # fmt: skip
+    after = tmp_path / "after.csv"
+    after.write_text("id,date,black,white,result\n15,2024-01-05,Bob,Ann,B+R\n", "utf-8")
+    went_on = table(capsys, "ratings", str(after), "--rating", rating, *params, "--state",
+                    str(state))  # fmt: skip
+    everything = table(capsys, "ratings", str(first), str(after), "--rating", rating, *params)
+    assert set(went_on) == set(everything)
+    for name, (rating_, _) in everything.items():
+        assert went_on[name][0] == pytest.approx(rating_, abs=1e-6)
