@@ -68,7 +68,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--rating",
         metavar="SYSTEM",
         default="ogs",
-        help="the store's rating system (ogs, or glicko2 with -o rating.glicko2.period=game)",
+        help="the store's rating system: ogs (default), glicko2 (-o rating.glicko2.period="
+        "game, day, week or month), egf, whr (sodos docs ratings)",
     )
 
 

@@ -43,7 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         dest="rating_system",
         default="ogs",
         metavar="SYSTEM",
-        help="the store's rating system: ogs (default), or glicko2 with --param period=game",
+        help="the store's rating system: ogs (default), glicko2 (--param period=game, day, "
+        "week or month), egf (a batch posted is a tournament), whr",
     )
     p.add_argument(
         "--param",
