@@ -44,6 +44,18 @@ class LiveGame(Struct, kw_only=True, forbid_unknown_fields=True):
         Annotated[str, Meta(min_length=1, max_length=200, description="White's id on the server")]
         | None
     ) = None
+    black_rank: (
+        Annotated[
+            str, Meta(min_length=1, max_length=20, description="Black's rank: his start if new")
+        ]
+        | None
+    ) = None
+    white_rank: (
+        Annotated[
+            str, Meta(min_length=1, max_length=20, description="White's rank: his start if new")
+        ]
+        | None
+    ) = None
 
 
 class PlayerState(Struct, kw_only=True):

@@ -24,7 +24,14 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sodos_hookspecs import GameHistory, HistoryEvent, HistoryGame, InitialRating, RatingState
+from sodos_hookspecs import (
+    GameHistory,
+    HistoryEvent,
+    HistoryGame,
+    HistoryPlayer,
+    InitialRating,
+    RatingState,
+)
 
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError, LimitError
@@ -191,8 +198,12 @@ class Store:
         )
         ids = {}
         for game in games:
-            black, _ = self._player(game.black_key, game.black, game.black_id)
-            white, _ = self._player(game.white_key, game.white, game.white_id)
+            black, _ = self._player(
+                game.black_key, game.black, game.black_id, game.black_rank, "black_rank"
+            )
+            white, _ = self._player(
+                game.white_key, game.white, game.white_id, game.white_rank, "white_rank"
+            )
             ids[game.id] = db.execute(
                 "INSERT INTO games (id, content, date, time, black, white, result, handicap, "
                 "komi, size, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -234,6 +245,9 @@ class Store:
             for pid, (r, rd, v, start, count) in players.items()
             if count
         }
+        for pid, (r, rd, v, start, count) in players.items():
+            if not count:  # a new player: the start he was given (his rank's, or default)
+                starts[f"#{pid}"] = InitialRating(RatingState(r, rd, v), start)
         event = HistoryEvent(key, key, day, "", "store")
         after = self.rater.rate_tournament(games, event, starts)
         seq = rows[0][0]
@@ -300,12 +314,12 @@ class Store:
         players: dict[str, list] = {}  # key -> [id, name, state, games, last day]
         for k in fresh:
             game = posted[k]
-            for key, name, pid in (
-                (game.black_key, game.black, game.black_id),
-                (game.white_key, game.white, game.white_id),
+            for key, name, pid, rank, where in (
+                (game.black_key, game.black, game.black_id, game.black_rank, "black_rank"),
+                (game.white_key, game.white, game.white_id, game.white_rank, "white_rank"),
             ):
                 if key not in players:
-                    number, state = self._player(key, name, pid)
+                    number, state = self._player(key, name, pid, rank, f"games[{k}].{where}")
                     (shown,) = db.execute(
                         "SELECT name FROM players WHERE id = ?", (number,)
                     ).fetchone()
@@ -376,13 +390,18 @@ class Store:
         with contextlib.suppress(sqlite3.Error):
             self.db.execute("ROLLBACK")
 
-    def _player(self, key: str, name: str, player_id: str | None) -> tuple[int, RatingState]:
+    def _player(
+        self, key: str, name: str, player_id: str | None, rank: str | None = None, where=""
+    ) -> tuple[int, RatingState]:
         row = self.db.execute(
             "SELECT id, rating, deviation, volatility FROM players WHERE key = ?", (key,)
         ).fetchone()
         if row is not None:
             return row[0], RatingState(row[1], row[2], row[3])
-        state, start = self.rater.start()
+        try:
+            state, start = self.rater.start(rank)
+        except ValueError as error:
+            raise InputError(f"{rank!r} is not a Go rank: {error}", where=where) from None
         cursor = self.db.execute(
             "INSERT INTO players (key, name, rating, deviation, volatility, start) "
             "VALUES (?, ?, ?, ?, ?, ?)",
@@ -416,8 +435,12 @@ class Store:
                     "sodos ratings)",
                     where="date",
                 )
-        black, b = self._player(game.black_key, game.black, game.black_id)
-        white, w = self._player(game.white_key, game.white, game.white_id)
+        black, b = self._player(
+            game.black_key, game.black, game.black_id, game.black_rank, "black_rank"
+        )
+        white, w = self._player(
+            game.white_key, game.white, game.white_id, game.white_rank, "white_rank"
+        )
         seq = db.execute(
             "INSERT INTO games (id, content, date, time, black, white, result, handicap, komi, "
             "size, period) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -855,7 +878,11 @@ class Store:
             key: HistoryEvent(key, name, day, klass, "store")
             for key, name, day, klass in self.db.execute("SELECT * FROM events")
         }
-        return GameHistory(games=games, events=events)
+        ranked = self.db.execute(
+            "SELECT name, start FROM players WHERE start LIKE 'rank %' AND games > 0"
+        ).fetchall()
+        players = {n: HistoryPlayer(n, start[5:], None, "store") for n, start in ranked}
+        return GameHistory(games=games, events=events, players=players)
 
     def close(self) -> None:
         self.db.close()

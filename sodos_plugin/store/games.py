@@ -46,6 +46,8 @@ class Posted(NamedTuple):
     komi: float | None
     size: int
     content: str
+    black_rank: str | None = None
+    white_rank: str | None = None
 
 
 def _fail(where: str, message: str) -> InputError:
@@ -100,4 +102,5 @@ def parse_game(game: LiveGame | Mapping[str, Any], where: str = "") -> Posted:
     return Posted(
         game.id, day, time, game.black, game.white, black_key, white_key, game.black_id,
         game.white_id, BLACK_SCORE[parsed.result], game.handicap, game.komi, game.size, content,
+        game.black_rank, game.white_rank,
     )  # fmt: skip

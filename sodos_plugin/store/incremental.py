@@ -46,8 +46,11 @@ class GameByGame:
         self._run = glicko2._Run(system, GameHistory(games=()), {}, params)
         self.label: Callable[[RatingState], str] = glicko2.label
 
-    def start(self) -> tuple[RatingState, str]:
-        """A new player's first state and where it came from."""
+    def start(self, rank: str | None = None) -> tuple[RatingState, str]:
+        """A new player's first state and where it came from: his rank by the system's
+        mapping when the game gives one (as a batch run seeds a rank), else the default."""
+        if rank:
+            return self._run.from_rank(rank.strip()), f"rank {rank.strip()}"
         return self._run.default, "default (no rank)"
 
     def rate(
@@ -200,7 +203,10 @@ class ByTournament:
         self.params = dict(params)
         self.label: Callable[[RatingState], str] = lambda state: ""
 
-    def start(self) -> tuple[RatingState, str]:
+    def start(self, rank: str | None = None) -> tuple[RatingState, str]:
+        if rank:  # GoR's grade start, bounded by the floor (egf.grade_start)
+            state = egf.grade_start(egf.floor_of(self.params))(rank.strip())
+            return state, f"rank {rank.strip()}"
         return RatingState(float(self.params["default_rating"])), "default (no rank)"
 
     def rate_tournament(
@@ -237,8 +243,8 @@ class WholeHistory:
         self.per_stone = float(params["elo_per_stone"])
         self.label: Callable[[RatingState], str] = lambda state: ""
 
-    def start(self) -> tuple[RatingState, str]:
-        return RatingState(0.0, None), "prior (Elo 0)"
+    def start(self, rank: str | None = None) -> tuple[RatingState, str]:
+        return RatingState(0.0, None), "prior (Elo 0)"  # (WHR uses no start: its prior)
 
     def day(self, date: str) -> int:
         return Date.fromisoformat(date).toordinal()

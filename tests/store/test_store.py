@@ -6,6 +6,7 @@ file it keeps (schema, version, system, refusals); what it refuses of a game."""
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from datetime import date, timedelta
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from sodos_plugin import Host
 from sodos_plugin.errors import ConfigError, InputError, LimitError
+from sodos_plugin.ratings.systems.glicko2 import ogs_rank
 from sodos_plugin.store import StoreConflict, schema
 from sodos_plugin.store.api import NotFound
 
@@ -48,6 +50,10 @@ def games(draw):
         handicap = draw(st.sampled_from([0, 0, 0, 2, 5]))
         komi = draw(st.sampled_from([None, 0.5, 6.5]))
         out.append(game(k, black, white, draw(st.sampled_from(RESULTS)), handicap, komi))
+        for side in ("black_rank", "white_rank"):  # a new player's start (else ignored)
+            rank = draw(st.sampled_from([None, None, "3d", "5k", "1p", "25k"]))
+            if rank is not None:
+                out[-1][side] = rank
     return out
 
 
@@ -375,3 +381,15 @@ def test_whr_incremental_then_refit_equals_the_batch_fit(tmp_path_factory, histo
             gid = history[index]["id"]
             store.void(gid) if result is None else store.correct(gid, result)
             assert_batch_equal(store, "whr", {})
+
+
+def test_a_rank_that_is_no_rank_names_its_field(tmp_path):
+    store = HOST.store(tmp_path / "s.db")
+    with pytest.raises(InputError) as caught:
+        store.add({**game(0, "Ann", "Bob", "B+R"), "white_rank": "strong"})
+    assert caught.value.where == "white_rank"
+    store.add({**game(0, "Ann", "Bob", "B+R"), "white_rank": "3d"})
+    first = store.history("Bob").steps[0]  # started from 3d on OGS's scale, RD 350
+    assert first.rating_before == pytest.approx(525 * math.exp(ogs_rank("3d") / 23.15))
+    assert first.deviation_before == 350
+    assert store.history("Ann").steps[0].rating_before == 1500  # no rank: the default
