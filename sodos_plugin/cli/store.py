@@ -30,7 +30,11 @@ EXAMPLES = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     common(p)
-    p.add_argument("store", type=Path, metavar="STORE", help="the store (a SQLite file)")
+    p.add_argument(
+        "store",
+        metavar="STORE",
+        help="the store: a SQLite file, or a postgresql:// URL (the postgres extra)",
+    )
     p.add_argument(
         "paths",
         nargs="*",
@@ -69,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
     host = make_rating_host(args)
     system, provider = host.rating_system(args.rating_system)
     params = parse_params(args.params)
-    if args.paths and args.store.exists() and args.store.stat().st_size:
+    local = not args.store.startswith(("postgresql://", "postgres://"))
+    if local:
+        args.store = Path(args.store)
+    if args.paths and local and args.store.exists() and args.store.stat().st_size:
         raise UsageError(f"{args.store}: the store exists; make a new one from a history")
     # the store first: a system it cannot rate game by game is refused before any work
     new = bool(args.paths)
@@ -82,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
                 count = from_run(store, made)
             except BaseException:  # nothing half made: the new store goes
                 store.close()
-                _remove(args.store) if new else None
+                _remove(args.store) if new and local else None
                 raise
             say(f"store: {count} games from the history in {args.store}")
         if args.paths:  # the store holds the batch run's numbers: its report is theirs

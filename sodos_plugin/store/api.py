@@ -18,7 +18,6 @@ import contextlib
 import functools
 import json
 import math
-import sqlite3
 import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -37,7 +36,7 @@ from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError, LimitError
 from sodos_plugin.ratings.systems.whr import ELO
 from sodos_plugin.schemas import live
-from sodos_plugin.store import schema
+from sodos_plugin.store import backend, schema
 from sodos_plugin.store.games import LiveGame, Posted, parse_game
 from sodos_plugin.store.incremental import for_system
 
@@ -81,7 +80,7 @@ class Player(NamedTuple):
     last_game: str | None
 
 
-def _stored(error: sqlite3.Error, path: Path) -> InputError:
+def _stored(error: Exception, path: Any) -> InputError:
     """An SQLite error as people read it: locked, read-only, full, damaged."""
     text = str(error)
     low = text.lower()
@@ -95,7 +94,8 @@ def _stored(error: sqlite3.Error, path: Path) -> InputError:
         why = "damaged (restore it from a backup; nothing was written)"
     else:
         why = text
-    return InputError(f"the store cannot be used: {why} ({text})", source=str(path))
+    shown = str(path).split("@")[-1]  # a URL's password is never said
+    return InputError(f"the store cannot be used: {why} ({text})", source=shown)
 
 
 def _reading(method):
@@ -106,7 +106,7 @@ def _reading(method):
     def read(self, *args, **kwargs):
         try:
             return method(self, *args, **kwargs)
-        except sqlite3.Error as error:
+        except backend.errors() as error:
             raise _stored(error, self.path) from None
 
     return read
@@ -129,13 +129,19 @@ class Store:
     ):
         """The ``store.*`` config keys (docs/config.md): ``synchronous``,
         ``busy_timeout`` (seconds), ``max_batch``, ``max_leaderboard``."""
-        self.path = Path(path)
+        #: a file (SQLite), or a ``postgresql://`` URL (PostgreSQL, the postgres extra)
+        self.path: Any = path if backend.is_url(path) else Path(path)
         self.system = system.lower()
         self.parameters = dict(parameters)
         self.max_batch, self.max_leaderboard = max_batch, max_leaderboard
         self.rater = for_system(self.system, self.parameters)
         self._whole_history = getattr(self.rater, "whole_history", False)
-        self.db = schema.connect(self.path, self.system, self.parameters, synchronous, busy_timeout)
+        if backend.is_url(path):
+            self.db = schema.connect_postgres(path, self.system, self.parameters)
+        else:
+            self.db = schema.connect(
+                self.path, self.system, self.parameters, synchronous, busy_timeout
+            )
         self._lock = threading.Lock()
 
     # -- writing ---------------------------------------------------------------------
@@ -373,12 +379,12 @@ class Store:
         with self._lock:
             try:
                 self.db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as error:
+            except backend.errors() as error:
                 raise _stored(error, self.path) from None
             try:
                 out = work()
                 self.db.execute("COMMIT")
-            except sqlite3.Error as error:
+            except backend.errors() as error:
                 self._rollback()
                 raise _stored(error, self.path) from None
             except BaseException:
@@ -387,7 +393,7 @@ class Store:
             return out
 
     def _rollback(self) -> None:
-        with contextlib.suppress(sqlite3.Error):
+        with contextlib.suppress(*backend.errors()):
             self.db.execute("ROLLBACK")
 
     def _player(

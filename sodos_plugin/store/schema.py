@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sodos_plugin.errors import ConfigError, InputError
+from sodos_plugin.store import backend
 
 FORMAT = "sodos-rating-store"
 #: The schema's version; :data:`UPGRADES` brings each older one up to it.
@@ -150,6 +151,64 @@ def _read_meta(path: Path) -> dict[str, str] | None:
     return meta
 
 
+def connect_postgres(url: str, system: str, parameters: Mapping[str, Any]):
+    """The store in the PostgreSQL database at ``url`` (its tables created when the
+    database has none of the store's), upgraded, checked as :func:`connect` checks."""
+    try:
+        db = backend.Postgres(url)
+    except ImportError:
+        raise ConfigError(
+            "a PostgreSQL store needs psycopg 3: pip install 'sodos-plugin[postgres]'",
+            where="store",
+        ) from None
+    except backend.errors() as error:
+        raise InputError(f"the store cannot be opened: {error}", source=url) from None
+    shown = url.split("@")[-1]  # never the password
+    db.execute("BEGIN IMMEDIATE" if _pg_has_meta(db) else "BEGIN")
+    try:
+        if not _pg_has_meta(db):
+            for statement in SCHEMA_1:
+                db.execute(backend.pg_ddl(statement))
+            db.execute("INSERT INTO sodos_schema VALUES (1)")
+            db.executemany(
+                "INSERT INTO sodos_meta VALUES (?, ?)", _meta(system, parameters).items()
+            )
+            _apply_upgrades(db, 1, backend.pg_ddl)
+        else:
+            meta = dict(db.execute("SELECT key, value FROM sodos_meta").fetchall())
+            if meta.get("format") != FORMAT:
+                raise InputError(f"not a sodos store (format {meta.get('format')!r})", source=shown)
+            check_system(Path(shown), meta, system, parameters)
+            (version,) = db.execute("SELECT version FROM sodos_schema").fetchone()
+            if version > VERSION:
+                raise InputError(
+                    f"the store's schema is version {version}; this sodos reads up to {VERSION}",
+                    source=shown,
+                )
+            _apply_upgrades(db, version, backend.pg_ddl)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        db.close()
+        raise
+    return db
+
+
+def _pg_has_meta(db) -> bool:
+    return db.execute("SELECT to_regclass('sodos_meta')").fetchone()[0] is not None
+
+
+def _meta(system: str, parameters: Mapping[str, Any]) -> dict[str, str]:
+    from sodos_plugin import __version__
+
+    return {
+        "format": FORMAT,
+        "system": system,
+        "parameters": json.dumps(dict(parameters), sort_keys=True),
+        "created_by": __version__,
+    }
+
+
 def connect(
     path: Path | str,
     system: str,
@@ -186,8 +245,6 @@ def connect(
 
 
 def _create(db: sqlite3.Connection, system: str, parameters: Mapping[str, Any]) -> None:
-    from sodos_plugin import __version__
-
     db.execute("BEGIN IMMEDIATE")
     try:
         if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'sodos_meta'").fetchone():
@@ -196,13 +253,7 @@ def _create(db: sqlite3.Connection, system: str, parameters: Mapping[str, Any]) 
         for statement in SCHEMA_1:
             db.execute(statement)
         db.execute("INSERT INTO sodos_schema VALUES (1)")
-        meta = {
-            "format": FORMAT,
-            "system": system,
-            "parameters": json.dumps(dict(parameters), sort_keys=True),
-            "created_by": __version__,
-        }
-        db.executemany("INSERT INTO sodos_meta VALUES (?, ?)", meta.items())
+        db.executemany("INSERT INTO sodos_meta VALUES (?, ?)", _meta(system, parameters).items())
         _apply_upgrades(db, 1)
         db.execute("COMMIT")
     except BaseException:
@@ -210,10 +261,10 @@ def _create(db: sqlite3.Connection, system: str, parameters: Mapping[str, Any]) 
         raise
 
 
-def _apply_upgrades(db: sqlite3.Connection, version: int) -> None:
+def _apply_upgrades(db, version: int, dialect=lambda statement: statement) -> None:
     while version < VERSION:
         for statement in UPGRADES[version]:
-            db.execute(statement)
+            db.execute(dialect(statement))
         version += 1
         db.execute("UPDATE sodos_schema SET version = ?", (version,))
 
