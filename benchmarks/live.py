@@ -31,6 +31,9 @@ from pathlib import Path
 from sodos_hookspecs import HistoryGame
 
 from sodos_plugin import Host
+from sodos_plugin.util.lazy import LazyModule
+
+psycopg = LazyModule("psycopg", globals(), "psycopg")  # the postgres extra: for --postgres
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ["B+R", "W+R", "B+3.5", "W+0.5"]
@@ -69,9 +72,11 @@ def bulk_players(store, n: int) -> None:
     db.execute("COMMIT")
 
 
-def api_rate(players: int, n: int, synchronous: str, folder: Path) -> float:
-    """Seconds per game, each game committed on its own."""
-    store = host().store(folder / f"api-{players}-{synchronous}.db", synchronous=synchronous)
+def api_rate(players: int, n: int, synchronous: str, folder: Path | str) -> float:
+    """Seconds per game, each game committed on its own (``folder``: a folder for a
+    SQLite file, or a PostgreSQL database's URL)."""
+    where = folder if isinstance(folder, str) else folder / f"api-{players}-{synchronous}.db"
+    store = host().store(where, synchronous=synchronous)
     bulk_players(store, players)
     todo = games(n, players)
     for g in todo[:20]:  # warm: numpy's first calls, the page cache
@@ -82,6 +87,26 @@ def api_rate(players: int, n: int, synchronous: str, folder: Path) -> float:
     spent = time.perf_counter() - began
     store.close()
     return spent / (n - 20)
+
+
+def postgres_database(server: str, name: str) -> str:
+    """A new database on the PostgreSQL server at ``server``: its URL."""
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as db:
+        db.execute(f"DROP DATABASE IF EXISTS {name}")
+        db.execute(f"CREATE DATABASE {name}")
+    return f"{server}/{name}"
+
+
+def batch_api(where, n: int) -> float:
+    """games/s of one ``add_many`` of ``n`` games (the Python API)."""
+    store = host().store(where)
+    store.add_many(games(10, 1000, start=10**6))
+    todo = games(n, 1000)
+    began = time.perf_counter()
+    store.add_many(todo)
+    spent = time.perf_counter() - began
+    store.close()
+    return n / spent
 
 
 def rate_game_baseline(players: int, n: int) -> float:
@@ -195,6 +220,11 @@ def http_one_by_one(folder: Path, clients: int, per_client: int) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="also the Python API rows on this PostgreSQL server (postgresql://user@host:port)",
+    )
     args = parser.parse_args()
     big = 20_000 if args.quick else 1_000_000
     n = 200 if args.quick else 3000
@@ -218,6 +248,16 @@ def main() -> int:
             f"batch POST /games of 1,000 games: {posted:,.0f} games/s; baseline Host.ratings "
             f"over them (nothing kept) {batch:,.0f} games/s; ratio {posted / batch:.2f}"
         )
+        if args.postgres:
+            for players in (1000, big):
+                url = postgres_database(args.postgres, f"sodos_bench_{players}")
+                spent = api_rate(players, n, "full", url)
+                print(f"PostgreSQL, Python API, one commit a game, {players:,} players: "
+                      f"{1 / spent:,.0f} games/s ({spent * 1e3:.3f} ms/game)")  # fmt: skip
+            sqlite_batch = batch_api(folder / "batch-api.db", 1000)
+            pg_batch = batch_api(postgres_database(args.postgres, "sodos_bench_batch"), 1000)
+            print(f"Python API add_many of 1,000 games: SQLite {sqlite_batch:,.0f} games/s, "
+                  f"PostgreSQL {pg_batch:,.0f} games/s")  # fmt: skip
         per = 50 if args.quick else 500
         found = http_one_by_one(folder, 8, per)
         print(f"HTTP POST /games one game a request, 8 clients: {found['rate']:,.0f} games/s, "
