@@ -246,3 +246,58 @@ def test_sigkill_under_load_loses_no_acknowledged_game(tmp_path):
         again.stop()
     ids, _ = _store_equals_batch(path)
     assert ids[-1] == "after"
+
+
+SYSTEMS = {
+    "glicko2-day": ("glicko2", ["-o", "rating.glicko2.period=day"], {"period": "day"}),
+    "egf": ("egf", [], {}),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(SYSTEMS))
+def other_live(request, tmp_path_factory):
+    rating, options, params = SYSTEMS[request.param]
+    folder = tmp_path_factory.mktemp(request.param)
+    running = Service(folder, CONFIG, "--store", str(folder / "s.db"), "--rating", rating,
+                      *options)  # fmt: skip
+    running.rating, running.params, running.examples = rating, params, 0
+    yield running
+    running.stop()
+
+
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_other_systems_over_http_equal_a_batch_run(other_live, data):
+    """Glicko-2 by day and GoR (a batch posted = a tournament) over HTTP: each player's
+    rating is the batch run's over the same games (tournaments) in the same order."""
+    other_live.examples += 1
+    tag = f"q{other_live.examples}"
+    base = other_live.examples * 40  # later days for each example: no period closed
+    names = [f"{tag}-{n}" for n in "ABCD"]
+    n = data.draw(st.integers(1, 10))
+    posted, history, at = [], [], 0
+    for k in range(n):
+        black, white = data.draw(
+            st.lists(st.sampled_from(names), min_size=2, max_size=2, unique=True)
+        )
+        posted.append(
+            game(f"{tag}-{k}", base * 4 + k, black, white, data.draw(st.sampled_from(RESULTS)))
+        )
+    while at < n:
+        size = data.draw(st.integers(1, 4))
+        chunk = posted[at : at + size]
+        status, _, body = other_live.post("/games", chunk[0] if size == 1 else chunk)
+        assert status == 200, body
+        for g in chunk:  # GoR: the batch's first game names its tournament
+            history.append(HOST_GAME(g)._replace(event=chunk[0]["id"]))
+        at += size
+    from sodos_hookspecs import GameHistory
+
+    batch = HOST.ratings(GameHistory(games=history), system=other_live.rating,
+                         **other_live.params).final()  # fmt: skip
+    for name, state in batch.items():
+        status, _, body = other_live.request("GET", f"/players/{name}")
+        answer = json.loads(body)
+        assert answer["rating"] == pytest.approx(state.rating, abs=1e-9, rel=0)
