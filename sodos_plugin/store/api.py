@@ -231,7 +231,9 @@ class Store:
         ).fetchall()
         if not rows:
             return
-        (day,) = db.execute("SELECT date FROM events WHERE key = ?", (key,)).fetchone()
+        day, name, klass = db.execute(
+            "SELECT date, name, class FROM events WHERE key = ?", (key,)
+        ).fetchone()
         players: dict[int, tuple] = {}
         for row in rows:
             for pid in (row[4], row[5]):
@@ -254,7 +256,7 @@ class Store:
         for pid, (r, rd, v, start, count) in players.items():
             if not count:  # a new player: the start he was given (his rank's, or default)
                 starts[f"#{pid}"] = InitialRating(RatingState(r, rd, v), start)
-        event = HistoryEvent(key, key, day, "", "store")
+        event = HistoryEvent(key, name, day, klass, "store")
         after = self.rater.rate_tournament(games, event, starts)
         seq = rows[0][0]
         counts: dict[int, int] = {}

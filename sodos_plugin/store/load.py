@@ -31,13 +31,10 @@ def _result_text(score: float) -> str:
 def from_run(store, run: Any) -> int:
     """Load ``run`` (a :class:`~sodos_plugin.ratings.run.RatingRun` of the store's
     system and parameters, game by game) into the empty ``store``; returns the games."""
-    if getattr(store.rater, "per_tournament", False):
-        raise InputError(
-            "a GoR store is filled a tournament at a time (each tournament's games posted "
-            "as one batch); it is not made from an archive yet"
-        )
     if run.system.name.lower() != store.system:
         raise InputError(f"the run is of {run.system.name}, the store of {store.system}")
+    if getattr(store.rater, "per_tournament", False):
+        return store._write(lambda: _tournaments(store, run))
     games = run.history.games
     steps = run.result.steps
     whole = getattr(store.rater, "whole_history", False)  # WHR: the games, then the fit
@@ -170,3 +167,57 @@ def _saved(store, history: GameHistory) -> dict:
         )
         return {"period": rater.period, "last": max(periods.values()), "periods": periods}
     return {"period": "game", "last": last}
+
+
+def _tournaments(store, run: Any) -> int:
+    """GoR: every tournament of the run's history in its order, each player created at
+    the start the run gave him (the ``before`` of his first step: his rank's, his file's
+    rating, or the default), each tournament then rated by the store as a posted one is
+    — GoR's own run from the players' states, which is the batch run's numbers."""
+    db = store.db
+    if db.execute("SELECT 1 FROM games LIMIT 1").fetchone():
+        raise InputError("the store has games already: make it from a history when new")
+    history = run.history
+    first: dict[str, RatingState] = {}
+    for step in run.result.steps:
+        first.setdefault(step.player, step.before)
+    starts = run.starts()
+    default, _ = store.rater.start()
+    ids: dict[str, int] = {}
+    player_id: dict[str, int] = {}
+    count = 0
+    ordered, days = events_in_order(history, with_days=True)
+    for key, games in ordered:
+        event = history.events.get(key)
+        name = event.name if event is not None and event.name else key
+        klass = event.tournament_class if event is not None else ""
+        db.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (key, name, days[key], klass))
+        for g in games:
+            for who in (g.black, g.white):
+                if who not in player_id:
+                    state = first.get(who, default)
+                    player_id[who] = db.execute(
+                        "INSERT INTO players (key, name, rating, deviation, volatility, start) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (f"name:{identity_key(who)}", who, *state, starts.get(who, "")),
+                    ).lastrowid
+            gid = g.id or g.source or f"#{count + 1}"
+            seen = ids.setdefault(gid, 0)
+            ids[gid] = seen + 1
+            if seen:
+                gid = f"{gid}#{seen + 1}"
+            when = g.date if g.time is None else f"{g.date}T{g.time}"
+            content = dict(
+                id=gid, date=when, black=g.black, white=g.white, result=_result_text(g.result),
+                handicap=g.handicap, komi=g.komi, size=g.size, black_id=None, white_id=None,
+            )  # fmt: skip
+            db.execute(
+                "INSERT INTO games (id, content, date, time, black, white, result, handicap, "
+                "komi, size, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (gid, json.dumps(content, sort_keys=True, separators=(",", ":")), g.date,
+                 g.time, player_id[g.black], player_id[g.white], g.result, g.handicap, g.komi,
+                 g.size, key),
+            )  # fmt: skip
+            count += 1
+        store._rate_event(key)
+    return count

@@ -9,6 +9,7 @@ import io
 import json
 
 import pytest
+from conftest import ROOT
 
 from sodos_plugin import Host
 from sodos_plugin.cli import main
@@ -122,3 +123,17 @@ def test_a_batch_run_goes_on_from_every_system_s_exported_state(tmp_path, capsys
     assert set(went_on) == set(everything)
     for name, (rating_, _) in everything.items():
         assert went_on[name][0] == pytest.approx(rating_, abs=1e-6)
+
+
+def test_a_gor_store_from_tournaments_is_the_batch_run(tmp_path, capsys):
+    """GoR: a store made from h9 tournaments (their classes, ranks, files' ratings as the
+    batch run starts them) exports the numbers of ``sodos ratings``."""
+    files = sorted(str(p) for p in (ROOT / "tests" / "data" / "egd").glob("*.txt"))
+    store = str(tmp_path / "gor.db")
+    made = table(capsys, "store", store, *files, "--rating", "egf")
+    batch = table(capsys, "ratings", *files, "--rating", "egf")
+    exported = table(capsys, "store", store, "--rating", "egf")
+    assert made == batch
+    assert set(exported) == set(batch)
+    for name, (rating, _) in batch.items():
+        assert exported[name][0] == pytest.approx(rating, abs=1e-9)
