@@ -290,6 +290,10 @@ class HistoryGame(NamedTuple):
     :param size: board size (19 when not given).
     :param round: the round number within the event, ``None`` when not given.
     :param source: the file (``archive.zip!r1.sgf``, ``results.h9:12``) for messages.
+    :param time: the time of day it ended, ``HH:MM:SS``, ``None`` when not given (games
+        of one day are ordered by it: docs/rules.md §10.1).
+    :param id: the server's game id, ``None`` when not given (games of one day and time
+        are ordered by it, compared as a number when it is one: ``g9`` before ``g10``).
     """
 
     date: str
@@ -302,6 +306,8 @@ class HistoryGame(NamedTuple):
     size: int = 19
     round: int | None = None
     source: str = ""
+    time: str | None = None
+    id: str | None = None
 
 
 def _plain(column: Sequence) -> Sequence:
@@ -349,7 +355,8 @@ class GameColumns(Sequence):
     ``black``, ``white`` (sequences of ``str``, usually :class:`Coded`: players as integer
     codes into a table of names), ``result`` (floats), and optionally ``handicap``
     (ints, default 0), ``komi`` (float or ``None``), ``size`` (ints, default 19),
-    ``round`` (int or ``None``), ``source`` (``str``, default ``""``). Any sequence
+    ``round`` (int or ``None``), ``source`` (``str``, default ``""``), ``time`` and
+    ``id`` (``str`` or ``None``). Any sequence
     works (lists, ``array.array``, numpy arrays, :class:`Coded`, a host's own lazy
     sequence). ``order``, when given, lists rows in the games' order (game ``k`` is row
     ``order[k]``): a history that grows appends rows and re-orders only the index.
@@ -371,15 +378,20 @@ class GameColumns(Sequence):
         size: Sequence[int] | None = None,
         round: Sequence[int | None] | None = None,
         source: Sequence[str] | None = None,
+        time: Sequence[str | None] | None = None,
+        id: Sequence[str | None] | None = None,
         *,
         order: Sequence[int] | None = None,
     ):
         n = len(result)
         rows = len(order) if order is not None else n
-        defaults = {"handicap": 0, "komi": None, "size": 19, "round": None, "source": ""}
+        defaults = {
+            "handicap": 0, "komi": None, "size": 19, "round": None, "source": "", "time": None,
+            "id": None,
+        }  # fmt: skip
         given = dict(
             date=date, event=event, black=black, white=white, result=result,
-            handicap=handicap, komi=komi, size=size, round=round, source=source,
+            handicap=handicap, komi=komi, size=size, round=round, source=source, time=time, id=id,
         )  # fmt: skip
         columns = {}
         for name in HistoryGame._fields:

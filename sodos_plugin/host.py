@@ -60,6 +60,7 @@ histories = LazyModule("sodos_plugin.ratings.history", globals(), "histories")
 initials = LazyModule("sodos_plugin.ratings.initial", globals(), "initials")
 runs = LazyModule("sodos_plugin.ratings.run", globals(), "runs")
 states = LazyModule("sodos_plugin.ratings.state", globals(), "states")
+stores = LazyModule("sodos_plugin.store.api", globals(), "stores")
 
 
 class Host:
@@ -399,6 +400,34 @@ class Host:
         history = self.history(games=[game])
         run = self.ratings(history, rating=rating, state=state, **params)
         return run.saved_state()
+
+    def store(
+        self,
+        path: Path | str,
+        *,
+        rating: str = "ogs",
+        synchronous: str | None = None,
+        **params: Any,
+    ) -> Any:
+        """The live rating store at ``path`` (a SQLite file, created when absent) for the
+        rating system ``rating`` and its parameters, resolved as :meth:`ratings` resolves
+        them (defaults < ``[rating.<system>]`` < ``params``): a
+        :class:`~sodos_plugin.store.api.Store` (docs/ratings.md, "A server's live
+        ratings"). A store made with another system or other parameters is refused;
+        ``synchronous`` and the limits come from the ``store.*`` config keys."""
+        chosen = self.resolve("rating_systems", [rating])[0].item
+        section = self.settings.rating_sections.get(chosen.name.lower(), {})
+        values = runs.resolve_parameters(chosen, section, params)
+        limits = self.settings.store
+        return stores.Store(
+            path,
+            chosen.name,
+            values,
+            synchronous=synchronous or limits["synchronous"],
+            busy_timeout=limits["busy_timeout"],
+            max_batch=limits["max_batch"],
+            max_leaderboard=limits["max_leaderboard"],
+        )
 
     # -- writing ----------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("plugins",),
     ("criteria", "writers", "readers"),
     ("ratings",),
+    ("store",),
     ("host",),
     ("serve",),
     ("cli",),

@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "serve",
         "serve standings, explanations and ratings over HTTP (JSON; loopback by default)",
     ),
+    "store": ("store", "a server's live rating store: make it from an archive, export it"),
     "docs": ("docs", "print a documentation page (config, rules, criteria, plugins, hosts ...)"),
 }
 

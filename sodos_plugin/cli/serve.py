@@ -50,8 +50,11 @@ import time
 
 from sodos_plugin.cli._common import EXIT_OK, UsageError, common, make_host
 from sodos_plugin.config.settings import check_host
+from sodos_plugin.serve import live
 from sodos_plugin.serve.app import App, Hosts
 from sodos_plugin.serve.jobs import error_body
+from sodos_plugin.serve.live import Live
+from sodos_plugin.serve.routes import ROUTES
 from sodos_plugin.util.textsafe import fit, printable
 
 try:  # the serve extra; without it the command says how to get it
@@ -68,7 +71,11 @@ try:  # the serve extra; without it the command says how to get it
 except ImportError:
     waitress = None
 
-EXAMPLES = ("sodos serve", "sodos serve --host 0.0.0.0 --port 8080 -o serve.concurrency=4")
+EXAMPLES = (
+    "sodos serve",
+    "sodos serve --host 0.0.0.0 --port 8080 -o serve.concurrency=4",
+    "sodos serve --port 8080 --store ratings.db --rating ogs",
+)
 #: Threads beyond the requests the application may hold: GETs and refusals.
 SPARE_THREADS = 4
 #: Exit status when stopped while starting (as for Ctrl-C elsewhere); a stop once
@@ -89,6 +96,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     common(p)
     p.add_argument("--host", help="address to bind (config serve.host, default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port (config serve.port, default 8000; 0: any)")
+    p.add_argument(
+        "--store",
+        metavar="PATH",
+        help="serve a server's live ratings from the SQLite store at PATH (created when "
+        "absent): POST /games, GET /players/{id}, GET /leaderboard (sodos docs ratings)",
+    )
+    p.add_argument(
+        "--rating",
+        metavar="SYSTEM",
+        default="ogs",
+        help="the store's rating system: ogs (default), glicko2 (-o rating.glicko2.period="
+        "game, day, week or month), egf, whr (sodos docs ratings)",
+    )
 
 
 def _channel_class(request_timeout: float):
@@ -314,9 +334,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     # every worker builds its host as this command would: the same config and plugins
-    app = App(functools.partial(make_host, args))
+    stored = bool(getattr(args, "store", None))
+    app = App(functools.partial(make_host, args), ROUTES + live.ROUTES if stored else ROUTES)
     try:
         serve = app.host.settings.serve
+        if stored:
+            app.live = Live(app.host.store(args.store, rating=args.rating))
         server = _listen(app, serve)
     except BaseException:
         app.close()

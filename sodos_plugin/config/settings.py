@@ -475,6 +475,22 @@ SCHEMA: dict[str, Key] = declare(
         (),
         'Host header names accepted besides the address bound (docs/hosts.md); "*": any',
     ),
+    # sodos serve --store, Host.store (docs/ratings.md, "A server's live ratings")
+    Key(
+        "store.synchronous",
+        _choice("full", "normal", "extra"),
+        "full",
+        "SQLite synchronous of a live store: full keeps every acknowledged game through a "
+        "power loss; normal may lose the last ones (never the store)",
+    ),
+    Key(
+        "store.busy_timeout",
+        _as_seconds,
+        10.0,
+        "seconds a write waits for another process's (then an error)",
+    ),
+    Key("store.max_batch", _as_count, 100_000, "games one batch may add (POST /games)"),
+    Key("store.max_leaderboard", _as_count, 1000, "players one leaderboard answer may list"),
     # how much work one tournament may cost, whatever reads it (docs/config.md)
     Key(
         "limits.max_players",

@@ -15,8 +15,11 @@ Contract (docs/rules.md §10.1): :func:`read_history` reads
 * host objects: :class:`~sodos_plugin.engine.model.Tournament` s (dated) and
   :class:`~sodos_hookspecs.HistoryGame` s.
 
-Games are ordered by date, then event, round, names, result and source, so that the
-order of files given never changes a rating. A valid game that cannot be rated (no
+Games are ordered by date, time of day (where the input gives it: a games table's date
+with a time, a host's ``HistoryGame.time``), the server's game id (compared as a number
+where it is one: ``g9`` before ``g10``), then event, round, names, result and source, so
+that the order of files or rows given never changes a rating
+(:func:`~sodos_plugin.ratings.periods.game_order`). A valid game that cannot be rated (no
 date, self-play, no result over the board: unknown, void, won by default) is
 *excluded*, with a short stable key of its reason (:mod:`sodos_plugin.readers.dated`);
 :func:`file_summary` counts the account of every file by status and key.
@@ -80,7 +83,7 @@ def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameC
     """
     c = games.columns
     fields = [c[name] for name in ("date", "event", "black", "white", "result", "handicap")]
-    fields += [c["round"], c["source"]]
+    fields += [c[name] for name in ("round", "source", "time", "id")]
     events = c["event"]
 
     def of(r: int) -> tuple:  # game_order of row r
@@ -480,10 +483,18 @@ def read_history(
             raise InputError(f"expected a HistoryGame, got {type(game).__name__}")
         if _valid_date(game.date) is None:
             raise InputError(f"game date {game.date!r} is not YYYY-MM-DD", source=game.source)
+        time = game.time
+        if time is not None:
+            time = dated.time_of_day(f"{game.date} {time}") if isinstance(time, str) else None
+            if time is None:
+                raise InputError(f"game time {game.time!r} is not HH:MM[:SS]", source=game.source)
+        if game.id is not None and not isinstance(game.id, str):
+            raise InputError(f"game id {game.id!r} is not a text", source=game.source)
         collector.games.append(
             game._replace(
                 black=collector.name(game.black, game.source),
                 white=collector.name(game.white, game.source),
+                time=time,
             )
         )
         if game.event not in collector.events:

@@ -45,6 +45,7 @@ __all__ = [
     "first_day",
     "first_ranks",
     "group_events",
+    "time_of_day",
 ]
 
 UNDATED = "undated"
@@ -71,6 +72,7 @@ KINDS: dict[str, str] = {
 }
 
 _DATE = re.compile(r"\s*(\d{4})([-./])(\d{1,2})\2(\d{1,2})(?!\d)")
+_TIME = re.compile(r"(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2}))?(?!\d)")
 _CJK_DATE = re.compile(r"\s*(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日")
 
 
@@ -90,6 +92,24 @@ def first_day(text: str | None) -> str | None:
         return date(y, m, d).isoformat()
     except ValueError:
         return None
+
+
+def time_of_day(text: str | None) -> str | None:
+    """The time of day right after the first full date of ``text`` (``2024-01-01
+    05:30``, ``2024-01-01T23:30:15Z``), as ``HH:MM:SS``; None when there is none. An
+    offset after it is not read: a server's times are of one clock (docs/rules.md §10.1)."""
+    if not text:
+        return None
+    match = _DATE.match(text)
+    if not match:
+        return None
+    found = _TIME.match(text, match.end())
+    if not found:
+        return None
+    h, m, s = int(found.group(1)), int(found.group(2)), int(found.group(3) or 0)
+    if h > 23 or m > 59 or s > 59:
+        return None
+    return f"{h:02d}:{m:02d}:{s:02d}"
 
 
 def group_events(

@@ -19,7 +19,8 @@ error naming the line where its row starts, never a cell that swallows the rest 
 file. A row of more than :data:`MAX_ROW_CHARS` characters (its quoted line breaks
 included) is an error naming its line.
 
-* required: ``date`` (any layout of :func:`sodos_plugin.readers.dated.first_day`),
+* required: ``date`` (any layout of :func:`sodos_plugin.readers.dated.first_day`; a
+  time of day after the date, ``2024-05-10 23:30``, orders the games of one day),
   ``black``, ``white`` (the players' names) and ``result`` (SGF ``RE`` texts:
   ``B+R``, ``W+3.5``, ``B+T``, ``B+F``, ``0``/``Draw``/``Jigo``, ``Void``, ``?``;
   ``Black``, ``White``, ``B``, ``W``; docs/rules.md §9);
@@ -145,6 +146,7 @@ class TableGame:
     black_rank: str | None = None
     white_rank: str | None = None
     id: str | None = None
+    time: str | None = None
 
 
 @dataclass(frozen=True)
@@ -476,6 +478,7 @@ class _Reader:
                 self.kept(row, "black_rank"),
                 self.kept(row, "white_rank"),
                 game_id,
+                dated.time_of_day(date_text),
             )
         )
         if parsed.note:
@@ -522,7 +525,7 @@ def _renamed(game: TableGame, black: str, white: str) -> TableGame:
         return game
     return TableGame(
         game.line, game.date, black, white, game.score, game.handicap, game.komi, game.size,
-        game.event, game.round, game.black_rank, game.white_rank, game.id,
+        game.event, game.round, game.black_rank, game.white_rank, game.id, game.time,
     )  # fmt: skip
 
 
@@ -656,6 +659,8 @@ def history(
                     game.size,
                     game.round,
                     place,
+                    game.time,
+                    game.id,
                 )  # fmt: skip
             )
         first_ranks = dated.first_ranks(

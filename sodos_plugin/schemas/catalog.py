@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from sodos_plugin.schemas import codec, explain, ratings, service, standings, tournament
+from sodos_plugin.schemas import codec, explain, live, ratings, service, standings, tournament
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -53,6 +53,12 @@ DOCUMENTS: dict[str, Document] = {
         Document("plugins", service.Plugins, 1, "sodos plugins"),
         Document("health", service.Health, 1, "sodos serve health"),
         Document("error", service.Error, 1, "sodos serve error answer"),
+        Document("live-game", live.LiveGame, 1, "sodos live ratings: a game posted"),
+        Document("live-games", live.GamesRated, 1, "sodos live ratings: the games rated"),
+        Document("live-player", live.Player, 1, "sodos live ratings: a player"),
+        Document("live-history", live.History, 1, "sodos live ratings: a player's history"),
+        Document("live-leaderboard", live.Leaderboard, 1, "sodos live ratings: the leaderboard"),
+        Document("live-void", live.Voided, 1, "sodos live ratings: a game voided"),
     )
 }
 NAMES: tuple[str, ...] = tuple(DOCUMENTS)

@@ -198,6 +198,9 @@ class App:
             if route.static
         }
         self.pool = pools.Pool(host_factory, self.limits.concurrency, routes.computed())
+        #: the live store's answers (serve/live.py), set by ``sodos serve --store``, whose
+        #: routes (serve/live.py ROUTES) are then rows of this app's table
+        self.live: Any = None
 
     # -- WSGI -------------------------------------------------------------------------
 

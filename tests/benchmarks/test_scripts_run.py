@@ -129,3 +129,16 @@ def test_scale_benchmark_prints_time_and_memory_with_and_without_steps(tmp_path)
             assert {f["steps"] for f in pair} == {False, True}
             assert pair[0]["checksum"] == pair[1]["checksum"]
             assert all(f["peak"] >= f["held"] > 0 for f in pair)
+
+
+def test_live_benchmark_quick_prints_every_target():
+    """benchmarks/live.py at smoke sizes: each target's figure is printed, no error."""
+    pytest.importorskip("waitress", reason="sodos serve needs waitress (the test extra)")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "live.py"), "--quick"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    for part in ("Python API, synchronous full", "20,000 players", "baseline Host.rate_game",
+                 "batch POST /games of 1,000 games", "8 clients", "0 errors"):  # fmt: skip
+        assert part in done.stdout, (part, done.stdout)

@@ -143,6 +143,8 @@ def elsewhere(block: Block) -> str | None:
         return "tests/docs/test_readme.py and .ci/run (the README's two commands)"
     if block.doc == "docs/hosts.md" and SERVICE_URL in block.body:
         return "tests/docs/test_service_examples.py (against the running service)"
+    if block.doc == "docs/ratings.md" and SERVICE_URL in block.body:
+        return "tests/docs/test_live_examples.py (against a service with a store)"
     return None
 
 

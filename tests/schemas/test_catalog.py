@@ -18,7 +18,8 @@ from sodos_plugin.errors import SodosError
 from sodos_plugin.plugins.report import plugin_rows
 from sodos_plugin.ratings.report import explanation_dict
 from sodos_plugin.readers import json_tournament
-from sodos_plugin.schemas import catalog, codec, service
+from sodos_plugin.schemas import catalog, codec, live, service
+from sodos_plugin.serve import live as live_routes
 from sodos_plugin.serve.jobs import Worker
 from sodos_plugin.serve.routes import ROUTES
 
@@ -102,6 +103,7 @@ def test_the_documents_of_every_input_match_their_schemas():
         assert status == 400
         check("error", answer)
     checked.update(plugins=1, health=1, error=1)
+    checked.update(_live_documents(host))
     assert checked["standings"] >= (300 if SHARED_DATA.is_dir() else 5)
     assert all(checked.values()), checked
 
@@ -109,3 +111,20 @@ def test_the_documents_of_every_input_match_their_schemas():
 def test_the_repository_examples_match_the_tournament_schema():
     for path in sorted((ROOT / "docs" / "json").glob("*.json")):
         check("tournament", path.read_bytes())
+
+
+def _live_documents(host) -> dict[str, int]:
+    """A live store's answers and the game it is posted (docs/ratings.md)."""
+    import tempfile
+
+    posted = {"id": "1", "date": "2024-01-01T10:00", "black": "A", "white": "B", "result": "B+R"}
+    check("live-game", json.dumps(posted))
+    with tempfile.TemporaryDirectory() as folder, host.store(Path(folder) / "s.db") as store:
+        rated = store.add(posted)
+        games = live.GamesRated(system="ogs", games=[live_routes.game_rated(store, rated)])
+        check("live-games", codec.encode(games))
+        check("live-player", codec.encode(store.player_answer("A")))
+        check("live-history", codec.encode(store.history("A")))
+        check("live-leaderboard", codec.encode(store.leaderboard(10)))
+        check("live-void", codec.encode(live.Voided(id="1", voided=True, rerated=0)))
+    return {name: 1 for name in catalog.NAMES if name.startswith("live-")}

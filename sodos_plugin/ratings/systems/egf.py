@@ -59,7 +59,14 @@ from sodos_plugin.ratings.columns import (
     levels,
 )
 from sodos_plugin.ratings.initial import MAX_RATING
-from sodos_plugin.ratings.periods import event_name, events_in_order, seed
+from sodos_plugin.ratings.periods import (
+    event_name,
+    event_order,
+    events_in_order,
+    has_times_or_ids,
+    saved_key,
+    seed,
+)
 from sodos_plugin.ratings.state import is_day, shown, too_early
 from sodos_plugin.util.lazy import LazyModule
 
@@ -309,7 +316,9 @@ def _state_starts(state) -> dict[str, InitialRating]:
 
 def check_state(own: Mapping[str, Any]) -> str | None:
     """Why GoR's part of a saved state cannot be gone on from: ``last_event`` is
-    ``None`` (nothing rated yet) or ``[first day, event key]``."""
+    ``None`` (nothing rated yet), ``[first day, time, id order, event key]``
+    (:func:`~sodos_plugin.ratings.periods.event_order`) or, as saved before times and ids,
+    ``[first day, event key]``."""
     unknown = sorted(set(own) - {"last_event"})
     if unknown:
         return f"{unknown[0]}: not a key of GoR's state (last_event)"
@@ -318,27 +327,33 @@ def check_state(own: Mapping[str, Any]) -> str | None:
         return None
     if not (
         isinstance(saved, list)
-        and len(saved) == 2
+        and len(saved) in (2, 4)
         and all(isinstance(x, str) for x in saved)
         and is_day(saved[0])
-        and saved[1]
+        and saved[-1]
     ):
-        return f"last_event: expected [first day YYYY-MM-DD, event key], got {shown(saved)}"
+        return (
+            "last_event: expected [first day YYYY-MM-DD, time, id order, event key], "
+            f"got {shown(saved)}"
+        )
     return None
 
 
 def _check_after(state, found) -> None:
     """The first tournament rated must come after the state's last one (first day,
     then key: the order of docs/rules.md §10.1)."""
-    saved = state.system_state.get("last_event")
+    saved = saved_key(state.system_state.get("last_event"), "event")
     first = (found or {}).get("first_event")
     if not saved or not first:
         return
-    if not (isinstance(saved, list) and len(saved) == 2 and all(isinstance(x, str) for x in saved)):
-        raise InputError("system_state.last_event: expected [first day, event key]", where="state")
+    if not (isinstance(saved, list) and len(saved) == 4 and all(isinstance(x, str) for x in saved)):
+        raise InputError(
+            "system_state.last_event: expected [first day, time, game id, event key]",
+            where="state",
+        )
     if tuple(first) <= tuple(saved):
         raise InputError(
-            too_early(f"{saved[1]!r} ({saved[0]})", f"{first[1]!r} ({first[0]})", "tournament"),
+            too_early(f"{saved[3]!r} ({saved[0]})", f"{first[3]!r} ({first[0]})", "tournament"),
             where="state",
         )
 
@@ -447,8 +462,11 @@ def _rate(
     final = {name: RatingState(r) for name, r in current.items()}
     ends = {}
     if ordered:
-        (first, _), (last, _) = ordered[0], ordered[-1]
-        ends = {"first_event": [days[first], first], "last_event": [days[last], last]}
+        (first, one), (last, other) = ordered[0], ordered[-1]
+        ends = {
+            "first_event": list(event_order(days[first], first, one[0])),
+            "last_event": list(event_order(days[last], last, other[0])),
+        }
     return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings, state=ends)
 
 
@@ -526,6 +544,8 @@ def _rate_arrays(
     needs that path (an unknown class: its warning comes between seeds; a rating at the
     ceiling)."""
     use_class = params["use_class"]
+    if has_times_or_ids(history.games):  # events of one day then sort by their first game
+        return None
     for event in history.events.values():
         klass = event.tournament_class.upper()
         if use_class and klass and klass not in CLASS_WEIGHTS:
@@ -645,8 +665,8 @@ def _rate_arrays(
     if played:
         first, last = played[0], played[-1]
         ends = {
-            "first_event": [day_of(first), events[first]],
-            "last_event": [day_of(last), events[last]],
+            "first_event": [day_of(first), "", "", events[first]],
+            "last_event": [day_of(last), "", "", events[last]],
         }
     return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings, state=ends)
 

@@ -61,7 +61,17 @@ from sodos_plugin.ratings.columns import (
     levels,
 )
 from sodos_plugin.ratings.initial import MAX_DEVIATION, MAX_RATING
-from sodos_plugin.ratings.periods import event_name, events_in_order, game_order, seed
+from sodos_plugin.ratings.periods import (
+    GAME_KEY,
+    OLD_GAME_KEY,
+    event_name,
+    event_order,
+    events_in_order,
+    game_order,
+    saved_key,
+    seed,
+    shown_game,
+)
 from sodos_plugin.ratings.state import is_day, shown, too_early
 from sodos_plugin.util.lazy import LazyModule
 
@@ -443,6 +453,51 @@ class _Clamp:
         return RatingState(*(float(x) for x in self.arrays(r, rd, vol)))
 
 
+def rate_pairs(before, result, start, tau: float, eps: float, clamp: _Clamp):
+    """One game per period for both players, for ``m`` games that share no player: the
+    states ``before`` are (r, RD, σ) arrays of the ``2m`` players, Black's of each game
+    then White's; ``result`` Black's scores, ``start`` Black's head starts in ranks (or
+    None). Returns the states after, in the same places. The one form of a game's
+    update: the batch (:meth:`_Run.rate_games_columns`, a wave at a time) and the live
+    store (:mod:`sodos_plugin.store`, a game at a time) both rate with it."""
+    r, rd, vol = before
+    m = len(result)
+    opp = np.concatenate([np.arange(m, 2 * m), np.arange(m)])
+    o_r = r[opp]
+    if start is not None and start.any():
+        ranks = np.concatenate([-start, start])
+        o_r = np.where(ranks != 0, o_r + handicap_shift(o_r, ranks), o_r)
+    scores = np.concatenate([result, 1.0 - result])
+    new_mu, new_phi, new_vol, *_ = update_rows(
+        (r - 1500.0) / SCALE, rd / SCALE, vol, np.arange(2 * m),
+        (o_r - 1500.0) / SCALE, rd[opp] / SCALE, scores, tau, eps,
+    )  # fmt: skip
+    return clamp.arrays(SCALE * new_mu + 1500.0, SCALE * new_phi, new_vol)
+
+
+def seen_with_head_start(o_r, shifts, colours):
+    """The opponents' ratings as each row's player sees them: Black's head start moves
+    Black up — White's update sees Black higher, Black's update sees White lower
+    (goratings' get_handicap_adjustment). ``colours``: 0 where the row is Black's."""
+    if not shifts.any():
+        return o_r
+    ranks = np.where(colours == 0, -shifts, shifts)
+    moved = o_r + handicap_shift(o_r, ranks)
+    return np.where(shifts != 0, moved, o_r)
+
+
+def sat_out(state: RatingState, missed: int, max_rd: float) -> RatingState:
+    """A state after ``missed`` calendar periods without a game: the deviation grows
+    (φ² + k·σ²), at most ``max_rd``."""
+    rd = SCALE * no_games(state.deviation / SCALE, state.volatility, missed)
+    return state._replace(deviation=min(max_rd, rd))
+
+
+def period_index(day: str, period: str) -> int:
+    """The calendar period (``day``, ``week``, ``month``) of an ISO day, as a number."""
+    return _period_index(day, period)
+
+
 def _period_index(day: str, period: str) -> int:
     d = Date.fromisoformat(day)
     if period == "day":
@@ -458,7 +513,12 @@ def _periods(history: GameHistory, period: str) -> list[tuple[str, str, list[His
     if period == "event":
         ordered, days = events_in_order(history, with_days=True)
         return [
-            (event_name(history, key), games[0].date, games, [days[key], key])
+            (
+                event_name(history, key),
+                games[0].date,
+                games,
+                list(event_order(days[key], key, games[0])),
+            )
             for key, games in ordered
         ]
     buckets: dict[int, list[HistoryGame]] = {}
@@ -475,10 +535,10 @@ def _periods(history: GameHistory, period: str) -> list[tuple[str, str, list[His
 def _shown(key: Any, period: str) -> str:
     """Where a period sorts, for people: a game's date and event, a tournament's key and
     day, a calendar period's label."""
-    if period == "game" and isinstance(key, list) and len(key) >= 2:
-        return f"{key[0]} {key[1]!r}"
-    if period == "event" and isinstance(key, list) and len(key) == 2:
-        return f"{key[1]!r} ({key[0]})"
+    if period == "game" and isinstance(key, list):
+        return shown_game(key)
+    if period == "event" and isinstance(key, list) and len(key) == 4:
+        return f"{key[3]!r} ({key[0]})"
     if isinstance(key, int) and not isinstance(key, bool):
         if period == "day":
             return Date.fromordinal(key).isoformat()
@@ -509,9 +569,10 @@ def _is_place(value: Any, period: str) -> bool:
         return _is_index(value, period)
     if not isinstance(value, list) or not value or not is_day(value[0]):
         return False
-    if period == "event":
-        return len(value) == 2 and isinstance(value[1], str)
-    return len(value) == len(game_order(HistoryGame("2000-01-01", "", "a", "b", 1.0)))
+    if period == "event":  # [day, time, id order, key], or [day, key] as saved before
+        return len(value) in (2, 4) and isinstance(value[-1], str)
+    # a game's key (game_order), or one of the shorter keys saved before times and ids
+    return len(value) in (OLD_GAME_KEY, GAME_KEY)
 
 
 def check_state(own: Mapping[str, Any]) -> str | None:
@@ -609,7 +670,7 @@ class _Run:
 
     def check_after(self, state) -> None:
         """The first period rated must sort after the state's last one."""
-        saved = state.system_state.get("last")
+        saved = saved_key(state.system_state.get("last"), self.period)
         if saved is None or self.first_key is None:
             return
         first = self.first_key
@@ -681,12 +742,7 @@ class _Run:
         head start in ranks). Appends one step per player (``labels``/``dates`` per
         player) and returns the states after."""
         row, o_r, o_rd = opponents
-        if shifts.any():
-            # Black's head start moves Black up: White's update sees Black higher, Black's
-            # update sees White lower (goratings' get_handicap_adjustment)
-            ranks = np.where(colours == 0, -shifts, shifts)
-            moved = o_r + handicap_shift(o_r, ranks)
-            o_r = np.where(shifts != 0, moved, o_r)
+        o_r = seen_with_head_start(o_r, shifts, colours)
         r, rd, vol = before
         new_mu, new_phi, new_vol, v, delta, phi_star, gj, e = update_rows(
             (r - 1500.0) / SCALE, rd / SCALE, vol, row, (o_r - 1500.0) / SCALE, o_rd / SCALE,
@@ -872,20 +928,11 @@ class _Run:
                 if not m:
                     continue
                 players = np.concatenate([b[idx], w[idx]])
-                opp = np.concatenate([w[idx], b[idx]])
                 r, rd, vol = R[players], RD[players], V[players]
-                o_r = R[opp]
-                if start is not None:
-                    d = start[idx]
-                    if d.any():
-                        ranks = np.concatenate([-d, d])
-                        o_r = np.where(ranks != 0, o_r + handicap_shift(o_r, ranks), o_r)
-                scores = np.concatenate([chunk_result[idx], 1.0 - chunk_result[idx]])
-                new_mu, new_phi, new_vol, *_ = update_rows(
-                    (r - 1500.0) / SCALE, rd / SCALE, vol, np.arange(2 * m),
-                    (o_r - 1500.0) / SCALE, RD[opp] / SCALE, scores, self.tau, self.eps,
+                ar, ard, av = rate_pairs(
+                    (r, rd, vol), chunk_result[idx], None if start is None else start[idx],
+                    self.tau, self.eps, self.clamp,
                 )  # fmt: skip
-                ar, ard, av = self.clamp.arrays(SCALE * new_mu + 1500.0, SCALE * new_phi, new_vol)
                 if self.keep:
                     slots = 2 * (lo + idx)
                     slots = np.concatenate([slots, slots + 1])  # black's step, white's step
@@ -942,9 +989,7 @@ class _Run:
                             self.last[name] = self.current(name)
                         missed = index - last_period[name] - 1 if name in last_period else 0
                         if missed > 0:  # calendar periods sat out: the deviation grows
-                            state = self.last[name]
-                            rd = SCALE * no_games(state.deviation / SCALE, state.volatility, missed)
-                            self.last[name] = state._replace(deviation=min(self.clamp.max_rd, rd))
+                            self.last[name] = sat_out(self.last[name], missed, self.clamp.max_rd)
                         if calendar:
                             last_period[name] = index
             names = list(position)

@@ -36,7 +36,7 @@ from sodos_hookspecs import (
 )
 
 from sodos_plugin.errors import InputError
-from sodos_plugin.ratings.periods import game_order
+from sodos_plugin.ratings.periods import game_order, saved_key, shown_game
 from sodos_plugin.ratings.state import is_day, shown, too_early
 
 NAME = "whr"
@@ -290,11 +290,9 @@ def rate(
         games.append((game.black, game.white, game.result, day, per_stone * game.handicap))
         if state is not None and len(keys) < 1:
             keys.append(list(game_order(game)))
+    last = saved_key(last)
     if keys and last is not None and tuple(keys[0]) <= tuple(last):
-        raise InputError(
-            too_early(f"{last[0]} {last[1]!r}", f"{keys[0][0]} {keys[0][1]!r}", "game"),
-            where="state",
-        )
+        raise InputError(too_early(shown_game(last), shown_game(keys[0]), "game"), where="state")
     if len(history.games):
         last = list(game_order(history.games[-1]))
     if handicapped and not per_stone:

@@ -1,0 +1,131 @@
+"""The order of one day's games (docs/rules.md §10.1): by time of day where the input
+gives it, then by the server's game id compared as a number where it is one, whatever
+the order of the rows or files — in a batch run, from a saved state, and game by game
+(``Host.rate_game``)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from sodos_hookspecs import HistoryGame
+
+from sodos_plugin import Host
+from sodos_plugin.errors import InputError
+from sodos_plugin.ratings.periods import id_order, saved_key, shown_game
+from sodos_plugin.readers.dated import time_of_day
+
+HEADER = "id,date,black,white,result\n"
+#: Three games of one day between the same two players: who wins which decides the
+#: ratings, so a wrong order gives other numbers.
+GAMES = {
+    "9": "Ann,Bob,B+R",
+    "10": "Bob,Ann,B+3.5",
+    "100": "Ann,Bob,W+R",
+}
+
+
+def make_host() -> Host:
+    return Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+
+
+def table(tmp_path, name: str, rows: list[str]) -> str:
+    path = tmp_path / name
+    path.write_text(HEADER + "".join(row + "\n" for row in rows), encoding="utf-8")
+    return str(path)
+
+
+def final(run) -> dict:
+    return {name: tuple(state) for name, state in run.final().items()}
+
+
+def test_id_order_compares_numbers_as_numbers():
+    ids = ["g10", "g9", "10", "9", "a2b10", "a2b9", "100", "g09x"]
+    assert sorted(ids, key=id_order) == ["9", "10", "100", "a2b9", "a2b10", "g9", "g09x", "g10"]
+    assert id_order(None) == id_order("") == ""
+
+
+def test_time_of_day_is_read_after_the_date():
+    assert time_of_day("2024-01-01 05:30") == "05:30:00"
+    assert time_of_day("2024-01-01T23:30:15+02:00") == "23:30:15"
+    assert time_of_day("2024-01-01") is None
+    assert time_of_day("2024-01-01 24:10") is None
+
+
+@pytest.mark.parametrize("system", ["ogs", "glicko2", "egf"])
+def test_numeric_ids_are_rated_in_order_whatever_the_rows_order(tmp_path, system):
+    host = make_host()
+    runs = []
+    for k, order in enumerate(itertools.permutations(GAMES)):
+        rows = [f"{gid},2024-01-01,{GAMES[gid]}" for gid in order]
+        run = host.ratings(host.history([table(tmp_path, f"t{k}.csv", rows)]), system=system)
+        runs.append(final(run))
+    assert all(r == runs[0] for r in runs)
+    # the ratings of 9, 10, 100 in that order (one row each, in order, from one table)
+    rows = [f"{gid},2024-01-01,{GAMES[gid]}" for gid in ("9", "10", "100")]
+    expected = final(host.ratings(host.history([table(tmp_path, "o.csv", rows)]), system=system))
+    assert runs[0] == expected
+
+
+def test_times_of_one_day_are_rated_in_order_whatever_the_files_order(tmp_path):
+    host = make_host()
+    # the late game in the file whose name sorts first
+    late = table(tmp_path, "a.csv", ["1,2024-01-01 23:30,Bob,Ann,B+R"])
+    early = table(tmp_path, "b.csv", ["2,2024-01-01 05:30,Ann,Bob,B+R"])
+    both = host.history([late, early])
+    assert [g.time for g in both.games] == ["05:30:00", "23:30:00"]
+    again = host.history([early, late])
+    assert list(again.games) == list(both.games)
+    run = host.ratings(both, system="ogs", details=True)
+    assert [s.date for s in run.result.steps][:1] == ["2024-01-01"]
+    assert run.result.steps[0].period.endswith("b.csv:2")  # the 05:30 game first
+    # one table, rows in the other order: the same
+    one = table(
+        tmp_path, "c.csv", ["1,2024-01-01 23:30,Bob,Ann,B+R", "2,2024-01-01 05:30,Ann,Bob,B+R"]
+    )
+    assert final(host.ratings(host.history([one]), system="ogs")) == final(run)
+
+
+@pytest.mark.parametrize("system", ["ogs", "whr"])
+def test_from_a_saved_state_9_then_10_and_0530_then_2330(tmp_path, system):
+    host = make_host()
+    # file names that sort the other way (the order before: event keys, here the rows)
+    first = host.history([table(tmp_path, "b.csv", ["9,2024-01-01 05:30,Ann,Bob,B+R"])])
+    second = host.history([table(tmp_path, "a.csv", ["10,2024-01-01 05:30,Bob,Ann,W+R"])])
+    state = host.ratings(first, system=system).saved_state()
+    went_on = host.ratings(second, system=system, state=state)
+    together = host.history([tmp_path / "a.csv", tmp_path / "b.csv"])
+    assert final(went_on) == final(host.ratings(together, system=system))
+    # 23:30 after 05:30 with the id that sorts first as text
+    third = host.history([table(tmp_path, "0.csv", ["100,2024-01-01 23:30,Ann,Bob,B+R"])])
+    host.ratings(third, system=system, state=went_on.saved_state())
+    # the other way round is refused, naming both games
+    with pytest.raises(InputError, match=r"ends with the game 2024-01-01 05:30:00 '10'"):
+        host.ratings(first, system=system, state=went_on.saved_state())
+
+
+def test_rate_game_goes_on_by_id_and_time():
+    host = make_host()
+    state = None
+    for gid, time in (("g9", None), ("g10", None), ("g2", "06:00"), ("g1", "23:30")):
+        game = HistoryGame("2024-01-01", gid, "Ann", "Bob", 1.0, time=time, id=gid)
+        state = host.rate_game(state, game, system="ogs")
+    assert state.games == {"Ann": 4, "Bob": 4}
+    with pytest.raises(InputError, match="'g1'; these games start with 2024-01-01 'g3'"):
+        game = HistoryGame("2024-01-01", "g3", "Ann", "Bob", 1.0, id="g3")
+        host.rate_game(state, game, system="ogs")
+
+
+def test_a_host_game_with_a_bad_time_is_refused():
+    host = make_host()
+    game = HistoryGame("2024-01-01", "e", "Ann", "Bob", 1.0, time="25:61")
+    with pytest.raises(InputError, match="game time '25:61' is not HH:MM"):
+        host.history(games=[game])
+
+
+def test_keys_saved_before_times_and_ids_are_read():
+    old = ["2024-01-01", "ev", 0, "ann", "bob", 1.0, 0, "s"]
+    new = saved_key(old)
+    assert new == ["2024-01-01", "", "", "ev", 0, "ann", "bob", 1.0, 0, "s", ""]
+    assert shown_game(new) == "2024-01-01 'ev'"
+    assert saved_key(["2024-01-01", "ev"], "event") == ["2024-01-01", "", "", "ev"]
