@@ -7,6 +7,8 @@ each figure printed with its baseline from the same run:
   ``Host.rate_game`` (the state copied per game) at 1,000 players.
 * A batch ``POST /games`` of 1,000 games: games/s. Baseline: ``Host.ratings`` over the
   same 1,000 games (the batch run, nothing kept).
+* Start-up: a store made from a generated games table (the batch run, then its result
+  loaded) beside the batch run over it.
 * HTTP, one game per request, 8 clients: games/s, p50 and p99 latency, errors.
 
     python benchmarks/live.py                 # every row
@@ -31,6 +33,7 @@ from pathlib import Path
 from sodos_hookspecs import HistoryGame
 
 from sodos_plugin import Host
+from sodos_plugin.store.load import from_run
 from sodos_plugin.util.lazy import LazyModule
 
 psycopg = LazyModule("psycopg", globals(), "psycopg")  # the postgres extra: for --postgres
@@ -107,6 +110,31 @@ def batch_api(where, n: int) -> float:
     spent = time.perf_counter() - began
     store.close()
     return n / spent
+
+
+def start_up(folder: Path, n: int) -> tuple[float, float]:
+    """(seconds of the batch run over a games table of ``n`` games, seconds of making a
+    store from it: the same batch run, then its result loaded), each from the file."""
+    table = folder / f"start-{n}.csv"
+    rng = random.Random(3)
+    with table.open("w", encoding="utf-8") as f:
+        f.write("id,date,black,white,result,komi\n")
+        for k in range(n):
+            b, w = rng.sample(range(max(100, n // 20)), 2)
+            day, minute = divmod(k, 1440)
+            hour, minute = divmod(minute, 60)
+            when = f"2024-{1 + day // 28 % 12:02d}-{1 + day % 28:02d} {hour:02d}:{minute:02d}"
+            f.write(f"{k},{when},p{b},p{w},{'B+R' if k % 2 else 'W+R'},6.5\n")
+    h = host()
+    began = time.perf_counter()
+    h.ratings(h.history([table]), system="ogs")
+    batch = time.perf_counter() - began
+    began = time.perf_counter()
+    run = h.ratings(h.history([table]), system="ogs")
+    with h.store(folder / f"start-{n}.db") as store:
+        from_run(store, run)
+    made = time.perf_counter() - began
+    return batch, made
 
 
 def rate_game_baseline(players: int, n: int) -> float:
@@ -258,6 +286,10 @@ def main() -> int:
             pg_batch = batch_api(postgres_database(args.postgres, "sodos_bench_batch"), 1000)
             print(f"Python API add_many of 1,000 games: SQLite {sqlite_batch:,.0f} games/s, "
                   f"PostgreSQL {pg_batch:,.0f} games/s")  # fmt: skip
+        size = 20_000 if args.quick else 200_000
+        batch_s, made_s = start_up(folder, size)
+        print(f"start-up: a store from a {size:,}-game table {made_s:.2f} s; baseline the "
+              f"batch run over it {batch_s:.2f} s; ratio {made_s / batch_s:.2f}")  # fmt: skip
         per = 50 if args.quick else 500
         found = http_one_by_one(folder, 8, per)
         print(f"HTTP POST /games one game a request, 8 clients: {found['rate']:,.0f} games/s, "

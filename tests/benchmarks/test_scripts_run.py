@@ -140,5 +140,6 @@ def test_live_benchmark_quick_prints_every_target():
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     for part in ("Python API, synchronous full", "20,000 players", "baseline Host.rate_game",
-                 "batch POST /games of 1,000 games", "8 clients", "0 errors"):  # fmt: skip
+                 "batch POST /games of 1,000 games", "start-up", "8 clients",
+                 "0 errors"):  # fmt: skip
         assert part in done.stdout, (part, done.stdout)
