@@ -75,7 +75,7 @@ from sodos_plugin.engine.model import BLACK_SCORE
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers import dated
 from sodos_plugin.readers.sgf.results import parse_result
-from sodos_plugin.util.inputfiles import FileRefused, open_bounded
+from sodos_plugin.util.inputfiles import FileRefused, open_bounded, plain_head
 from sodos_plugin.util.textsafe import fit_middle, printable, quoted, shown
 
 __all__ = [
@@ -642,7 +642,7 @@ def history(
                     first = spelled.setdefault(identity(raw), raw)
                     if first != raw:
                         warnings.append(
-                            f"{place}: {raw!r} is taken as {first!r}: the same name "
+                            f"{place}: {quoted(raw)} is taken as {quoted(first)}: the same name "
                             "(docs/rules.md §8)"
                         )
                     names[raw] = first
@@ -680,6 +680,21 @@ def history(
     return GameHistory(tuple(games), events, players, tuple(files), tuple(warnings))
 
 
+def stdin(head: bytes) -> str | None:
+    """Data from stdin whose first line is a header of tab- or comma-separated columns,
+    and that is no other format's (XML, SGF, JSON, an archive, h9): ``.tsv`` or ``.csv``."""
+    text = plain_head(head)
+    sgf = text.startswith(b"(") and text[1:].lstrip()[:1] == b";"
+    if sgf or head.startswith((b"PK\x03\x04", b"\x1f\x8b")) or text[:1] in (b"<", b"{", b"["):
+        return None
+    if text.startswith(b";") or b"\n;" in text[:4096]:
+        return None
+    first = text.split(b"\n", 1)[0]
+    if b"\t" in first:
+        return ".tsv"
+    return ".csv" if b"," in first else None
+
+
 @hookimpl
 def sodos_readers() -> list[Reader]:
     return [
@@ -689,5 +704,6 @@ def sodos_readers() -> list[Reader]:
             claims,
             read,
             history=history,
+            stdin=stdin,
         )
     ]

@@ -17,6 +17,7 @@ from sodos_plugin.errors import ConfigError
 from sodos_plugin.plugins.registry import KINDS
 from sodos_plugin.serve.jobs import FIELDS as HTTP_FIELDS
 from sodos_plugin.serve.jobs import Worker
+from sodos_plugin.serve.routes import ROUTES
 
 LEAGUE = (ROOT / "docs" / "json" / "league.json").read_bytes()
 GAMES = [
@@ -94,7 +95,7 @@ def test_ratings_system_is_the_old_spelling_with_a_note(sodos, tmp_path):
 
 
 def test_http_system_on_ratings_is_the_old_spelling_with_a_note(host):
-    worker = Worker(host)
+    worker = Worker(host, ROUTES.computed())
     status, new = worker.run("ratings", {"rating": "glicko2"}, LEAGUE)
     assert status == 200, new
     status, old = worker.run("ratings", {"system": "glicko2"}, LEAGUE)
@@ -106,10 +107,10 @@ def test_http_system_on_ratings_is_the_old_spelling_with_a_note(host):
 
 
 def test_http_names_the_field_the_client_sent(host):
-    status, answer = Worker(host).run("ratings", {"rating": "nope"}, LEAGUE)
+    status, answer = Worker(host, ROUTES.computed()).run("ratings", {"rating": "nope"}, LEAGUE)
     assert status == 400
     assert json.loads(answer)["field"] == "rating"  # was "system": a parameter not sent
-    status, answer = Worker(host).run("ratings", {"system": "nope"}, LEAGUE)
+    status, answer = Worker(host, ROUTES.computed()).run("ratings", {"system": "nope"}, LEAGUE)
     assert (status, json.loads(answer)["field"]) == (400, "system")  # the old spelling
-    status, answer = Worker(host).run("standings", {"round": 99}, LEAGUE)
+    status, answer = Worker(host, ROUTES.computed()).run("standings", {"round": 99}, LEAGUE)
     assert (status, json.loads(answer)["field"]) == (400, "round")

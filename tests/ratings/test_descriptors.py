@@ -134,6 +134,7 @@ def test_the_core_names_no_built_in_rating_system():
         "sodos_plugin/schemas/tournament.py",
         "sodos_plugin/schemas/tournament.schema.json",
         "sodos_plugin/readers/opengotha_file.py",
+        "sodos_plugin/readers/pairgoth_file.py",  # pairgoth's id key "egf": an EGD PIN
     }
     assert places <= plugins | conventions
 

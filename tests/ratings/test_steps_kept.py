@@ -144,8 +144,8 @@ def test_cli_final_ratings_unchanged(fmt, capsys):
     lean = capsys.readouterr().out
     run = Host({"cache": {"enabled": False}}, config_file=False).ratings(
         Host({"cache": {"enabled": False}}, config_file=False).history([folder]),
-        system="ogs",
+        rating="ogs",
     )
     stream = io.StringIO()
-    write(run, fmt, stream)
+    write(run, fmt, stream, messages=False)  # not a terminal: the messages go to stderr only
     assert lean == stream.getvalue()
