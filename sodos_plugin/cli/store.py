@@ -13,14 +13,22 @@ import sys
 from pathlib import Path
 
 from sodos_plugin import __version__
-from sodos_plugin.cli._common import EXIT_OK, UsageError, common, output
+from sodos_plugin.cli._common import EXIT_OK, UsageError, common
 from sodos_plugin.cli._options import history_options, parse_params
-from sodos_plugin.cli._streams import atomic_file, say
-from sodos_plugin.cli.ratings import find_player, make_rating_host, rate
-from sodos_plugin.ratings.report import FORMATS, write
+from sodos_plugin.cli._streams import say
+from sodos_plugin.cli.ratings import (
+    _is_terminal,
+    find_player,
+    make_rating_host,
+    rate,
+    ratings_format,
+    say_after,
+)
+from sodos_plugin.ratings.report import write
 from sodos_plugin.ratings.run import RatingRun
 from sodos_plugin.ratings.state import write_state
 from sodos_plugin.store.load import as_result, from_run
+from sodos_plugin.writers.output import AtomicFiles
 
 EXAMPLES = (
     "sodos store ratings.db games.csv --rating ogs",
@@ -59,7 +67,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="a parameter of the rating system (config: [rating.<system>])",
     )
     history_options(p)
-    p.add_argument("--format", default="table", help="table (default), csv, json or html")
+    p.add_argument(
+        "--format",
+        help="table (default), csv, json or html (default: from --output's extension)",
+    )
     p.add_argument("--output", type=Path, metavar="FILE", help="write to FILE, not stdout")
     p.add_argument("--history", action="store_true", help="every game's step too")
     p.add_argument("--player", metavar="NAME", help="one player's history")
@@ -67,9 +78,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    fmt = args.format.lower()
-    if fmt not in FORMATS:
-        raise UsageError(f"--format: expected one of {', '.join(FORMATS)}, got {args.format!r}")
+    fmt = ratings_format(args)
     host = make_rating_host(args)
     system, provider = host.rating_system(args.rating_system)
     params = parse_params(args.params)
@@ -98,14 +107,24 @@ def run(args: argparse.Namespace) -> int:
             history, result = as_result(store)
             done = RatingRun(system, provider, dict(store.parameters), history, result)
         player = find_player(done, args.player) if args.player is not None else None
-        with output(args.output) as stream:
-            write(done, fmt, stream, history=args.history, player=player)
-        if args.save_state is not None:
-            state = done.saved_state()
-            with atomic_file(args.save_state) as handle:
-                write_state(state, handle, provider=provider, version=__version__)
+        state = done.saved_state() if args.save_state is not None else None
+        on_terminal = fmt == "table" and args.output is None and _is_terminal(sys.stdout)
+        with AtomicFiles() as files:  # both files replaced only once both are complete
+            if args.output is None:
+                write(
+                    done, fmt, sys.stdout, history=args.history, player=player,
+                    messages=on_terminal,
+                )  # fmt: skip
+            else:
+                with files.open(args.output) as stream:
+                    write(done, fmt, stream, history=args.history, player=player, messages=False)
+            if state is not None:
+                with files.open(args.save_state) as handle:
+                    write_state(state, handle, provider=provider, version=__version__)
+        if state is not None:
             players = len(state.players)
             say(f"state: saved ({state.last_day}, {players} players) to {args.save_state}")
+        say_after(done, on_terminal)
     sys.stdout.flush()
     return EXIT_OK
 
