@@ -44,6 +44,7 @@ import argparse
 import contextlib
 import functools
 import json
+import logging
 import signal
 import sys
 import time
@@ -399,4 +400,8 @@ def _listen(app: App, serve):
     for listening in _servers(server):
         listening.channel_class = _channel_class(deadline)
         _guard(listening, serve["max_connections"])
+    # waitress logs "Task queue depth is N" whenever a request waits for one of its
+    # threads; the service bounds what waits itself (serve.max_waiting: 503 beyond) and
+    # says so in its answers, so that line on stderr would only be noise (seen under load)
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     return server

@@ -16,46 +16,46 @@ from sodos_plugin.config import settings as config
 from sodos_plugin.config.settings import SCHEMA, Key, Settings, declare, resolve
 from sodos_plugin.errors import ConfigError
 
-NEW = Key("store.pool_size", config._as_count, 4, "connections the live store keeps open")
+NEW = Key("mirror.pool_size", config._as_count, 4, "connections the live store keeps open")
 
 
 @pytest.fixture
 def new_key(monkeypatch):
-    """``store.pool_size`` declared, as one line in SCHEMA would declare it."""
+    """``mirror.pool_size`` declared, as one line in SCHEMA would declare it."""
     monkeypatch.setitem(SCHEMA, NEW.name, NEW)
     return NEW
 
 
 def test_a_key_declared_alone_is_in_the_settings(new_key):
-    assert resolve([]).store.pool_size == 4  # its default
-    settings = resolve([("sodos.toml", {"store": {"pool_size": 9}})])
-    assert settings.store.pool_size == 9 and settings.store["pool_size"] == 9
-    assert settings.value("store.pool_size") == 9
-    assert settings.origins["store.pool_size"] == "sodos.toml"
-    assert dict(settings.store) == {"pool_size": 9}
+    assert resolve([]).mirror.pool_size == 4  # its default
+    settings = resolve([("sodos.toml", {"mirror": {"pool_size": 9}})])
+    assert settings.mirror.pool_size == 9 and settings.mirror["pool_size"] == 9
+    assert settings.value("mirror.pool_size") == 9
+    assert settings.origins["mirror.pool_size"] == "sodos.toml"
+    assert dict(settings.mirror) == {"pool_size": 9}
 
 
 @pytest.mark.parametrize("value", [0, -2, "many", True, 1.5])
 def test_a_key_declared_alone_is_validated(new_key, value):
     with pytest.raises(ConfigError) as error:
-        resolve([("-o store.pool_size=x", {"store": {"pool_size": value}})])
-    assert error.value.where == "store.pool_size"
+        resolve([("-o mirror.pool_size=x", {"mirror": {"pool_size": value}})])
+    assert error.value.where == "mirror.pool_size"
     assert str(error.value).startswith(
-        "-o store.pool_size=x:store.pool_size: store.pool_size: expected a"
+        "-o mirror.pool_size=x:mirror.pool_size: mirror.pool_size: expected a"
     )
     assert "integer" in str(error.value)
 
 
 def test_a_key_declared_alone_is_in_sodos_config(new_key, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "sodos.toml").write_text("[store]\npool_size = 12\n", encoding="utf-8")
+    (tmp_path / "sodos.toml").write_text("[mirror]\npool_size = 12\n", encoding="utf-8")
     assert main(["config", "--no-entry-points"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    (line,) = [line for line in lines if line.split()[:1] == ["store.pool_size"]]
+    (line,) = [line for line in lines if line.split()[:1] == ["mirror.pool_size"]]
     assert line.split(None, 2)[1:] == ["=", f"12  ({tmp_path / 'sodos.toml'})"]
     assert lines[-1] == line  # the last key declared, the last shown
-    assert main(["config", "--no-entry-points", "-o", "store.pool_size=0"]) == 2
-    assert "store.pool_size: expected a positive integer" in capsys.readouterr().err
+    assert main(["config", "--no-entry-points", "-o", "mirror.pool_size=0"]) == 2
+    assert "mirror.pool_size: expected a positive integer" in capsys.readouterr().err
 
 
 def test_every_key_is_at_its_dotted_path():

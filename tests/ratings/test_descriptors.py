@@ -195,7 +195,7 @@ def test_readers_declare_how_they_recognise_stdin(monkeypatch):
         b'<?xml version="1.0"?>': ".xml",
         b' {"format": "sodos-tournament"}': ".json",
         b"; EV[Cup]\n": ".h9",
-        b"date,black,white\n": "",
+        b"date,black,white\n": ".csv",  # a games table (its first line a header)
     }
     for head, suffix in heads.items():
         assert host.stdin_suffix(head) == suffix, head

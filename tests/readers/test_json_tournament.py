@@ -502,7 +502,7 @@ def test_settings_in_the_types_are_the_config_keys_a_tournament_may_set():
     # (nor the service's, the rating cache's and game histories' keys, nor the work
     # limits: no one tournament decides them)
     not_for_a_tournament = {"plugins", "disable", "strict", "roster"}
-    other_faces = ("serve.", "cache.", "history.", "limits.", "ratings.")
+    other_faces = ("serve.", "cache.", "history.", "limits.", "ratings.", "store.")
     allowed = {
         key for key in SCHEMA if key not in not_for_a_tournament and not key.startswith(other_faces)
     }
