@@ -127,10 +127,10 @@ def start_up(folder: Path, n: int) -> tuple[float, float]:
             f.write(f"{k},{when},p{b},p{w},{'B+R' if k % 2 else 'W+R'},6.5\n")
     h = host()
     began = time.perf_counter()
-    h.ratings(h.history([table]), system="ogs")
+    h.ratings(h.history([table]), rating="ogs")
     batch = time.perf_counter() - began
     began = time.perf_counter()
-    run = h.ratings(h.history([table]), system="ogs")
+    run = h.ratings(h.history([table]), rating="ogs")
     with h.store(folder / f"start-{n}.db") as store:
         from_run(store, run)
     made = time.perf_counter() - began
@@ -143,11 +143,11 @@ def rate_game_baseline(players: int, n: int) -> float:
     state = None
     warm = games(players, players, seed=2)  # every player once: the state holds them all
     history = h.history(games=[_history_game(g) for g in warm])
-    state = h.ratings(history, system="ogs").saved_state()
+    state = h.ratings(history, rating="ogs").saved_state()
     todo = games(n, players, start=len(warm) + 10_000)
     began = time.perf_counter()
     for g in todo:
-        state = h.rate_game(state, _history_game(g), system="ogs")
+        state = h.rate_game(state, _history_game(g), rating="ogs")
     return (time.perf_counter() - began) / n
 
 
@@ -198,7 +198,7 @@ def batch_post(folder: Path, n: int) -> tuple[float, float]:
     h = host()
     history = h.history(games=[_history_game(g) for g in todo])
     began = time.perf_counter()
-    h.ratings(history, system="ogs")
+    h.ratings(history, rating="ogs")
     batch = time.perf_counter() - began
     return n / spent, n / batch
 

@@ -125,7 +125,7 @@ def child_glicko2_ours(n: int, players: int) -> dict:
         source=ids,
     )
     host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
-    run = host.ratings(GameHistory(games), system="ogs")
+    run = host.ratings(GameHistory(games), rating="ogs")
     final = run.result.final
     return {"games": len(games), "checksum": sum(s.rating for s in final.values())}
 
@@ -146,7 +146,7 @@ def child_glicko2_baseline(n: int, players: int) -> dict:
 def child_gor_ours(t: int, players: int) -> dict:
     """The games as a host's columns (players and tournaments as integer codes)."""
     host, history, initial = _gor_ready(t, players)
-    run = host.ratings(history, system="egf", initial=initial)
+    run = host.ratings(history, rating="egf", initial=initial)
     final = run.result.final  # the players who played; the loop's sum has everyone
     unrated = sum(r.state.rating for name, r in initial.items() if name not in final)
     return {

@@ -88,8 +88,9 @@ def tokens_of(standings: Standings) -> list[list[str]]:
         tokens[game.black][r - 1] = f"{row_of[game.white]}{black_mark}{kind}{b}{game.handicap}"
         tokens[game.white][r - 1] = f"{row_of[game.black]}{white_mark}{kind}{w}{game.handicap}"
     mcmahon = settings.system == "mcmahon"
-    bye = settings.bye_mms if mcmahon else settings.bye_nbw
-    absent = settings.absent_mms if mcmahon else settings.absent_nbw
+    scoring = settings.scoring
+    bye = scoring.bye_mms if mcmahon else scoring.bye
+    absent = scoring.absent_mms if mcmahon else scoring.absent_nbw
     for pairs, points in ((t.byes, bye), (t.absences, absent)):
         for r, p in pairs:
             if r <= rounds and tokens[p][r - 1] is None:

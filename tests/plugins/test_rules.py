@@ -621,7 +621,7 @@ def test_a_blocked_name_no_plugin_has_is_said_by_ratings_too(tmp_path):
     (tmp_path / "g.sgf").write_text(record)
     host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False,
                 disable=["builtin.egff"])  # fmt: skip
-    run = host.ratings(host.history([tmp_path]), system="egf")
+    run = host.ratings(host.history([tmp_path]), rating="egf")
     assert "blocked plugin 'builtin.egff': no plugin has that name (did you mean builtin.egf?)" in (
         run.warnings
     )

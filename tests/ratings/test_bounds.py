@@ -44,7 +44,7 @@ def faults(monkeypatch):
 @pytest.mark.parametrize("system", ["f-inf", "f-nan-step", "f-nan-rd"])
 def test_a_non_finite_number_is_the_plugins_fault(faults, system):
     with pytest.raises(PluginError, match=r"plugin 'sodos_fault_ratings' failed in rate"):
-        faults.ratings(GAMES, system=system)
+        faults.ratings(GAMES, rating=system)
 
 
 def test_no_infinity_reaches_the_json(faults, tmp_path, capsys, monkeypatch):
@@ -97,7 +97,7 @@ def test_starting_values_of_a_host_name_the_player():
         with pytest.raises(InputError, match="initial rating of 'a'"):
             HOST.ratings(GAMES, initial={"a": InitialRating(state)})
     limits = {"a": InitialRating(RatingState(MAX_RATING, MAX_DEVIATION))}
-    assert HOST.ratings(GAMES, initial=limits, system="glicko2").result.final["a"]
+    assert HOST.ratings(GAMES, initial=limits, rating="glicko2").result.final["a"]
 
 
 values = st.floats(-MAX_RATING, MAX_RATING)
@@ -113,7 +113,7 @@ volatilities = st.one_of(st.none(), st.floats(1e-300, MAX_DEVIATION))
 )
 def test_every_built_in_system_stays_finite_within_the_limits(system, starts, details):
     initial = {n: InitialRating(RatingState(*s)) for n, s in zip("ab", starts)}
-    run = HOST.ratings(GAMES, system=system, initial=initial, details=details)
+    run = HOST.ratings(GAMES, rating=system, initial=initial, details=details)
     assert json.loads(json.dumps(run.as_dict(), allow_nan=False))["players"]
 
 
@@ -125,7 +125,7 @@ def test_a_long_name_does_not_widen_the_table(tmp_path, capsys):
             HistoryGame("2024-01-02", "f", "b", long, 1.0),
         )
     )
-    run = HOST.ratings(games, system="ogs")
+    run = HOST.ratings(games, rating="ogs")
     for history in (False, True):
         stream = io.StringIO()
         write(run, "table", stream, history=history)

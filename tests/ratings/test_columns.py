@@ -80,8 +80,8 @@ def test_columns_are_the_same_games(shuffled):
 @pytest.mark.parametrize("shuffled", [False, True])
 def test_columns_rate_as_tuples(system, details, shuffled):
     games = random_games(7)
-    plain = HOST.ratings(GameHistory(tuple(games)), system=system, details=details)
-    columns = HOST.ratings(GameHistory(as_columns(games, shuffled)), system=system, details=details)
+    plain = HOST.ratings(GameHistory(tuple(games)), rating=system, details=details)
+    columns = HOST.ratings(GameHistory(as_columns(games, shuffled)), rating=system, details=details)
     assert columns.result.final == plain.result.final
     assert list(columns.result.steps) == list(plain.result.steps)
 
@@ -153,8 +153,8 @@ def test_gor_on_arrays_gives_the_per_game_numbers(seed, decimals):
     """The array path (no details) against the per-game path (details), floors, classes,
     handicaps, boards other than 19x19 and seeds included."""
     history, start = gor_history(seed, 900, -900.0, 2800.0, most=4)
-    lean = HOST.ratings(history, system="egf", initial=start, decimals=decimals)
-    full = HOST.ratings(history, system="egf", initial=start, decimals=decimals, details=True)
+    lean = HOST.ratings(history, rating="egf", initial=start, decimals=decimals)
+    full = HOST.ratings(history, rating="egf", initial=start, decimals=decimals, details=True)
     assert type(lean.result.steps).__name__ == "StepColumns"  # the array path ran
     assert [s[:6] for s in lean.result.steps] == [s[:6] for s in full.result.steps]
     assert list(lean.result.final.items()) == list(full.result.final.items())
@@ -165,8 +165,8 @@ def test_gor_on_arrays_gives_the_per_game_numbers(seed, decimals):
 @pytest.mark.parametrize("classes", ["AX", "B"])
 def test_gor_at_the_ceiling_or_an_unknown_class_as_the_per_game_path(classes):
     history, start = gor_history(4, 300, 2500.0, 3290.0, classes)
-    lean = HOST.ratings(history, system="egf", initial=start)
-    full = HOST.ratings(history, system="egf", initial=start, details=True)
+    lean = HOST.ratings(history, rating="egf", initial=start)
+    full = HOST.ratings(history, rating="egf", initial=start, details=True)
     assert [s[:6] for s in lean.result.steps] == [s[:6] for s in full.result.steps]
     assert lean.result.final == full.result.final
     assert lean.warnings == full.warnings

@@ -211,7 +211,7 @@ def test_explain_takes_a_plugins_numpy_numbers():
     module.sodos_rating_systems = sodos_rating_systems
     host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
     host.register(module, "np-plugin")
-    run = host.ratings(host.history([H9]), system="np-elo", details=True)
+    run = host.ratings(host.history([H9]), rating="np-elo", details=True)
     text = render_explanation(run, "Minieri Davide")
     assert "= the change" in text
     assert json.dumps(explanation_dict(run, "Minieri Davide"), allow_nan=False)

@@ -58,12 +58,12 @@ def test_numeric_ids_are_rated_in_order_whatever_the_rows_order(tmp_path, system
     runs = []
     for k, order in enumerate(itertools.permutations(GAMES)):
         rows = [f"{gid},2024-01-01,{GAMES[gid]}" for gid in order]
-        run = host.ratings(host.history([table(tmp_path, f"t{k}.csv", rows)]), system=system)
+        run = host.ratings(host.history([table(tmp_path, f"t{k}.csv", rows)]), rating=system)
         runs.append(final(run))
     assert all(r == runs[0] for r in runs)
     # the ratings of 9, 10, 100 in that order (one row each, in order, from one table)
     rows = [f"{gid},2024-01-01,{GAMES[gid]}" for gid in ("9", "10", "100")]
-    expected = final(host.ratings(host.history([table(tmp_path, "o.csv", rows)]), system=system))
+    expected = final(host.ratings(host.history([table(tmp_path, "o.csv", rows)]), rating=system))
     assert runs[0] == expected
 
 
@@ -76,14 +76,14 @@ def test_times_of_one_day_are_rated_in_order_whatever_the_files_order(tmp_path):
     assert [g.time for g in both.games] == ["05:30:00", "23:30:00"]
     again = host.history([early, late])
     assert list(again.games) == list(both.games)
-    run = host.ratings(both, system="ogs", details=True)
+    run = host.ratings(both, rating="ogs", details=True)
     assert [s.date for s in run.result.steps][:1] == ["2024-01-01"]
     assert run.result.steps[0].period.endswith("b.csv:2")  # the 05:30 game first
     # one table, rows in the other order: the same
     one = table(
         tmp_path, "c.csv", ["1,2024-01-01 23:30,Bob,Ann,B+R", "2,2024-01-01 05:30,Ann,Bob,B+R"]
     )
-    assert final(host.ratings(host.history([one]), system="ogs")) == final(run)
+    assert final(host.ratings(host.history([one]), rating="ogs")) == final(run)
 
 
 @pytest.mark.parametrize("system", ["ogs", "whr"])
@@ -92,16 +92,16 @@ def test_from_a_saved_state_9_then_10_and_0530_then_2330(tmp_path, system):
     # file names that sort the other way (the order before: event keys, here the rows)
     first = host.history([table(tmp_path, "b.csv", ["9,2024-01-01 05:30,Ann,Bob,B+R"])])
     second = host.history([table(tmp_path, "a.csv", ["10,2024-01-01 05:30,Bob,Ann,W+R"])])
-    state = host.ratings(first, system=system).saved_state()
-    went_on = host.ratings(second, system=system, state=state)
+    state = host.ratings(first, rating=system).saved_state()
+    went_on = host.ratings(second, rating=system, state=state)
     together = host.history([tmp_path / "a.csv", tmp_path / "b.csv"])
-    assert final(went_on) == final(host.ratings(together, system=system))
+    assert final(went_on) == final(host.ratings(together, rating=system))
     # 23:30 after 05:30 with the id that sorts first as text
     third = host.history([table(tmp_path, "0.csv", ["100,2024-01-01 23:30,Ann,Bob,B+R"])])
-    host.ratings(third, system=system, state=went_on.saved_state())
+    host.ratings(third, rating=system, state=went_on.saved_state())
     # the other way round is refused, naming both games
     with pytest.raises(InputError, match=r"ends with the game 2024-01-01 05:30:00 '10'"):
-        host.ratings(first, system=system, state=went_on.saved_state())
+        host.ratings(first, rating=system, state=went_on.saved_state())
 
 
 def test_rate_game_goes_on_by_id_and_time():
@@ -109,11 +109,11 @@ def test_rate_game_goes_on_by_id_and_time():
     state = None
     for gid, time in (("g9", None), ("g10", None), ("g2", "06:00"), ("g1", "23:30")):
         game = HistoryGame("2024-01-01", gid, "Ann", "Bob", 1.0, time=time, id=gid)
-        state = host.rate_game(state, game, system="ogs")
+        state = host.rate_game(state, game, rating="ogs")
     assert state.games == {"Ann": 4, "Bob": 4}
     with pytest.raises(InputError, match="'g1'; these games start with 2024-01-01 'g3'"):
         game = HistoryGame("2024-01-01", "g3", "Ann", "Bob", 1.0, id="g3")
-        host.rate_game(state, game, system="ogs")
+        host.rate_game(state, game, rating="ogs")
 
 
 def test_a_host_game_with_a_bad_time_is_refused():

@@ -40,11 +40,11 @@ def test_a_games_own_komi_is_rated_without_the_events_km(tmp_path):
     host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
     history = host.history([path])
     assert sorted((g.black, g.komi) for g in history.games) == [("Bob", 0.5), ("Dan", None)]
-    report = host.ratings(history, system="glicko2", handicap="effective")
+    report = host.ratings(history, rating="glicko2", handicap="effective")
     assert "1 game(s) without komi" in " ".join(report.warnings)  # Dan's: none known
     document["info"] = {"KM": "6.5"}
     path.write_text(json.dumps(document), encoding="utf-8")
     history = host.history([path])
     assert sorted((g.black, g.komi) for g in history.games) == [("Bob", 0.5), ("Dan", 6.5)]
-    report = host.ratings(history, system="glicko2", handicap="effective")
+    report = host.ratings(history, rating="glicko2", handicap="effective")
     assert "without komi" not in " ".join(report.warnings)

@@ -44,7 +44,7 @@ def faults(monkeypatch):
 def test_a_result_of_the_wrong_types_names_the_plugin(faults, system, message):
     # old: internal error TypeError/AttributeError, the plugin not named
     with pytest.raises(PluginError, match=message) as caught:
-        run = faults.ratings(GAMES, system=system)
+        run = faults.ratings(GAMES, rating=system)
         run.standings(), run.as_dict()
     assert caught.value.plugin == PLUGIN and system in caught.value.hook
 
@@ -53,7 +53,7 @@ def test_a_result_of_the_wrong_types_names_the_plugin(faults, system, message):
 def test_a_state_that_is_not_json_ready_names_the_plugin(faults, tmp_path, capsys, system, fault):
     # old: a TypeError (a set) or "the state cannot be saved" naming no plugin
     with pytest.raises(PluginError, match="state: not JSON-ready") as caught:
-        faults.ratings(GAMES, system=system).saved_state()
+        faults.ratings(GAMES, rating=system).saved_state()
     assert caught.value.plugin == PLUGIN
     league = tmp_path / "t.h9"
     league.write_text(
@@ -72,7 +72,7 @@ def test_a_state_that_could_not_be_read_back_is_not_saved(faults):
     # a state is read back within the limits of a start: one beyond them is said when
     # saving, not by the next run
     with pytest.raises(InputError, match="the state cannot be saved: 'a': rating 20000"):
-        faults.ratings(GAMES, system="t-state-far").saved_state()
+        faults.ratings(GAMES, rating="t-state-far").saved_state()
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_a_state_that_could_not_be_read_back_is_not_saved(faults):
 )
 def test_parameters_out_of_their_declared_bounds_are_refused(host, system, param, value, message):
     with pytest.raises(ConfigError, match=message) as caught:
-        host.ratings(GAMES, system=system, **{param: value})
+        host.ratings(GAMES, rating=system, **{param: value})
     assert caught.value.where == f"parameters.{param}"
 
 

@@ -59,8 +59,8 @@ SYSTEMS = ["egf", "glicko2", "ogs"]
 @given(games=games_strategy, ratings=ratings_strategy, seed=st.integers(0, 1000))
 def test_file_order_within_a_date_does_not_change_ratings(games, ratings, seed):
     for system in SYSTEMS:
-        a = HOST.ratings(make(games), system=system, initial=initial_of(ratings))
-        b = HOST.ratings(make(games, seed), system=system, initial=initial_of(ratings))
+        a = HOST.ratings(make(games), rating=system, initial=initial_of(ratings))
+        b = HOST.ratings(make(games, seed), rating=system, initial=initial_of(ratings))
         assert a.result.final == b.result.final, system
 
 
@@ -68,7 +68,7 @@ def test_file_order_within_a_date_does_not_change_ratings(games, ratings, seed):
 @given(games=games_strategy, ratings=ratings_strategy)
 def test_gor_change_is_the_sum_of_its_games(games, ratings):
     run = HOST.ratings(
-        make(games), system="egf", initial=initial_of(ratings), decimals=-1, details=True
+        make(games), rating="egf", initial=initial_of(ratings), decimals=-1, details=True
     )
     for step in run.result.steps:
         per_game = [d["change"] for d in step.details]
@@ -82,12 +82,12 @@ def test_gor_change_is_the_sum_of_its_games(games, ratings):
     games=games_strategy, ratings=ratings_strategy, period=st.sampled_from(["game", "event", "day"])
 )
 def test_glicko2_deviations_stay_in_their_clamps(games, ratings, period):
-    ogs = HOST.ratings(make(games), system="ogs", initial=initial_of(ratings), period=period)
+    ogs = HOST.ratings(make(games), rating="ogs", initial=initial_of(ratings), period=period)
     for step in ogs.result.steps:
         assert 30.0 <= step.after.deviation <= 500.0
         assert 0.01 <= step.after.volatility <= 0.15
         assert 100.0 <= step.after.rating <= 6000.0
-    plain = HOST.ratings(make(games), system="glicko2", initial=initial_of(ratings), period=period)
+    plain = HOST.ratings(make(games), rating="glicko2", initial=initial_of(ratings), period=period)
     for step in plain.result.steps:
         assert 0.0 < step.after.deviation <= 350.0
 
@@ -109,8 +109,8 @@ def test_winning_never_lowers_a_rating(games, ratings, pick, system):
     better = list(games)
     better[n] = (d, b, w, 1.0, h, e)
     target = f"f{n}" if system == "ogs" else f"{e}-{d}"  # the game's period
-    worse_run = HOST.ratings(make(games), system=system, initial=initial_of(ratings))
-    better_run = HOST.ratings(make(better), system=system, initial=initial_of(ratings))
+    worse_run = HOST.ratings(make(games), rating=system, initial=initial_of(ratings))
+    better_run = HOST.ratings(make(better), rating=system, initial=initial_of(ratings))
     worse = [x for x in worse_run.result.steps if x.player == b]
     improved = [x for x in better_run.result.steps if x.player == b]
     for x, y in zip(worse, improved):
@@ -127,7 +127,7 @@ def test_winning_never_lowers_a_rating(games, ratings, pick, system):
 # every part prints as 0.000 (a 2782 beats a 100): the first part is still shown
 @example(games=[(0, "p0", "p1", 0.0, 0, "e1")], ratings={"p1": 2782.0}, system="egf")
 def test_explain_parts_add_up_to_the_printed_change(games, ratings, system):
-    run = HOST.ratings(make(games), system=system, initial=initial_of(ratings), details=True)
+    run = HOST.ratings(make(games), rating=system, initial=initial_of(ratings), details=True)
     for name in run.result.final:
         for item in explain_steps(run, name):
             assert item["parts"], "a sum of parts for GoR and Glicko-2"
@@ -159,9 +159,9 @@ def test_with_or_without_details_the_same_numbers(games, ratings, system):
     """The lean paths (no details: steps as columns, GoR's per-player factors) give the
     very numbers of the detailed ones."""
     params = {"period": "game"} if system != "egf" else {}
-    lean = HOST.ratings(make(games), system=system, initial=initial_of(ratings), **params)
+    lean = HOST.ratings(make(games), rating=system, initial=initial_of(ratings), **params)
     full = HOST.ratings(
-        make(games), system=system, initial=initial_of(ratings), details=True, **params
+        make(games), rating=system, initial=initial_of(ratings), details=True, **params
     )
     assert lean.result.final == full.result.final
     assert [s[:6] for s in lean.result.steps] == [s[:6] for s in full.result.steps]

@@ -98,13 +98,13 @@ def test_aliases_join_players_for_ratings(tmp_path):
         "plugin": {"builtin.sgf": {"aliases": {"Ann_Old": "ann lee"}}},
     }
     host = Host(config, config_file=False, entry_points=False)
-    run = host.ratings(host.history([folder]), system="ogs")
+    run = host.ratings(host.history([folder]), rating="ogs")
     assert set(run.final()) == {"Ann Lee", "Bob"}
     assert run.totals()[0] == {"Ann Lee": 2, "Bob": 2}
     excluded = [f for f in run.history.files if f.status == "excluded"]
     assert len(excluded) == 1 and "both players are 'Ann Lee' by the aliases" in excluded[0].reason
     plain = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
-    assert set(plain.ratings(plain.history([folder]), system="ogs").final()) == {
+    assert set(plain.ratings(plain.history([folder]), rating="ogs").final()) == {
         "Ann Lee",
         "ann_old",
         "Bob",

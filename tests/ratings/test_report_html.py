@@ -80,7 +80,7 @@ def test_names_are_escaped_and_nothing_is_fetched():
             HistoryGame("2024-01-05", "f", "Ann", nasty, 0.0),
         )
     )
-    text = page(HOST.ratings(games, system="ogs"), history=True)
+    text = page(HOST.ratings(games, rating="ogs"), history=True)
     assert "<script>" not in text and "&lt;script&gt;" in text
     assert "src=" not in text and "href=" not in text and "@import" not in text
 
@@ -89,7 +89,7 @@ def test_names_are_escaped_and_nothing_is_fetched():
 @pytest.mark.parametrize("system", ["egf", "ogs", "whr"])
 def test_chromium_draws_each_players_rating_and_the_field(system, tmp_path):
     history = HOST.history([shared_path("sgf", "tournament")])
-    run = HOST.ratings(history, system=system)
+    run = HOST.ratings(history, rating=system)
     rows = run.standings()
     seen = rendered(page(run), tmp_path)
     over_time, distribution = seen["charts"]
@@ -109,7 +109,7 @@ def test_chromium_draws_each_players_rating_and_the_field(system, tmp_path):
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (.ci/run installs it)")
 def test_chromium_draws_one_players_history(tmp_path):
-    run = HOST.ratings(HOST.history([shared_path("sgf", "tournament")]), system="glicko2")
+    run = HOST.ratings(HOST.history([shared_path("sgf", "tournament")]), rating="glicko2")
     name = run.standings()[-1].name
     seen = rendered(page(run, player=name), tmp_path)
     (chart,) = seen["charts"]  # no distribution for one player

@@ -98,15 +98,15 @@ def split_and_compare(system: str, items, cut: int, period: str | None = None, *
     kind = period or {"egf": "event", "ogs": "game"}.get(system, "event")
     first = [g for g in items if period_of(g, kind) < cut]
     then = [g for g in items if period_of(g, kind) >= cut]
-    whole = HOST.ratings(history(items), system=system, **params)
+    whole = HOST.ratings(history(items), rating=system, **params)
     if not first:
         return
-    a = HOST.ratings(history(first), system=system, **params)
+    a = HOST.ratings(history(first), rating=system, **params)
     state = saved_and_read(a)
     if not then:
         assert state.players == whole.final()
         return
-    b = HOST.ratings(history(then), system=system, state=state, **params)
+    b = HOST.ratings(history(then), rating=system, state=state, **params)
     assert b.final() == whole.final()
     assert b.starts() == whole.starts()
     assert b.totals() == whole.totals()
@@ -158,11 +158,11 @@ def test_ogs_from_a_saved_state_is_one_run(items, cut, details):
     cut = (START + timedelta(cut)).toordinal()
     first = [g for g in items if date.fromisoformat(g.date).toordinal() < cut]
     then = [g for g in items if date.fromisoformat(g.date).toordinal() >= cut]
-    whole = HOST.ratings(history(items), system="ogs", details=details)
+    whole = HOST.ratings(history(items), rating="ogs", details=details)
     if not first or not then:
         return
-    a = HOST.ratings(history(first), system="ogs", details=details)
-    b = HOST.ratings(history(then), system="ogs", details=details, state=saved_and_read(a))
+    a = HOST.ratings(history(first), rating="ogs", details=details)
+    b = HOST.ratings(history(then), rating="ogs", details=details, state=saved_and_read(a))
     assert b.final() == whole.final()
     assert list(b.result.steps) == list(whole.result.steps)[len(a.result.steps) :]
 
@@ -177,9 +177,9 @@ def test_whr_from_a_saved_state_refits_every_game(items, cut):
     then = [g for g in items if date.fromisoformat(g.date).toordinal() >= cut]
     if not first or not then:
         return
-    whole = HOST.ratings(history(items), system="whr")
-    a = HOST.ratings(history(first), system="whr")
-    b = HOST.ratings(history(then), system="whr", state=saved_and_read(a))
+    whole = HOST.ratings(history(items), rating="whr")
+    a = HOST.ratings(history(first), rating="whr")
+    b = HOST.ratings(history(then), rating="whr", state=saved_and_read(a))
     assert b.final() == whole.final()
     new_days = {g.date for g in then}
     assert list(b.result.steps) == [s for s in whole.result.steps if s.date in new_days]
@@ -191,10 +191,10 @@ def test_one_game_at_a_time_is_one_run():
         HistoryGame("2024-01-01", "g2", "Bob", "Cid", 0.0, 2, 0.5),
         HistoryGame("2024-01-02", "g3", "Cid", "Ann", 0.5, 0, 6.5, 9),
     ]
-    whole = HOST.ratings(GameHistory(tuple(items)), system="ogs")
+    whole = HOST.ratings(GameHistory(tuple(items)), rating="ogs")
     state = None
     for game in items:
-        state = HOST.rate_game(state, game, system="ogs")
+        state = HOST.rate_game(state, game, rating="ogs")
     assert dict(state.players) == whole.final()
     assert state.games == {"Ann": 2, "Bob": 2, "Cid": 2} and state.last_day == "2024-01-02"
 
@@ -206,7 +206,7 @@ def test_a_run_from_a_state_refuses_what_one_run_would_not_give(tmp_path):
     with pytest.raises(ConfigError, match="made with formula = '2021'"):
         HOST.ratings(later, state=state, formula="pre2021")
     with pytest.raises(ConfigError, match="is of 'egf', not 'ogs'"):
-        HOST.ratings(later, system="ogs", state=state)
+        HOST.ratings(later, rating="ogs", state=state)
     for day, event in (("2024-01-04", "t0"), ("2024-01-05", "t1"), ("2024-01-05", "a0")):
         earlier = history([HistoryGame(day, event, "Ann", "Cid", 0.0)])
         with pytest.raises(InputError, match="saved state ends with"):
@@ -215,11 +215,11 @@ def test_a_run_from_a_state_refuses_what_one_run_would_not_give(tmp_path):
     assert HOST.ratings(same_day_later, state=state).final()["Cid"]
     # ogs: games of the state's last day go on only after its last game
     o = saved_and_read(
-        HOST.ratings(history([HistoryGame("2024-01-05", "g5", "Ann", "Bob", 1.0)]), system="ogs")
+        HOST.ratings(history([HistoryGame("2024-01-05", "g5", "Ann", "Bob", 1.0)]), rating="ogs")
     )
     with pytest.raises(InputError, match="game"):
         HOST.ratings(
-            history([HistoryGame("2024-01-05", "g4", "Ann", "Bob", 1.0)]), system="ogs", state=o
+            history([HistoryGame("2024-01-05", "g4", "Ann", "Bob", 1.0)]), rating="ogs", state=o
         )
     # a name spelt otherwise is the state's player (identity, docs/rules.md §8)
     run = HOST.ratings(history([HistoryGame("2024-02-01", "t3", "ann", "bob", 1.0)]), state=state)
@@ -240,13 +240,13 @@ def test_a_system_that_saves_no_state_says_so():
     module.sodos_rating_systems = sodos_rating_systems
     host = make_host()
     host.register(module, "flat-plugin")
-    run = host.ratings(history([HistoryGame("2024-01-05", "t1", "a", "b", 1.0)]), system="flat")
+    run = host.ratings(history([HistoryGame("2024-01-05", "t1", "a", "b", 1.0)]), rating="flat")
     with pytest.raises(ConfigError, match="flat cannot save its state"):
         run.saved_state()
     state = saved_and_read(HOST.ratings(history([HistoryGame("2024-01-05", "t1", "a", "b", 1.0)])))
     with pytest.raises(ConfigError, match="cannot go on from a saved state"):
         host.ratings(
-            history([HistoryGame("2024-02-05", "t2", "a", "b", 1.0)]), system="flat", state=state
+            history([HistoryGame("2024-02-05", "t2", "a", "b", 1.0)]), rating="flat", state=state
         )
 
 

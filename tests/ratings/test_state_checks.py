@@ -27,7 +27,7 @@ LATER = GameHistory((HistoryGame("2024-02-01", "g", "Ann", "Cid", 0.0),))
 
 def saved(tmp_path, system: str, change, **params) -> str:
     """The state of a run over FIRST, changed by ``change(document)``, as a file."""
-    run = HOST.ratings(FIRST, system=system, **params)
+    run = HOST.ratings(FIRST, rating=system, **params)
     path = tmp_path / f"{system}.json"
     with path.open("w", encoding="utf-8") as stream:
         write_state(run.saved_state(), stream, provider=run.provider, version="0")
@@ -58,7 +58,7 @@ def test_a_states_numbers_are_held_to_the_limits_of_a_start(tmp_path, system, ke
     # volatility taken silently
     path = saved(tmp_path, system, player(key, value))
     with pytest.raises(InputError, match=message) as caught:
-        HOST.ratings(LATER, system=system, state=path)
+        HOST.ratings(LATER, rating=system, state=path)
     assert caught.value.where == "players.Ann" and path in str(caught.value)
 
 
@@ -101,15 +101,15 @@ def test_each_systems_part_of_a_state_is_checked_by_the_system(
     params = {"period": "day"} if system == "glicko2" else {}
     path = saved(tmp_path, system, change, **params)
     with pytest.raises(InputError, match=message) as caught:
-        HOST.ratings(LATER, system=system, state=path, **params)
+        HOST.ratings(LATER, rating=system, state=path, **params)
     assert caught.value.where == where and f"saved state of {system}" in str(caught.value)
 
 
 def test_a_valid_state_of_each_system_is_gone_on_from(tmp_path):
     for system, params in (("egf", {}), ("glicko2", {"period": "day"}), ("ogs", {}), ("whr", {})):
         path = saved(tmp_path, system, lambda document: None, **params)
-        one = HOST.ratings(GameHistory((*FIRST.games, *LATER.games)), system=system, **params)
-        later = HOST.ratings(LATER, system=system, state=path, **params)
+        one = HOST.ratings(GameHistory((*FIRST.games, *LATER.games)), rating=system, **params)
+        later = HOST.ratings(LATER, rating=system, state=path, **params)
         assert later.final() == one.final()
 
 
@@ -162,6 +162,6 @@ def test_a_state_over_the_limit_names_the_config_key(tmp_path):
     path = saved(tmp_path, "whr", lambda document: None)
     small = Host({"limits": {"max_state_bytes": 100}}, config_file=False, entry_points=False)
     with pytest.raises(LimitError, match="limits.max_state_bytes") as caught:
-        small.ratings(LATER, system="whr", state=path)
+        small.ratings(LATER, rating="whr", state=path)
     assert path in str(caught.value)
-    assert HOST.settings.max_state_bytes * 14 < 1 << 30  # the measured worst: 13.3 per byte
+    assert HOST.settings.limits.max_state_bytes * 14 < 1 << 30  # the measured worst: 13.3 per byte

@@ -40,8 +40,8 @@ def outputs_without_steps(run) -> dict[str, str]:
 
 
 def assert_same_without_steps(history, system: str, **params) -> None:
-    kept = HOST.ratings(history, system=system, steps=True, **params)
-    lean = HOST.ratings(history, system=system, steps=False, **params)
+    kept = HOST.ratings(history, rating=system, steps=True, **params)
+    lean = HOST.ratings(history, rating=system, steps=False, **params)
     assert kept.kept_steps()
     assert outputs_without_steps(lean) == outputs_without_steps(kept)
     if system != "whr":  # (WHR's fit holds every game: it keeps its steps)
@@ -89,17 +89,17 @@ def random_history(seed: int, n: int, players: int) -> GameHistory:
 @pytest.mark.parametrize("chunk", [1, 7, 64])
 def test_ogs_chunks_give_the_numbers_of_one_pass(monkeypatch, chunk):
     history = random_history(3, 700, 40)
-    whole = HOST.ratings(history, system="ogs", handicap="effective")
+    whole = HOST.ratings(history, rating="ogs", handicap="effective")
     steps = list(whole.result.steps)
     monkeypatch.setattr(glicko2, "CHUNK", chunk)
     monkeypatch.setattr(columns, "CHUNK", chunk)
-    parts = HOST.ratings(history, system="ogs", handicap="effective")
+    parts = HOST.ratings(history, rating="ogs", handicap="effective")
     assert list(parts.result.steps) == steps
     assert parts.result.final == whole.result.final
-    lean = HOST.ratings(history, system="ogs", handicap="effective", steps=False)
+    lean = HOST.ratings(history, rating="ogs", handicap="effective", steps=False)
     assert outputs_without_steps(lean) == outputs_without_steps(whole)
     # and the per-game path (details) agrees on every step
-    detailed = HOST.ratings(history, system="ogs", handicap="effective", details=True)
+    detailed = HOST.ratings(history, rating="ogs", handicap="effective", details=True)
     assert [(s.player, s.before, s.after) for s in detailed.result.steps] == [
         (s.player, s.before, s.after) for s in steps
     ]
@@ -120,12 +120,12 @@ def test_gor_columns_same_without_steps():
 
 def test_steps_not_kept_are_not_read():
     history = random_history(4, 50, 8)
-    lean = HOST.ratings(history, system="ogs", steps=False)
+    lean = HOST.ratings(history, rating="ogs", steps=False)
     assert isinstance(lean.result.steps, StepTotals)
     with pytest.raises(LookupError, match="not kept"):
         list(lean.result.steps)
     # details need steps: asked with details, they are kept
-    assert HOST.ratings(history, system="ogs", steps=False, details=True).kept_steps()
+    assert HOST.ratings(history, rating="ogs", steps=False, details=True).kept_steps()
 
 
 def test_needs_steps_by_answer():

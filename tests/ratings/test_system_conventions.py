@@ -58,7 +58,7 @@ def test_pre2021_grades_below_20k_enter_at_20k():
 def test_a_rank_seeds_with_deviation_350(system):
     players = {"a": HistoryPlayer("a", "3d"), "b": HistoryPlayer("b", "5k")}
     history = GameHistory((HistoryGame("2024-01-01", "t", "a", "b", 1.0),), players=players)
-    first = HOST.ratings(history, system=system).result.steps[0].before
+    first = HOST.ratings(history, rating=system).result.steps[0].before
     assert first.deviation == 350.0  # goratings' Glicko2Entry default
     assert HOST.rating_system(system)[0].rank_to_rating("3d") == first
     assert first.rating == pytest.approx(525 * math.exp(32 / 23.15))  # 3d is 32 (30k 0)
@@ -86,7 +86,7 @@ def test_effective_handicap_is_goratings_rank_difference(handicap, size, komi, r
 def test_ogs_sees_the_opponent_moved_by_the_effective_handicap():
     game = HistoryGame("2024-01-01", "g", "b", "w", 1.0, handicap=2, komi=0.5, size=9)
     start = {n: InitialRating(RatingState(1500.0, 100.0, 0.06)) for n in "bw"}
-    run = HOST.ratings(GameHistory((game,)), system="ogs", initial=start, details=True)
+    run = HOST.ratings(GameHistory((game,)), rating="ogs", initial=start, details=True)
     (black,) = run.steps_of("b")
     (white,) = run.steps_of("w")
     d = (6 - 0.5 + 12) * 6 / 12
@@ -98,18 +98,18 @@ def test_ogs_sees_the_opponent_moved_by_the_effective_handicap():
     assert white.details[0]["opponent_rating"] == pytest.approx(
         glicko2.rank_to_rating_value(rank + d)
     )
-    stones = HOST.ratings(GameHistory((game,)), system="ogs", initial=start, handicap="ranks")
+    stones = HOST.ratings(GameHistory((game,)), rating="ogs", initial=start, handicap="ranks")
     assert stones.result.final["b"] != run.result.final["b"]  # OGS's old rule: 2 ranks
-    fast = HOST.ratings(GameHistory((game,)), system="ogs", initial=start)  # the array path
+    fast = HOST.ratings(GameHistory((game,)), rating="ogs", initial=start)  # the array path
     assert fast.result.final == run.result.final
 
 
 def test_ogs_without_komi_counts_the_stones_and_says_so():
     game = HistoryGame("2024-01-01", "g", "b", "w", 1.0, handicap=3)
-    run = HOST.ratings(GameHistory((game,)), system="ogs", details=True)
+    run = HOST.ratings(GameHistory((game,)), rating="ogs", details=True)
     assert run.steps_of("b")[0].details[0]["head_start"] == 3.0
     assert any("1 game(s) without komi" in w for w in run.warnings)
-    fast = HOST.ratings(GameHistory((game,)), system="ogs")
+    fast = HOST.ratings(GameHistory((game,)), rating="ogs")
     assert fast.result.final == run.result.final and fast.warnings == run.warnings
 
 
@@ -150,6 +150,6 @@ def test_whr_says_when_it_did_not_converge():
             for b, w, s, d, _ in synthetic(60, 6, 20)
         )
     )
-    run = HOST.ratings(history, system="whr", iterations=2)
+    run = HOST.ratings(history, rating="whr", iterations=2)
     assert any("not converged after 2 passes" in w for w in run.warnings)
-    assert not any("not converged" in w for w in HOST.ratings(history, system="whr").warnings)
+    assert not any("not converged" in w for w in HOST.ratings(history, rating="whr").warnings)

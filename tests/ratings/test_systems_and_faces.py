@@ -74,7 +74,7 @@ def test_a_third_party_system_replaces_a_builtin_by_case_insensitive_name():
     system, owner = host.rating_system("egf")
     assert owner == "my-ratings" and system.description == "flat"
     assert host.registry.plugins["my-ratings"].replaces["rating_systems"] == ["egf"]
-    run = host.ratings(history(("2024-01-01", "e", "a", "b", 1.0)), system="egf", level=7)
+    run = host.ratings(history(("2024-01-01", "e", "a", "b", 1.0)), rating="egf", level=7)
     assert run.result.final["a"].rating == 7.0 and run.provider == "my-ratings"
 
 
@@ -207,7 +207,7 @@ def test_initial_ratings_csv(tmp_path):
     path.write_text("name,rating,deviation\nAlice,2100.5,80\nbob,1500\n", "utf-8")
     host = make_host()
     h = history(("2024-01-01", "t", "Alice", "Bob", 1.0))
-    run = host.ratings(h, system="glicko2", initial=str(path), details=True)
+    run = host.ratings(h, rating="glicko2", initial=str(path), details=True)
     assert run.result.initial["Alice"] == "r.csv:2"
     assert run.result.initial["Bob"] == "r.csv:3"  # matched by identity (case)
     first = {s.player: s.before for s in run.result.steps}

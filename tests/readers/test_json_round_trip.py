@@ -82,7 +82,7 @@ def test_every_conformance_file_reads_back_with_the_same_facts_and_results(tmp_p
             converted.write_text(text, "utf-8")
             for system in ("egf", "whr"):
                 runs = [
-                    HOST.ratings(HOST.history([p]), system=system).as_dict()
+                    HOST.ratings(HOST.history([p]), rating=system).as_dict()
                     for p in (path, converted)
                 ]
                 documents = [

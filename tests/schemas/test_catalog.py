@@ -87,10 +87,10 @@ def test_the_documents_of_every_input_match_their_schemas():
         if number % 25 == 0 and read.tournament.date:
             history = host.history([path])
             for system in ("egf", "glicko2", "ogs", "whr"):
-                run = host.ratings(history, system=system)
+                run = host.ratings(history, rating=system)
                 check("ratings", codec.encode(run.as_dict()))
                 checked["ratings"] += 1
-            run = host.ratings(history, system="egf", details=True)
+            run = host.ratings(history, rating="egf", details=True)
             for player in list(run.result.final)[:2]:
                 check("rating-steps", codec.encode(explanation_dict(run, player)))
                 checked["rating-steps"] += 1

@@ -59,7 +59,7 @@ def games(draw):
 
 def assert_batch_equal(store, system, params):
     """The store's ratings are a batch run's over its games in the order of arrival."""
-    batch = HOST.ratings(store.games(), system=system, **params).final()
+    batch = HOST.ratings(store.games(), rating=system, **params).final()
     live = store.ratings()
     assert set(live) == set(batch)
     for name, state in live.items():
@@ -346,7 +346,7 @@ def test_gor_a_batch_is_one_tournament(tmp_path):
     # one step per player: the tournament, from the starts before it
     assert [len(store.history(n).steps) for n in ("Ann", "Bob", "Cid", "Dan")] == [1, 1, 1, 1]
     assert rated[0].black[1] == rated[2].black[1]  # Ann's state after the tournament
-    batch = HOST.ratings(store.games(), system="egf").final()
+    batch = HOST.ratings(store.games(), rating="egf").final()
     assert {n: s.rating for n, s in store.ratings().items()} == {
         n: s.rating for n, s in batch.items()
     }
@@ -370,7 +370,7 @@ def test_whr_incremental_then_refit_equals_the_batch_fit(tmp_path_factory, histo
     store = HOST.store(tmp_path_factory.mktemp("whr") / "w.db", rating="whr")
     for g in history:
         store.add(g)
-    batch = HOST.ratings(store.games(), system="whr").final()
+    batch = HOST.ratings(store.games(), rating="whr").final()
     live = store.ratings()
     assert set(live) == set(batch)
     assert all(abs(live[n].rating - batch[n].rating) < 150 for n in batch)

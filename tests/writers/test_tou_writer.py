@@ -74,7 +74,9 @@ def test_real_files_written_as_tou_read_back_with_the_same_facts(path, tmp_path)
     back = HOST.read([tmp_path / "back.tou"]).tournament
     assert facts(back) == facts(original)
     settings = HOST.standings(original, round=original.rounds).settings
-    half = settings.absent_mms if settings.system == "mcmahon" else settings.absent_nbw
+    half = (
+        settings.scoring.absent_mms if settings.system == "mcmahon" else settings.scoring.absent_nbw
+    )
     if half == 0.5:
         back_names = [p.name[:25] for p in back.players]
         names = [p.name[:25] for p in original.players]

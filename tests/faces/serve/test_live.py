@@ -137,7 +137,7 @@ def test_games_posted_over_http_equal_a_batch_run(live, data):
         assert status == 200, body
         at += size
     history = HOST.history(games=[HOST_GAME(g) for g in games])
-    batch = HOST.ratings(history, system="ogs").final()
+    batch = HOST.ratings(history, rating="ogs").final()
     for name, state in batch.items():
         status, _, body = live.request("GET", f"/players/{name}")
         answer = json.loads(body)
@@ -170,7 +170,7 @@ def _store_equals_batch(path) -> tuple[list[str], dict]:
     store = HOST.store(path)
     try:
         ids = [g.id for g in store.games().games]
-        batch = HOST.ratings(store.games(), system="ogs").final()
+        batch = HOST.ratings(store.games(), rating="ogs").final()
         live = store.ratings()
         assert set(live) == set(batch)
         for name, state in live.items():
@@ -295,7 +295,7 @@ def test_other_systems_over_http_equal_a_batch_run(other_live, data):
         at += size
     from sodos_hookspecs import GameHistory
 
-    batch = HOST.ratings(GameHistory(games=history), system=other_live.rating,
+    batch = HOST.ratings(GameHistory(games=history), rating=other_live.rating,
                          **other_live.params).final()  # fmt: skip
     for name, state in batch.items():
         status, _, body = other_live.request("GET", f"/players/{name}")

@@ -54,7 +54,7 @@ def api_ratings(folder: Path, cache: Path | None) -> tuple[dict, list[str]]:
     config = {"cache": {"enabled": cache is not None, "path": str(cache or "")}}
     host = Host(config, config_file=False, entry_points=False)
     history = host.history([folder])
-    run = host.ratings(history, system="egf").as_dict()
+    run = host.ratings(history, rating="egf").as_dict()
     return run, [w for w in history.warnings if "cache" in w]
 
 

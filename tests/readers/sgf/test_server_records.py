@@ -131,7 +131,7 @@ def test_professional_ranks_seed_as_professionals(tmp_path) -> None:
     )
     ranks = {name: p.rank for name, p in h.players.items()}
     assert ranks["张学斌"] == "6p" and ranks["Zhou Junxun"] == "9p" and ranks["虎虎有生气"] == "9d"
-    run = Host({}, config_file=False, entry_points=False).ratings(h, system="egf")
+    run = Host({}, config_file=False, entry_points=False).ratings(h, rating="egf")
     start = {p["name"]: p["initial"] for p in run.as_dict()["players"]}
     assert start["张学斌"] == "rank 6p" and start["Zhou Junxun"] == "rank 9p"
     first = {s.player: s.before.rating for s in run.result.steps}
