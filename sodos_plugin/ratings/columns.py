@@ -220,10 +220,11 @@ def _from_tuples(games) -> GameArrays:
 
 
 def _in_order(column, rows):
-    """A column read in game order: the column itself, or row ``rows[k]`` as item k."""
+    """A column read in game order: the column itself, or row ``rows[k]`` as item k
+    (``rows``: an int64 array, not a Python int per game)."""
     if rows is None:
         return column
-    return Lazy(len(rows), lambda k: column[rows[k]])
+    return Lazy(len(rows), lambda k: column[int(rows[k])])
 
 
 def player_names(games: GameColumns) -> list[str]:
@@ -271,7 +272,7 @@ def _from_columns(games: GameColumns, by_appearance: bool = True) -> GameArrays:
     c = games.columns
     order = None if games.order is None else _numbers(games.order, np.int64, None)
     b, w, names = (_players if by_appearance else _coded_players)(games, order)
-    rows = None if order is None else order.tolist()
+    rows = order
     return GameArrays(
         games=games,
         names=names,

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from sodos_hookspecs import (
+    Coded,
     FileReport,
     GameColumns,
     GameHistory,
@@ -58,10 +59,14 @@ from sodos_plugin.engine.model import BLACK_SCORE, Result, Tournament
 from sodos_plugin.engine.ranks import format_rank, rank_text
 from sodos_plugin.errors import ConfigError, InputError, SodosError
 from sodos_plugin.plugins.call import call
+from sodos_plugin.ratings.columns import player_names
 from sodos_plugin.ratings.periods import _order, game_order
 from sodos_plugin.readers import dated
 from sodos_plugin.util.inputfiles import FileRefused, exists
+from sodos_plugin.util.lazy import LazyModule
 from sodos_plugin.util.textsafe import quoted
+
+np = LazyModule("numpy", globals(), "np")
 
 
 class _Keys(dict):
@@ -109,23 +114,94 @@ def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameC
                     at = place
                 order += rows[at:]
     if order is None:
-        keys = list(map(_order, *fields, itertools.repeat(key)))
-        order = sorted(range(n), key=keys.__getitem__)
-    saved = {"games": n, "order": order, "events": everything}
+        order = _sorted_rows(c, fields, key)
+    saved = {"games": n, "order": list(map(int, order)), "events": everything}
     return GameColumns(**c, order=order), saved
 
 
+#: Rows whose game keys are made at once when columns are sorted (:func:`_sorted_rows`).
+SORT_CHUNK = 1 << 16
+
+
+def _sorted_rows(c: Mapping[str, Sequence], fields: list[Sequence], key) -> Any:
+    """The rows of columns ``c`` sorted by :func:`game_order` (``fields``: its columns),
+    as an int64 array: by date and time of day first (codes of their sorted values),
+    then each run of one date and time by the whole key, a few runs at a time — the
+    keys of a chunk of rows in memory, not of every game."""
+    n = len(c["result"])
+    date_rank = _ranks(c["date"], lambda d: d)
+    time_rank = _ranks(c["time"], lambda t: t or "")
+    by_day = np.lexsort((time_rank, date_rank))  # stable: rows of one run in row order
+    primary = (date_rank * (int(time_rank.max(initial=0)) + 1) + time_rank)[by_day]
+    starts = np.flatnonzero(np.diff(primary)) + 1  # where each run starts
+    readers = [_gatherer(field) for field in fields]
+    order = np.empty(n, dtype=np.int64)
+    start = 0
+    while start < n:
+        at = int(np.searchsorted(starts, start + SORT_CHUNK))  # the first run after
+        end = int(starts[at]) if at < len(starts) else n
+        rows = by_day[start:end]
+        keys = list(map(_order, *(read(rows) for read in readers), itertools.repeat(key)))
+        positions = sorted(range(len(keys)), key=keys.__getitem__)
+        order[start:end] = rows[np.asarray(positions, dtype=np.int64)]
+        start = end
+    return order
+
+
+def _ranks(column: Sequence, value: Callable[[Any], str]) -> Any:
+    """Each row's place among the column's distinct values (through ``value``) sorted,
+    as an int64 array."""
+    if isinstance(column, Coded):
+        codes, values = column.codes, list(column.values)
+        if len(values) == 1:
+            return np.zeros(len(codes), dtype=np.int64)
+        codes = (
+            np.asarray(codes, dtype=np.int64)
+            if hasattr(codes, "__array__") or hasattr(codes, "buffer_info")
+            else np.fromiter(codes, dtype=np.int64, count=len(codes))
+        )
+    else:
+        table: dict[Any, int] = {}
+        codes = np.fromiter(
+            (table.setdefault(v, len(table)) for v in column), dtype=np.int64, count=len(column)
+        )
+        values = list(table)
+    texts = [value(v) for v in values]
+    distinct = sorted(set(texts))
+    place = {text: i for i, text in enumerate(distinct)}
+    return np.asarray([place[t] for t in texts], dtype=np.int64)[codes]
+
+
+def _gatherer(column: Sequence) -> Callable[[Any], list]:
+    """``read(rows)``: the column's values of ``rows`` (an int64 array), as a list."""
+    if isinstance(column, Coded):
+        values, codes = column.values, column.codes
+        if len(values) == 1:
+            return lambda rows: [values[0]] * len(rows)
+        if hasattr(codes, "__array__") or hasattr(codes, "buffer_info"):
+            codes = np.asarray(codes)
+            return lambda rows: list(map(values.__getitem__, codes[rows].tolist()))
+        return lambda rows: [values[codes[r]] for r in rows.tolist()]
+    if hasattr(column, "__array__") or hasattr(column, "buffer_info"):
+        array = np.asarray(column)
+        return lambda rows: array[rows].tolist()
+    return lambda rows: list(map(column.__getitem__, rows.tolist()))
+
+
 def _events_digests(events: Sequence[str], old: int) -> tuple[str, str]:
-    """Digests of the first ``old`` games' events and of all (one pass over the text:
-    the list's JSON without its brackets is the parts' joined by a comma)."""
-    head = json.dumps(list(events[:old]))[1:-1]
-    tail = json.dumps(list(events[old:]))[1:-1]
-    whole = f"{head}, {tail}" if head and tail else head or tail
-
-    def digest(text: str) -> str:
-        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-    return digest(head), digest(whole)
+    """Digests of the first ``old`` games' events and of all: of the list's JSON without
+    its brackets (the parts' joined by a comma), made a chunk of events at a time."""
+    head = hashlib.blake2b(digest_size=16)
+    whole = hashlib.blake2b(digest_size=16)
+    items, n, i = iter(events), len(events), 0
+    while i < n:
+        end = min(i + SORT_CHUNK, old if i < old else n)
+        text = json.dumps(list(itertools.islice(items, end - i)))[1:-1]
+        data = text.encode("utf-8", "surrogatepass")
+        for digest in (head, whole) if i < old else (whole,):
+            digest.update(b", " + data if i else data)
+        i = end
+    return head.hexdigest(), whole.hexdigest()
 
 
 def tournament_games(
@@ -261,7 +337,8 @@ class _Collector:
     def __init__(self, sources: Sources):
         self.sources = sources
         self.games: list[HistoryGame] = []
-        self.events: dict[str, HistoryEvent] = {}
+        # a dict's events copied, another mapping's kept as it is (a table's millions)
+        self.events = dated.Merged()
         self.players: dict[str, HistoryPlayer] = {}
         self.spelling: dict[str, str] = {}
         self.files: list[FileReport] = []
@@ -269,6 +346,7 @@ class _Collector:
         self.tournaments: dict[tuple, str] = {}  # a tournament's games → its first file
         self.keys = _Keys()
         self.columns: list[GameColumns] = []  # histories a reader gave as columns
+        self.pending: list[str] = []  # said while a reader's columns were arranged
 
     def name(self, raw: str, source: str) -> str:
         key = self.keys[raw]
@@ -350,6 +428,8 @@ class _Collector:
         hook = f"history ({reader.name})"
         found = call(plugin, hook, reader.history, paths, section, run, expect=_history_fault)
         self.warnings.extend(found.warnings)
+        self.warnings.extend(self.pending)  # the spellings said after the reader's warnings
+        self.pending.clear()
         self.events.update(found.events)
         games = found.games
         if isinstance(games, GameColumns):
@@ -373,18 +453,31 @@ class _Collector:
         self.files.extend(found.files)
 
     def _renamed(self, games: GameColumns) -> GameColumns:
-        """The SGF games with the run's spelling of each name: the same columns unless a
-        name was first spelled otherwise (by a tournament file read before)."""
+        """The games with the run's spelling of each name: the same columns unless a
+        name was first spelled otherwise (by a tournament file read before), said once
+        per name at its first game (in the columns' rows), after the reader's warnings."""
         c = games.columns
         clash = False
-        for raw in dict.fromkeys([*c["black"], *c["white"]]):
+        for raw in player_names(games):
             clash |= self.spelling.setdefault(self.keys[raw], raw) != raw
         if not clash:
             return games
-        black, white = list(c["black"]), list(c["white"])
-        for i, source in enumerate(c["source"]):
-            black[i], white[i] = self.name(black[i], source), self.name(white[i], source)
-        return GameColumns(**{**c, "black": black, "white": white})
+        mark = len(self.warnings)
+        spelled: dict[str, str] = {}
+        for pair, source in zip(zip(c["black"], c["white"]), c["source"]):
+            for raw in pair:
+                if raw not in spelled:
+                    spelled[raw] = self.name(raw, source)
+        self.pending += self.warnings[mark:]
+        del self.warnings[mark:]
+        renamed = {}
+        for side in ("black", "white"):
+            column = c[side]
+            if isinstance(column, Coded):
+                renamed[side] = Coded(column.codes, [spelled.get(v, v) for v in column.values])
+            else:
+                renamed[side] = [spelled[v] for v in column]
+        return GameColumns(**{**c, **renamed}, order=games.order)
 
     def add_path(self, path: Path) -> None:
         """One h9, XML or other reader's file: a dated tournament."""
@@ -510,7 +603,7 @@ def read_history(
     warnings = list(dict.fromkeys(collector.warnings))
     return GameHistory(
         games=games,
-        events=collector.events,
+        events=collector.events.plain(),
         players=collector.players,
         files=tuple(collector.files),
         warnings=tuple(warnings),

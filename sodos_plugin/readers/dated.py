@@ -24,7 +24,7 @@ Contract:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date
 
 from sodos_hookspecs import HistoryEvent, HistoryPlayer
@@ -181,3 +181,67 @@ def first_ranks(
         if ranked == everyone:
             break
     return players
+
+
+class Merged(Mapping):
+    """Mappings (events: key → :class:`HistoryEvent`) merged as ``dict.update`` in turn
+    would merge them, without copying them: a key where it first appears, its value of
+    the last mapping that has it. A server's table of millions of games without an event
+    has an event per game, given as a mapping that makes each when read; set and
+    :meth:`update` add to the last part (a new dict after a mapping that is not one)."""
+
+    def __init__(self, parts: Sequence[Mapping] = ()):
+        self.parts: list[Mapping] = [part for part in parts if len(part)]
+
+    def __getitem__(self, key):
+        for part in reversed(self.parts):
+            if key in part:
+                return part[key]
+        raise KeyError(key)
+
+    def __contains__(self, key) -> bool:
+        return any(key in part for part in self.parts)
+
+    def __iter__(self) -> Iterator:
+        for key, _ in self.items():
+            yield key
+
+    def __len__(self) -> int:
+        if len(self.parts) == 1:
+            return len(self.parts[0])
+        return sum(1 for _ in self)
+
+    def items(self):  # type: ignore[override]
+        """(key, value) pairs in order, each part read once (no value made twice)."""
+        parts = self.parts
+        for i, part in enumerate(parts):
+            earlier, later = parts[:i], parts[i + 1 :]
+            for key, value in part.items():
+                if earlier and any(key in p for p in earlier):
+                    continue
+                last = next((p for p in reversed(later) if key in p), None)
+                yield key, (value if last is None else last[key])
+
+    def values(self):  # type: ignore[override]
+        return (value for _, value in self.items())
+
+    def __setitem__(self, key, value) -> None:
+        if not self.parts or type(self.parts[-1]) is not dict:
+            self.parts.append({})
+        self.parts[-1][key] = value  # type: ignore[index]
+
+    def update(self, other: Mapping) -> None:  # type: ignore[override]
+        """``other``'s keys and values: copied when it is a dict, else kept as a part."""
+        if type(other) is dict:
+            for key, value in other.items():
+                self[key] = value
+        elif len(other):
+            self.parts.append(other)
+
+    def plain(self) -> Mapping:
+        """The mapping: its one dict when it is only that."""
+        if not self.parts:
+            return {}
+        if len(self.parts) == 1 and type(self.parts[0]) is dict:
+            return self.parts[0]
+        return self

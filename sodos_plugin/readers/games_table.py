@@ -39,7 +39,11 @@ lines are skipped.
 
 The file is read as a stream, row by row (:func:`read_table`): memory is that of the
 games kept (each a slotted :class:`TableGame` sharing its names, dates and events with
-the other rows), not a multiple of the file's text. Warnings and reasons show a cell
+the other rows), not a multiple of the file's text. A history (:func:`history`, what
+``sodos ratings`` reads) keeps no object per game: the rows are columns appended as they
+are read (players, days, events, ranks as integer codes, the ids as one text, each
+game's ``path:line`` and the event of a game without an event name made when read;
+benchmarks/README.md). Warnings and reasons show a cell
 cut to a few dozen columns (:func:`sodos_plugin.util.textsafe.quoted`).
 
 Player ids: when ``black id`` and ``white id`` are given, a player is the id, not the
@@ -49,20 +53,24 @@ players, each shown as ``name [id]`` (warned), never merged into one.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import csv
 import io
+import itertools
 import math
+from array import array
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from sodos_hookspecs import (
+    Coded,
     FileReport,
+    GameColumns,
     GameHistory,
     HistoryEvent,
-    HistoryGame,
     HistoryPlayer,
     Reader,
     ReadResult,
@@ -255,6 +263,18 @@ def read_table(path: Path | str, max_bytes: int = MAX_BYTES) -> GamesTable:
         raise InputError(str(error), source=source) from None
 
 
+def _read_columns(path: Path | str, max_bytes: int) -> tuple[_Reader, list[str]]:
+    """:func:`read_table` as the history reads it: the rows kept as columns, no
+    :class:`TableGame` built."""
+    source = str(path)
+    try:
+        with open_bounded(path, max_bytes, f"option [plugin.{PLUGIN}] max_bytes") as stream:
+            reader, warnings, _ = _read_rows(stream, source)
+            return reader, warnings
+    except FileRefused as error:
+        raise InputError(str(error), source=source) from None
+
+
 def parse_table(data: bytes, source: str) -> GamesTable:
     """:func:`read_table` of bytes already read (``source`` names them in messages)."""
     return read_stream(io.BytesIO(data), source)
@@ -281,6 +301,17 @@ def _lines(text: io.TextIOBase, used: list[int]) -> Iterator[str]:
 
 def read_stream(binary: BinaryIO, source: str) -> GamesTable:
     """:func:`read_table` of an open binary stream, read row by row."""
+    reader, warnings, columns = _read_rows(binary, source, _TableGames())
+    games = reader.kept.named(reader.shown())
+    return GamesTable(source, games, tuple(reader.files), tuple(warnings), columns)
+
+
+def _read_rows(
+    binary: BinaryIO, source: str, kept: Any = None
+) -> tuple[_Reader, list[str], tuple[str, ...]]:
+    """The rows of an open binary stream read into a :class:`_Reader` (its games kept as
+    columns, or in ``kept``: :class:`_TableGames`), the table's warnings and the columns
+    read."""
     encoding = encoding_of(binary.read(4))
     binary.seek(0)
     named = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8"}.get(encoding, encoding.upper())
@@ -298,7 +329,7 @@ def read_stream(binary: BinaryIO, source: str) -> GamesTable:
         if header is None or not any(cell.strip() for cell in header):
             raise InputError("line 1: no header row naming the columns", source=source)
         at, names, ignored = _columns(header, source)
-        reader = _Reader(source, at, names)
+        reader = _Reader(source, at, names, kept)
         start = rows.line_num + 1
         used[0] = 0
         for cells in rows:
@@ -332,9 +363,8 @@ def read_stream(binary: BinaryIO, source: str) -> GamesTable:
             f"{source}: columns not read: {listed}" + (f" and {more} more" if more > 0 else ""),
         )
     warnings.extend(reader.id_warnings())
-    return GamesTable(
-        source, tuple(reader.named_games()), tuple(reader.files), tuple(warnings), tuple(at)
-    )
+    reader.ids, reader.unkept, reader.kept_lines = set(), {}, None  # read: duplicates found
+    return reader, warnings, tuple(at)
 
 
 def _undecodable(binary: BinaryIO, encoding: str) -> tuple[int, int]:
@@ -399,22 +429,143 @@ def _columns(header: list[str], source: str):
     return at, names, ignored
 
 
+class _Codes:
+    """A column of repeated values (names, days, events, ranks): one integer code per
+    row, into the distinct values (a server's million games hold a few thousand of
+    each). ``values``/``of`` may be another column's: one table for two columns."""
+
+    __slots__ = ("codes", "of", "values")
+
+    def __init__(self, values: list | None = None, of: dict | None = None):
+        self.codes = array("i")
+        self.values: list = [] if values is None else values
+        self.of: dict = {} if of is None else of
+
+    def code(self, value) -> int:
+        """The code of ``value`` (a new one when it is new)."""
+        code = self.of.get(value)
+        if code is None:
+            code = self.of[value] = len(self.values)
+            self.values.append(value)
+        return code
+
+    def add(self, value) -> None:
+        self.codes.append(self.code(value))
+
+    def extend(self, other: _Codes) -> None:
+        """``other``'s rows appended (its codes taken as they are when this is empty)."""
+        if not self.values:
+            self.codes, self.values, self.of = other.codes, other.values, other.of
+            return
+        new = [self.code(v) for v in other.values]
+        self.codes.extend(map(new.__getitem__, other.codes))
+
+    def coded(self) -> Coded:
+        return Coded(self.codes, self.values)
+
+
+class _Kept:
+    """The rated rows of a table as columns, appended as they are read: no object per
+    row. Players (``black``, ``white``: one table) are their ids when the table gives
+    ids, else their names; ``first_line`` is the line each is first met on."""
+
+    def __init__(self) -> None:
+        self.line = array("q")
+        self.date = _Codes()
+        self.black = _Codes()
+        self.white = _Codes(self.black.values, self.black.of)
+        self.first_line = array("q")
+        self.score = array("d")
+        self.handicap = array("b")
+        self.size = array("b")
+        self.komi = _Codes()
+        self.event = _Codes()
+        self.round = _Codes()
+        self.black_rank = _Codes()
+        self.white_rank = _Codes(self.black_rank.values, self.black_rank.of)
+        self.time = _Codes()
+        self.id: list[str | None] = []
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+    def lines_by_id(self) -> dict[str, int]:
+        """Each kept game's id → its line."""
+        return {i: line for i, line in zip(self.id, self.line) if i is not None}
+
+    def add(
+        self, line, date, black, white, score, handicap, komi, size, event, rnd,
+        black_rank, white_rank, game_id, time,
+    ) -> None:  # fmt: skip
+        self.line.append(line)
+        self.date.add(date)
+        players = len(self.black.values)
+        self.black.add(black)
+        self.white.add(white)
+        self.first_line.extend([line] * (len(self.black.values) - players))
+        self.score.append(score)
+        self.handicap.append(handicap)
+        self.size.append(size)
+        self.komi.add(komi)
+        self.event.add(event)
+        self.round.add(rnd)
+        self.black_rank.add(black_rank)
+        self.white_rank.add(white_rank)
+        self.id.append(game_id)
+        self.time.add(time)
+
+
+class _TableGames(list):
+    """The rated rows as :class:`TableGame` s (what :func:`read_table` gives), each
+    text one object per distinct text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.share = {}.setdefault
+
+    def add(self, line, date, black, white, score, handicap, komi, size, *texts) -> None:
+        share = self.share
+        event, rnd, black_rank, white_rank, game_id, time = texts
+        game = TableGame(
+            line, share(date, date), black, white, score, handicap, share(komi, komi),
+            size, share(event, event), rnd, share(black_rank, black_rank),
+            share(white_rank, white_rank), game_id, time,
+        )  # fmt: skip
+        self.append(game)
+
+    def lines_by_id(self) -> dict[str, int]:
+        """Each kept game's id → its line."""
+        return {game.id: game.line for game in self if game.id is not None}
+
+    def named(self, shown: Mapping[str, str] | None) -> tuple[TableGame, ...]:
+        """The games, each player (his id) by his name in ``shown`` when given."""
+        if shown is None:
+            return tuple(self)
+        return tuple(
+            replace(game, black=shown[game.black], white=shown[game.white]) for game in self
+        )
+
+
 class _Reader:
     """The rows of one table, one at a time."""
 
-    def __init__(self, source: str, at: Mapping[str, int], names: Mapping[str, str]):
+    def __init__(
+        self, source: str, at: Mapping[str, int], names: Mapping[str, str], kept: Any = None
+    ):
         self.source = source
         self.at = at
         self.names = names
-        self.games: list[TableGame] = []
+        self.kept = _Kept() if kept is None else kept  # the rated rows
         self.files: list[FileReport] = []
         self.warnings: list[str] = []
-        self.ids: dict[str, int] = {}  # game id → its line
-        # one object per distinct name, day, event, rank and komi: a server's million
-        # games hold a few thousand of each
+        # the game ids met: a set, not a line per game; the line of an id met again is
+        # looked up then (:meth:`first_line`)
+        self.ids: set[str] = set()
+        self.unkept: dict[str, int] = {}  # id of a row not rated → its line
+        self.kept_lines: dict[str, int] | None = None  # id of a kept game → its line
+        # one object per distinct name (the first name of an id is kept)
         self.share = {}.setdefault
         self.by_id = "black_id" in at and "white_id" in at
-        self.player_ids: list[tuple[str, str]] = []  # per game: (black id, white id)
         self.id_names: dict[str, tuple[str, int]] = {}  # player id → first name, line
 
     def row(self, cells: list[str], line: int) -> None:
@@ -437,12 +588,13 @@ class _Reader:
             return
         game_id = row.get("id") or None
         if game_id is not None:
-            first = self.ids.setdefault(game_id, line)
-            if first != line:
+            if game_id in self.ids:
+                first = self.first_line(game_id)
                 self.files.append(
                     FileReport(where, "duplicate", f"game id {quoted(game_id)} as on line {first}")
                 )
                 return
+            self.ids.add(game_id)
         share = self.share
         black, white = row.get("black"), row.get("white")
         black, white = share(black, black), share(white, white)
@@ -453,7 +605,11 @@ class _Reader:
         if why is not None:
             kind, reason = why
             self.files.append(FileReport(where, "excluded", reason, kind))
+            if game_id is not None:
+                self.unkept[game_id] = line
             return
+        if game_id is not None and self.kept_lines is not None:
+            self.kept_lines[game_id] = line
         if ids is not None:
             for player_id, name in zip(ids, (black, white)):
                 first_name = self.id_names.setdefault(player_id, (name, line))
@@ -462,38 +618,41 @@ class _Reader:
                         f"{where}: player id {quoted(player_id)} is {quoted(name)} here and "
                         f"{quoted(first_name[0])} on line {first_name[1]}: the first name is used"
                     )
-            self.player_ids.append(ids)  # type: ignore[arg-type]
-        self.games.append(
-            TableGame(
-                line,
-                share(day, day),  # type: ignore[arg-type]  # checked by _not_rated
-                black,
-                white,
-                BLACK_SCORE[parsed.result],
-                handicap,  # type: ignore[arg-type]
-                share(komi, komi),
-                size,  # type: ignore[arg-type]
-                self.kept(row, "event"),
-                rnd,
-                self.kept(row, "black_rank"),
-                self.kept(row, "white_rank"),
-                game_id,
-                dated.time_of_day(date_text),
-            )
+        keys = ids if ids is not None else (black, white)  # a player: his id, else his name
+        self.kept.add(
+            line,
+            day,
+            keys[0],
+            keys[1],
+            BLACK_SCORE[parsed.result],
+            handicap,
+            komi,
+            size,
+            row.get("event") or None,
+            rnd,
+            row.get("black_rank") or None,
+            row.get("white_rank") or None,
+            game_id,
+            dated.time_of_day(date_text),
         )
         if parsed.note:
             self.warnings.append(f"{where}: {_note(parsed.note)}")
 
-    def kept(self, row: _Row, column: str) -> str | None:
-        """A text cell kept with a game, one object per distinct text; None when blank."""
-        text = row.get(column)
-        return self.share(text, text) or None
+    def first_line(self, game_id: str) -> int:
+        """The line of the first row with ``game_id``: of a row not rated, or of a kept
+        game (their ids by line made once, at the first id met again)."""
+        if game_id in self.unkept:
+            return self.unkept[game_id]
+        if self.kept_lines is None:
+            self.kept_lines = self.kept.lines_by_id()
+        return self.kept_lines[game_id]
 
-    def named_games(self) -> list[TableGame]:
-        """The games, each player named by the first name of his id (when ids are given);
-        two ids of one name are ``name [id]`` each."""
+    def shown(self) -> dict[str, str] | None:
+        """With ids, each player id → the name he is shown by: the first name of his
+        id; two ids of one name are ``name [id]`` each. None without ids (a player is
+        his name)."""
         if not self.by_id:
-            return self.games
+            return None
         ids_of: dict[str, list[str]] = {}
         for player_id, (name, _) in self.id_names.items():
             ids_of.setdefault(identity_key(name), []).append(player_id)
@@ -501,9 +660,7 @@ class _Reader:
         for player_id, (name, _) in self.id_names.items():
             shared = len(ids_of[identity_key(name)]) > 1
             shown[player_id] = f"{name} [{player_id}]" if shared else name
-        return [
-            _renamed(game, shown[b], shown[w]) for game, (b, w) in zip(self.games, self.player_ids)
-        ]
+        return shown
 
     def id_warnings(self) -> list[str]:
         if not self.by_id:
@@ -518,15 +675,6 @@ class _Reader:
             for ids in ids_of.values()
             if len(ids) > 1
         ]
-
-
-def _renamed(game: TableGame, black: str, white: str) -> TableGame:
-    if (black, white) == (game.black, game.white):
-        return game
-    return TableGame(
-        game.line, game.date, black, white, game.score, game.handicap, game.komi, game.size,
-        game.event, game.round, game.black_rank, game.white_rank, game.id, game.time,
-    )  # fmt: skip
 
 
 def _note(note: str) -> str:
@@ -604,6 +752,137 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     )
 
 
+class _Places(Sequence):
+    """Each row's source, ``path:line``, made when read (not a text per game): the tables'
+    paths, where each starts, and every row's line."""
+
+    __slots__ = ("lines", "paths", "starts")
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self.starts: list[int] = []
+        self.lines = array("q")
+
+    def extend(self, path: str, lines: Sequence[int]) -> None:
+        self.paths.append(path)
+        self.starts.append(len(self.lines))
+        self.lines.extend(lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return f"{self.paths[bisect.bisect_right(self.starts, i) - 1]}:{self.lines[i]}"
+
+    def __iter__(self) -> Iterator[str]:
+        ends = [*self.starts[1:], len(self.lines)]
+        for path, start, end in zip(self.paths, self.starts, ends):
+            yield from map(f"{path}:".__add__, map(str, self.lines[start:end]))
+
+    def row(self, source: str, part: int) -> int | None:
+        """The row of table ``part`` whose source is ``source``, else None."""
+        path, _, line = source.rpartition(":")
+        if path != self.paths[part] or not (line.isascii() and line.isdigit()):
+            return None
+        start = self.starts[part]
+        end = self.starts[part + 1] if part + 1 < len(self.starts) else len(self.lines)
+        r = bisect.bisect_left(self.lines, int(line), start, end)
+        return r if r < end and self.lines[r] == int(line) and str(self.lines[r]) == line else None
+
+
+class _Texts(Sequence):
+    """Texts or None (a game's id), kept as one string and where each ends: not an
+    object per game (a server's millions of ids; None is kept as an empty text, which
+    no id is)."""
+
+    __slots__ = ("ends", "text")
+
+    def __init__(self, items: Sequence[str | None]):
+        self.text = "".join([item or "" for item in items])
+        self.ends = array("q", itertools.accumulate(len(item or "") for item in items))
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self.text[self.ends[i - 1] if i else 0 : self.ends[i]] or None
+
+    def __iter__(self) -> Iterator[str | None]:
+        text, start = self.text, 0
+        for end in self.ends:
+            yield text[start:end] or None
+            start = end
+
+
+class _EventColumn(Sequence):
+    """Each row's event key: a named event's (``codes`` into ``keys``), or, for a game
+    without an event name (code -1), its own source (:func:`dated.group_events`)."""
+
+    __slots__ = ("codes", "keys", "places")
+
+    def __init__(self, codes: Sequence[int], keys: Sequence[str], places: _Places):
+        self.codes, self.keys, self.places = codes, keys, places
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        code = self.codes[i]
+        return self.keys[code] if code >= 0 else self.places[i]
+
+    def __iter__(self) -> Iterator[str]:
+        keys = self.keys
+        for code, place in zip(self.codes, self.places):
+            yield keys[code] if code >= 0 else place
+
+
+class _OwnEvents(Mapping):
+    """The events of the games of table ``part`` without an event name, each its own
+    (key, name and source: the game's source; :func:`dated.group_events`), made when
+    read."""
+
+    def __init__(self, part: int, rows: range, events: _EventColumn, days: Coded):
+        self.part, self.rows, self.events, self.days = part, rows, events, days
+        codes = events.codes
+        self.count = sum(1 for r in rows if codes[r] < 0)
+
+    def _event(self, r: int) -> HistoryEvent:
+        key = self.events.places[r]
+        return HistoryEvent(key, key, self.days[r], "", key)
+
+    def __getitem__(self, key):
+        r = self.events.places.row(key, self.part) if isinstance(key, str) else None
+        if r is None or self.events.codes[r] >= 0:
+            raise KeyError(key)
+        return self._event(r)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[str]:
+        places, codes = self.events.places, self.events.codes
+        return (places[r] for r in self.rows if codes[r] < 0)
+
+    def items(self):  # type: ignore[override]
+        codes = self.events.codes
+        events = map(self._event, (r for r in self.rows if codes[r] < 0))
+        return ((event.key, event) for event in events)
+
+
 def history(
     paths: Sequence[Path], section: Mapping[str, Any], run: Mapping[str, Any]
 ) -> GameHistory:
@@ -611,73 +890,140 @@ def history(
     column names (one per day without it, :func:`~sodos_plugin.readers.dated.group_events`),
     or a report; a table that cannot be read is reported rejected; names of one player
     by the identity rule joined (and said); each player's first rank. ``section``:
-    ``max_bytes`` (bytes one table may have)."""
+    ``max_bytes`` (bytes one table may have).
+
+    The games are columns (:class:`~sodos_hookspecs.GameColumns`, arranged as the host's
+    ``run["arrange"]`` says): players, days, events, ranks as codes, each game's source
+    made when read: memory of a few numbers per game."""
     limit = positive_integer(section.get("max_bytes", MAX_BYTES), "max_bytes", f"[plugin.{PLUGIN}]")
-    games: list[HistoryGame] = []
-    events: dict[str, HistoryEvent] = {}
-    players: dict[str, HistoryPlayer] = {}
     files: list[FileReport] = []
     warnings: list[str] = []
     identity = run.get("identity") or identity_key
     names: dict[str, str] = {}  # each spelling → the first of its identity (§8)
     spelled: dict[str, str] = {}
+    # the history's columns, every table's rows appended
+    date, black, time, komi, rnd = _Codes(), _Codes(), _Codes(), _Codes(), _Codes()
+    white = _Codes(black.values, black.of)
+    score, handicap, size = array("d"), array("b"), array("b")
+    ids: list[str | None] = []
+    places = _Places()
+    event_codes, event_keys = array("i"), _Codes()
+    event_parts: list[Mapping[str, HistoryEvent]] = []
+    players: dict[str, HistoryPlayer] = {}
+    columns = _EventColumn(event_codes, event_keys.values, places)
     for path in paths:
         source = str(path)
         try:
-            table = read_table(path, limit)
+            reader, table_warnings = _read_columns(path, limit)
         except InputError as error:  # the file is named by the report
             files.append(FileReport(source, "rejected", error.message))
             continue
-        warnings.extend(table.warnings)
-        rows = table.games
-        where = [f"{source}:{g.line}" for g in rows]
-        days = [g.date for g in rows]
-        event_of, found = dated.group_events(
-            [g.event for g in rows], days, where, run["event_gap_days"]
+        warnings.extend(table_warnings)
+        kept, by_id = reader.kept, reader.shown()
+        shown = kept.black.values if by_id is None else [by_id[k] for k in kept.black.values]
+        start = len(places)
+        places.extend(source, kept.line)
+        # each player's spelling: the first of his identity (players by first appearance)
+        for code, raw in enumerate(shown):
+            if raw not in names:
+                first = spelled.setdefault(identity(raw), raw)
+                if first != raw:
+                    warnings.append(
+                        f"{source}:{kept.first_line[code]}: {quoted(raw)} is taken as "
+                        f"{quoted(first)}: the same name (docs/rules.md §8)"
+                    )
+                names[raw] = first
+        spelling = [names[raw] for raw in shown]
+        date.extend(kept.date)
+        new = [black.code(name) for name in spelling]
+        black.codes.extend(map(new.__getitem__, kept.black.codes))
+        white.codes.extend(map(new.__getitem__, kept.white.codes))
+        score.extend(kept.score)
+        handicap.extend(kept.handicap)
+        size.extend(kept.size)
+        komi.extend(kept.komi)
+        rnd.extend(kept.round)
+        time.extend(kept.time)
+        ids.extend(kept.id)
+        # events: decided per (name, day) pair (dated.group_events), of far fewer pairs
+        # than games; a game without an event name is its own
+        day_count = len(kept.date.values)
+        none = kept.event.of.get(None, -1)
+        first_row: dict[int, int] = {}
+        for i, (e, d) in enumerate(zip(kept.event.codes, kept.date.codes)):
+            if e != none:
+                first_row.setdefault(e * day_count + d, i)
+        pairs = list(first_row)
+        keys, named = dated.group_events(
+            [kept.event.values[p // day_count] for p in pairs],
+            [kept.date.values[p % day_count] for p in pairs],
+            [f"{source}:{kept.line[i]}" for i in first_row.values()],
+            run["event_gap_days"],
         )
-        events.update(found)
-        for game, place in zip(rows, where):
-            for raw in (game.black, game.white):
-                if raw not in names:
-                    first = spelled.setdefault(identity(raw), raw)
-                    if first != raw:
-                        warnings.append(
-                            f"{place}: {quoted(raw)} is taken as {quoted(first)}: the same name "
-                            "(docs/rules.md §8)"
-                        )
-                    names[raw] = first
-        for game, place, event in zip(rows, where, event_of):
-            games.append(
-                HistoryGame(
-                    game.date,
-                    event,
-                    names[game.black],
-                    names[game.white],
-                    game.score,
-                    game.handicap,
-                    game.komi,
-                    game.size,
-                    game.round,
-                    place,
-                    game.time,
-                    game.id,
-                )  # fmt: skip
-            )
+        key_of_pair = {p: event_keys.code(k) for p, k in zip(pairs, keys)}
+        event_codes.extend(
+            -1 if e == none else key_of_pair[e * day_count + d]
+            for e, d in zip(kept.event.codes, kept.date.codes)
+        )
+        rows = range(start, len(places))
+        event_parts += [named, _OwnEvents(len(places.paths) - 1, rows, columns, date.coded())]
         first_ranks = dated.first_ranks(
-            days,
-            [names[g.black] for g in rows],
-            [names[g.white] for g in rows],
-            [g.black_rank for g in rows],
-            [g.white_rank for g in rows],
-            where,
+            _Sub(date.coded(), start),
+            _Sub(black.coded(), start),
+            _Sub(white.coded(), start),
+            kept.black_rank.coded(),
+            kept.white_rank.coded(),
+            _Sub(places, start),
         )
+        table_files = reader.files
+        del reader, kept
         for name, player in first_ranks.items():
             known = players.get(name)
             if known is None or (known.rank is None and player.rank):
                 players[name] = player
         files.append(FileReport(source, "ingested"))
-        files.extend(table.files)
-    return GameHistory(tuple(games), events, players, tuple(files), tuple(warnings))
+        files.extend(table_files)
+    games = GameColumns(
+        date=date.coded(),
+        event=columns,
+        black=black.coded(),
+        white=white.coded(),
+        result=score,
+        handicap=handicap,
+        komi=komi.coded(),
+        size=size,
+        round=rnd.coded(),
+        source=places,
+        time=time.coded(),
+        id=_Texts(ids),
+    )
+    del ids
+    arrange = run.get("arrange")
+    if arrange is not None:
+        games, _ = arrange(games, None)
+    events = dated.Merged(event_parts).plain()
+    return GameHistory(games, events, players, tuple(files), tuple(warnings))
+
+
+class _Sub(Sequence):
+    """The items of ``column`` from ``start`` on (one table's rows of the history)."""
+
+    __slots__ = ("column", "start")
+
+    def __init__(self, column: Sequence, start: int):
+        self.column, self.start = column, start
+
+    def __len__(self) -> int:
+        return len(self.column) - self.start
+
+    def __getitem__(self, i):
+        return self.column[self.start + i]
+
+    def __iter__(self):
+        column = self.column
+        if isinstance(column, Coded):  # no list of the codes
+            return map(column.values.__getitem__, itertools.islice(column.codes, self.start, None))
+        return itertools.islice(column, self.start, None)
 
 
 def stdin(head: bytes) -> str | None:

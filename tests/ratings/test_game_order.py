@@ -8,11 +8,13 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from sodos_hookspecs import HistoryGame
+from sodos_hookspecs import GameColumns, HistoryGame
 
 from sodos_plugin import Host
+from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError
-from sodos_plugin.ratings.periods import id_order, saved_key, shown_game
+from sodos_plugin.ratings import history as history_module
+from sodos_plugin.ratings.periods import game_order, id_order, saved_key, shown_game
 from sodos_plugin.readers.dated import time_of_day
 
 HEADER = "id,date,black,white,result\n"
@@ -129,3 +131,33 @@ def test_keys_saved_before_times_and_ids_are_read():
     assert new == ["2024-01-01", "", "", "ev", 0, "ann", "bob", 1.0, 0, "s", ""]
     assert shown_game(new) == "2024-01-01 'ev'"
     assert saved_key(["2024-01-01", "ev"], "event") == ["2024-01-01", "", "", "ev"]
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 1 << 16])
+def test_columns_are_put_in_game_order_a_chunk_of_runs_at_a_time(monkeypatch, chunk) -> None:
+    """Columns are sorted by date and time first, then a few runs of one date and time
+    at a time by the whole key (memory of a chunk's keys, not of every game's): the
+    order is game_order's, whatever the chunk."""
+    monkeypatch.setattr(history_module, "SORT_CHUNK", chunk)
+    days = ["2024-01-02", "2024-01-01", "2024-01-03"]
+    games = [
+        HistoryGame(
+            days[i % 3],
+            f"e{i % 4}",
+            f"p{i % 5}",
+            f"q{i % 7}",
+            (i % 3) / 2,
+            i % 2,
+            None,
+            19,
+            (i % 3) or None,
+            f"t.csv:{i}",
+            [None, "10:00:00", "09:00:00"][i % 3 * (i % 2)],
+            [None, f"g{i % 11}", f"{i % 13}"][i % 3],
+        )  # fmt: skip
+        for i in range(200)
+    ]
+    columns = GameColumns(*map(list, zip(*games)))
+    ordered, saved = history_module._in_game_order(columns, identity_key)
+    assert list(ordered) == sorted(games, key=game_order)
+    assert saved["order"] == list(ordered.order)

@@ -4,12 +4,13 @@ the layouts servers write, and the events a name and its days make."""
 from __future__ import annotations
 
 from datetime import date
+from types import MappingProxyType
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sodos_plugin.readers.dated import first_day, group_events
+from sodos_plugin.readers.dated import Merged, first_day, group_events
 
 
 @pytest.mark.parametrize(
@@ -63,3 +64,26 @@ def test_events_by_name_and_gap() -> None:
                         "Open (2024-05-04)"]  # fmt: skip
     assert sorted(events) == sorted(set(event_of))
     assert events["c"].date == "2024-05-05" and events["Cup (2024-05-04)"].source == "a"
+
+
+def test_merged_mappings_are_dict_update_in_turn_without_a_copy() -> None:
+    """Events of a table without event names are a mapping made when read (one per
+    game): merged with others as dict.update would merge them, key order and last
+    value alike, each part kept as given."""
+    own = MappingProxyType({"t.csv:2": 1, "k": 2})
+    parts = [{"a": 0, "k": 1}, own, {"a": 5, "z": 9}]
+    merged = Merged(parts)
+    expected: dict = {}
+    for part in parts:
+        expected.update(part)
+    assert list(merged.items()) == list(expected.items()) and len(merged) == len(expected)
+    assert list(merged) == list(expected) and list(merged.values()) == list(expected.values())
+    assert merged["k"] == 2 and "t.csv:2" in merged and "q" not in merged
+    assert merged.parts[1] is own
+    merged["q"] = 3
+    merged.update({"k": 7})
+    expected.update({"q": 3, "k": 7})
+    assert dict(merged.items()) == expected and list(merged) == list(expected)
+    single = Merged()
+    single.update({"a": 1})
+    assert single.plain() == {"a": 1} and type(single.plain()) is dict

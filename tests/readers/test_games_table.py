@@ -6,17 +6,22 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sodos_hookspecs import Coded, FileReport, GameColumns, GameHistory, HistoryGame
 
 from sodos_plugin import Host
 from sodos_plugin.cli import main
+from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError
-from sodos_plugin.readers import dated
-from sodos_plugin.readers.games_table import claims, parse_table
+from sodos_plugin.ratings.periods import game_order
+from sodos_plugin.readers import dated, games_table
+from sodos_plugin.readers.games_table import claims, parse_table, read_table
+from sodos_plugin.util.textsafe import quoted
 
 HEADER = "date,black,white,result"
 
@@ -128,6 +133,28 @@ def test_a_game_id_twice_is_a_duplicate() -> None:
     t = read(table("1,2024-05-04,Ann,Bob,B+R", "1,2024-05-04,Ann,Bob,B+R", header="id," + HEADER))
     assert len(t.games) == 1
     assert reports(t) == {3: ("duplicate", "game id '1' as on line 2", "")}
+
+
+def test_a_duplicate_names_the_first_line_of_its_id_rated_or_not() -> None:
+    """The ids met are a set (no line per game); the first line of an id met again is
+    found then: of a row not rated, or of a kept game, before and after the first
+    duplicate (the kept games' lines by id made once then)."""
+    t = read(
+        table(
+            "a,2024-05-04,Ann,Bob,B+R", "b,,Ann,Bob,B+R", "c,2024-05-04,Cid,Bob,W+R",
+            "b,2024-05-05,Ann,Bob,B+R", "c,2024-05-05,Ann,Bob,B+R", "d,2024-05-06,Ann,Cid,0",
+            "a,2024-05-05,Ann,Bob,B+R", "d,2024-05-07,Ann,Bob,B+R",
+            header="id," + HEADER,
+        )
+    )  # fmt: skip
+    assert [g.id for g in t.games] == ["a", "c", "d"]
+    duplicates = {
+        line: why for line, (status, why, _) in reports(t).items() if status == "duplicate"
+    }
+    assert duplicates == {
+        5: "game id 'b' as on line 3", 6: "game id 'c' as on line 4",
+        8: "game id 'a' as on line 2", 9: "game id 'd' as on line 7",
+    }  # fmt: skip
 
 
 def test_player_ids_keep_players_of_one_name_apart() -> None:
@@ -379,3 +406,121 @@ def test_a_history_of_a_table_shows_its_names_cut(tmp_path: Path) -> None:
     assert len(history.games) == 2
     assert any("is taken as" in w for w in history.warnings)  # one player by §8
     assert max(map(len, history.warnings)) < 1000
+
+
+def _history_of_objects(paths: list[Path], gap: int) -> GameHistory:
+    """A games table's history as the reader made it before its columns: a
+    ``HistoryGame`` and a ``path:line`` text per row (the reference the columns equal)."""
+    games, events, players, files, warnings = [], {}, {}, [], []
+    names: dict[str, str] = {}
+    spelled: dict[str, str] = {}
+    for path in paths:
+        source = str(path)
+        t = read_table(path)
+        warnings.extend(t.warnings)
+        rows = t.games
+        where = [f"{source}:{g.line}" for g in rows]
+        days = [g.date for g in rows]
+        event_of, found = dated.group_events([g.event for g in rows], days, where, gap)
+        events.update(found)
+        for game, place in zip(rows, where):
+            for raw in (game.black, game.white):
+                if raw not in names:
+                    first = spelled.setdefault(identity_key(raw), raw)
+                    if first != raw:
+                        warnings.append(
+                            f"{place}: {quoted(raw)} is taken as {quoted(first)}: the same name "
+                            "(docs/rules.md §8)"
+                        )
+                    names[raw] = first
+        for game, place, event in zip(rows, where, event_of):
+            games.append(
+                HistoryGame(
+                    game.date,
+                    event,
+                    names[game.black],
+                    names[game.white],
+                    game.score,
+                    game.handicap,
+                    game.komi,
+                    game.size,
+                    game.round,
+                    place,
+                    game.time,
+                    game.id,
+                )  # fmt: skip
+            )
+        ranks = dated.first_ranks(
+            days, [names[g.black] for g in rows], [names[g.white] for g in rows],
+            [g.black_rank for g in rows], [g.white_rank for g in rows], where,
+        )  # fmt: skip
+        for name, player in ranks.items():
+            known = players.get(name)
+            if known is None or (known.rank is None and player.rank):
+                players[name] = player
+        files.append(FileReport(source, "ingested"))
+        files.extend(t.files)
+    return GameHistory(tuple(games), events, players, tuple(files), tuple(warnings))
+
+
+def _generated_table(path: Path, seed: int, rows: int, ids: bool) -> Path:
+    rng = random.Random(seed)
+    names = [f"Player {i}" for i in range(30)] + ["ann lee", "Ann Lee", "Bob", "bob"]
+    results = ["B+R", "W+3.5", "0", "Black", "White", "Void", "?", "B+F", "W+1.5"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["id", "date", "black", "white", "result", "handicap", "komi", "event", "round"]
+    header += ["black rank", "white rank", *(["black id", "white id"] if ids else [])]
+    writer.writerow(header)
+    for _ in range(rows):
+        day = f"2024-{rng.randint(1, 3):02d}-{rng.randint(1, 28):02d}"
+        if rng.random() < 0.3:
+            day += f" {rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}"
+        black, white = rng.choice(names), rng.choice(names)
+        row = [
+            rng.choice(["", f"g{rng.randint(0, rows)}"]), rng.choice([day, day, day, ""]),
+            black, white, rng.choice(results), rng.choice(["", "0", "2", "x"]),
+            rng.choice(["", "6.5", "0,5"]), rng.choice(["", "", "Cup", "League"]),
+            rng.choice(["", "1", "3"]), rng.choice(["", "3d", "15k", "P9段", "xx"]),
+            rng.choice(["", "1k", "2 kyu"]),
+        ]  # fmt: skip
+        if ids:
+            row += [f"p{names.index(black)}{rng.choice(['', '', 'x'])}", f"p{names.index(white)}"]
+        writer.writerow(row)
+    path.write_text(out.getvalue(), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("ids", [False, True])
+def test_the_history_of_tables_is_columns_equal_to_a_game_per_row(tmp_path: Path, ids) -> None:
+    """Issue 33: a table's history was a HistoryGame and a source text per row (3.8 GiB
+    for a 250 MB table); it is columns — names, days, events coded, sources made when
+    read — and equals the per-row history: games, events (in order), players, files and
+    warnings, over two tables (one name spelled two ways: joined and said; with player ids,
+    two ids of one name)."""
+    paths = [
+        _generated_table(tmp_path / "a.csv", 1, 1500, ids),
+        _generated_table(tmp_path / "b.csv", 2, 700, ids),
+    ]
+    run = {"event_gap_days": 7, "identity": identity_key}
+    found = games_table.history(paths, {}, run)
+    expected = _history_of_objects(paths, 7)
+    assert isinstance(found.games, GameColumns)
+    c = found.games.columns
+    assert isinstance(c["black"], Coded) and isinstance(c["date"], Coded)
+    assert not isinstance(c["source"], (list, tuple))  # made when read
+    assert len(found.games) > 500
+    assert list(found.games) == list(expected.games)
+    assert list(found.events.items()) == list(expected.events.items())
+    assert len(found.events) == len(expected.events)
+    some = expected.games[5].event
+    assert found.events[some] == expected.events[some] and some in found.events
+    assert found.players == expected.players
+    assert found.files == expected.files and found.warnings == expected.warnings
+    said = "share the name" if ids else "is taken as"
+    assert any(said in w for w in found.warnings)
+    # the host's history: the same games in game order, as columns
+    h = host().history(paths)
+    assert isinstance(h.games, GameColumns) and h.games.order is not None
+    assert list(h.games) == sorted(expected.games, key=game_order)
+    assert dict(h.events) == expected.events
