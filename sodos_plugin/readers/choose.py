@@ -17,11 +17,12 @@ from typing import Any
 
 from sodos_hookspecs import ReadResult
 
+from sodos_plugin.config.options import positive_integer
 from sodos_plugin.engine.identity import shared_name_warnings
 from sodos_plugin.errors import InputError
 from sodos_plugin.plugins.call import call
 from sodos_plugin.plugins.registry import Provided, Registry
-from sodos_plugin.util.inputfiles import FileRefused, exists, is_dir, read_head
+from sodos_plugin.util.inputfiles import FileRefused, exists, is_dir, read_head, read_regular
 
 #: how much of a file a reader's ``claims`` sees
 HEAD_BYTES = 4096
@@ -107,3 +108,20 @@ def read(
     if shared:  # a plugin's ReadResult may hold a tuple: a new one, warnings appended
         result = dataclasses.replace(result, warnings=[*result.warnings, *shared])
     return result
+
+
+def one_file(
+    paths: Sequence[Path], options: Mapping[str, Any], plugin: str, what: str, default: int
+) -> tuple[str, bytes]:
+    """The one file a reader of one-file tournaments was given, read within its
+    ``max_bytes`` option (``[plugin.<plugin>]``, ``default`` unless set): its name and
+    bytes, or an :class:`InputError` naming the file."""
+    if len(paths) != 1:
+        raise InputError(f"give one {what} file per tournament, got {len(paths)}")
+    source = str(paths[0])
+    section = f"[plugin.{plugin}]"
+    limit = positive_integer(options.get("max_bytes", default), "max_bytes", section)
+    try:
+        return source, read_regular(paths[0], limit, f"option {section} max_bytes")
+    except FileRefused as error:
+        raise InputError(str(error), source=source) from None

@@ -11,11 +11,10 @@ from typing import Any
 
 from sodos_hookspecs import FileReport, ReadResult
 
-from sodos_plugin.config.options import positive_integer
 from sodos_plugin.engine.model import NO_IDS, Game, Ids, Player, Result, Tournament, iso_day
 from sodos_plugin.engine.ranks import format_rank
 from sodos_plugin.errors import InputError
-from sodos_plugin.util.inputfiles import FileRefused, read_regular
+from sodos_plugin.readers.choose import one_file
 from sodos_plugin.util.textsafe import fit
 
 MAX_BYTES = 16 << 20
@@ -60,17 +59,7 @@ TOURNAMENT_KEYS = {"type", "name", "shortName", "startDate", "endDate", "country
 
 
 def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
-    if len(paths) != 1:
-        raise InputError(f"give one pairgoth file per tournament, got {len(paths)}")
-    path = paths[0]
-    source = str(path)
-    max_bytes = positive_integer(
-        options.get("max_bytes", MAX_BYTES), "max_bytes", "[plugin.builtin.pairgoth]"
-    )
-    try:
-        data = read_regular(path, max_bytes, "option [plugin.builtin.pairgoth] max_bytes")
-    except FileRefused as error:
-        raise InputError(str(error), source=source) from None
+    source, data = one_file(paths, options, "builtin.pairgoth", "pairgoth", MAX_BYTES)
     try:
         document = json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError) as error:

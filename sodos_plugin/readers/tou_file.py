@@ -32,12 +32,11 @@ from typing import Any
 
 from sodos_hookspecs import FileReport, ReadResult
 
-from sodos_plugin.config.options import positive_integer
 from sodos_plugin.engine.model import NO_IDS, Ids, Player, Tournament
 from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers import h9
-from sodos_plugin.util.inputfiles import FileRefused, read_regular
+from sodos_plugin.readers.choose import one_file
 from sodos_plugin.util.textsafe import fit
 
 MAX_BYTES = 16 << 20
@@ -51,17 +50,7 @@ KEYS = ("name", "date", "vill", "comm", "size", "ta", "komi")
 
 
 def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
-    if len(paths) != 1:
-        raise InputError(f"give one .tou file per tournament, got {len(paths)}")
-    path = paths[0]
-    source = str(path)
-    max_bytes = positive_integer(
-        options.get("max_bytes", MAX_BYTES), "max_bytes", "[plugin.builtin.tou]"
-    )
-    try:
-        data = read_regular(path, max_bytes, "option [plugin.builtin.tou] max_bytes")
-    except FileRefused as error:
-        raise InputError(str(error), source=source) from None
+    source, data = one_file(paths, options, "builtin.tou", ".tou", MAX_BYTES)
     tournament, notes = interpret(h9.decode(data), source)
     return ReadResult(tournament, files=[FileReport(source, "ingested")], warnings=notes)
 
