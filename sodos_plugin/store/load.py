@@ -68,16 +68,7 @@ def from_run(store, run: Any) -> int:
         for k, g in enumerate(games):
             if not whole and (names[2 * k] != g.black or names[2 * k + 1] != g.white):
                 raise InputError("the run's steps are not in its games' order")
-            gid = g.id or g.source or f"#{k + 1}"
-            seen = ids.setdefault(gid, 0)
-            ids[gid] = seen + 1
-            if seen:
-                gid = f"{gid}#{seen + 1}"
-            when = g.date if g.time is None else f"{g.date}T{g.time}"
-            content = dict(
-                id=gid, date=when, black=g.black, white=g.white, result=_result_text(g.result),
-                handicap=g.handicap, komi=g.komi, size=g.size, black_id=None, white_id=None,
-            )  # fmt: skip
+            gid, content = _posted(g, ids, k + 1)
             seq = k + 1
             game_rows.append(
                 (seq, gid, json.dumps(content, sort_keys=True, separators=(",", ":")), g.date,
@@ -201,16 +192,7 @@ def _tournaments(store, run: Any) -> int:
                         "VALUES (?, ?, ?, ?, ?, ?)",
                         (f"name:{identity_key(who)}", who, *state, starts.get(who, "")),
                     ).lastrowid
-            gid = g.id or g.source or f"#{count + 1}"
-            seen = ids.setdefault(gid, 0)
-            ids[gid] = seen + 1
-            if seen:
-                gid = f"{gid}#{seen + 1}"
-            when = g.date if g.time is None else f"{g.date}T{g.time}"
-            content = dict(
-                id=gid, date=when, black=g.black, white=g.white, result=_result_text(g.result),
-                handicap=g.handicap, komi=g.komi, size=g.size, black_id=None, white_id=None,
-            )  # fmt: skip
+            gid, content = _posted(g, ids, count + 1)
             db.execute(
                 "INSERT INTO games (id, content, date, time, black, white, result, handicap, "
                 "komi, size, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -221,3 +203,19 @@ def _tournaments(store, run: Any) -> int:
             count += 1
         store._rate_event(key)
     return count
+
+
+def _posted(game, ids: dict[str, int], number: int) -> tuple[str, dict]:
+    """A history's game as the store keeps a posted one: its id (the game's own, else its
+    source, else its number; one given again gets ``#2``, ``#3`` ...) and its content."""
+    gid = game.id or game.source or f"#{number}"
+    seen = ids.setdefault(gid, 0)
+    ids[gid] = seen + 1
+    if seen:
+        gid = f"{gid}#{seen + 1}"
+    when = game.date if game.time is None else f"{game.date}T{game.time}"
+    content = dict(
+        id=gid, date=when, black=game.black, white=game.white, result=_result_text(game.result),
+        handicap=game.handicap, komi=game.komi, size=game.size, black_id=None, white_id=None,
+    )  # fmt: skip
+    return gid, content
