@@ -6,7 +6,7 @@ JSON (atomically: a failure leaves the old file); :func:`read_state` reads one b
 bounded (``limits.max_state_bytes``: reading costs 6 to 13 times the file in memory) and
 checked key by key (an error names the file and the key): every player's numbers within
 the limits of a start (docs/rules.md §10.1), every text encodable (no lone surrogate of
-a ``\ud800`` escape), no two players one by the identity rule (§8); the system's own
+a ``\\ud800`` escape), no two players one by the identity rule (§8); the system's own
 part is checked by the system (:attr:`~sodos_hookspecs.RatingSystem.check_state`, when
 the run starts). :func:`check_continuation` refuses a run that would not give what one
 run over everything gives: another system, other parameters, or games before the
