@@ -174,7 +174,8 @@ def _as_int(value: Any) -> int:
 def _as_seconds(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError("expected a number of seconds")
-    if not (math.isfinite(value) and 0 < value <= 86400):
+    # the range first: math.isfinite of an integer too large for a float would raise
+    if not (0 < value <= 86400 and math.isfinite(value)):
         raise TypeError("expected seconds between 0 and 86400")
     return float(value)
 

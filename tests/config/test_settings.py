@@ -185,3 +185,14 @@ def test_invalid_toml_names_the_file(tmp_path):
     with pytest.raises(ConfigError, match="not valid TOML") as error:
         load_file(config)
     assert str(config) in str(error.value)
+
+
+def test_seconds_beyond_a_float_are_a_config_error_not_an_overflow():
+    """A key in seconds given an integer too large for a float (found by the config fuzz
+    test on store.busy_timeout) is refused naming the key, as any value out of range."""
+    for key in ("serve.timeout", "store.busy_timeout"):
+        table, name = key.split(".")
+        for value in (10**400, -(10**400)):
+            with pytest.raises(ConfigError, match="between 0 and 86400") as error:
+                resolve([("t.toml", {table: {name: value}})])
+            assert error.value.where == key
