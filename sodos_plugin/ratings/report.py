@@ -11,8 +11,8 @@ What each form shows (the operator's answers, docs/ratings.md):
   table; the CSV has every column;
 * ``history``: every rating period (date, period, player, games, before, after,
   change) as well; ``player``: one player's periods only;
-* JSON: the whole run (:meth:`~sodos_plugin.ratings.run.RatingRun.as_dict`; with a
-  player, his entries only);
+* JSON: the whole run (:meth:`~sodos_plugin.ratings.run.RatingRun.document`, the
+  Structs of :mod:`sodos_plugin.schemas.ratings`; with a player, his entries only);
 * HTML: one self-contained page: each shown player's rating over time and the field's
   distribution drawn as inline SVG (no script, nothing fetched), the final-ratings
   table with a line of each player's history, the files' summary.
@@ -39,6 +39,7 @@ from typing import Any, NamedTuple, TextIO
 
 from sodos_plugin.ratings.run import SUMMARY_REASONS, FinalRow, RatingRun, change
 from sodos_plugin.schemas import codec
+from sodos_plugin.schemas.ratings import Ratings
 from sodos_plugin.util.textsafe import display_width, fit, fit_middle, printable
 from sodos_plugin.writers.table import NAME_WIDTH
 
@@ -114,19 +115,19 @@ def needs_steps(fmt: str, *, history: bool = False, player: str | None = None) -
     return fmt.lower() in ("json", "html") or history or player is not None
 
 
-def run_dict(run: RatingRun, player: str | None = None) -> dict[str, Any]:
+def document(run: RatingRun, player: str | None = None) -> Ratings:
     """The JSON document: the run, or with ``player`` his entries only."""
-    data = run.as_dict()
+    data = run.document()
     if player is not None:
-        data["players"] = [p for p in data["players"] if p["name"] == player]
-        data["periods"] = [p for p in data["periods"] if p["player"] == player]
+        data.players = [p for p in data.players if p.name == player]
+        data.periods = [p for p in data.periods if p.player == player]
     return data
 
 
 def write_json(run: RatingRun, stream: TextIO, player: str | None = None) -> None:
     """The document through the one encoder (every number is finite: run.py refuses a
     result that is not)."""
-    stream.write(codec.encode_text(run_dict(run, player)) + "\n")
+    stream.write(codec.encode_text(document(run, player)) + "\n")
 
 
 class _Memo(dict):

@@ -10,8 +10,10 @@ system's parameters from its defaults, the config's ``[rating.<name>]`` table an
 host's own values, each checked against the default's type, ``choices`` and declared
 bounds (an unknown key, a wrong type or a value out of bounds is a
 :class:`~sodos_plugin.errors.ConfigError` naming it). :class:`RatingRun` holds the
-result; :meth:`RatingRun.as_dict` is exactly what ``sodos ratings --format json`` prints
-(and what ``POST /ratings`` answers); :meth:`RatingRun.standings` is the final-ratings
+result; :meth:`RatingRun.document` is exactly what ``sodos ratings --format json`` prints
+(and what ``POST /ratings`` answers), built of the Structs of
+:mod:`sodos_plugin.schemas.ratings`, the document's one definition (``as_dict``: as plain
+data); :meth:`RatingRun.standings` is the final-ratings
 table (place, name, rating, deviation, rank label, games, last game) every face shows;
 :meth:`RatingRun.saved_state` is where the run ended, to go on from (a system's state
 that is not JSON-ready is its plugin's fault).
@@ -28,6 +30,7 @@ from decimal import Decimal
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+from msgspec import UNSET
 from sodos_hookspecs import (
     GameColumns,
     GameHistory,
@@ -44,6 +47,8 @@ from sodos_plugin.ratings.columns import StepColumns, StepTotals
 from sodos_plugin.ratings.initial import given_ratings
 from sodos_plugin.ratings.names import alias_map, history_names, renamed, spelling_map
 from sodos_plugin.ratings.state import beyond_limits, check_continuation
+from sodos_plugin.schemas import codec
+from sodos_plugin.schemas import ratings as schema
 
 #: Keys the host adds to ``params`` for every system (see the hookspec): ``details``
 #: (per-game parts shown), ``steps`` (the steps shown: false when the answer is the final
@@ -115,13 +120,15 @@ def resolve_parameters(
     return params
 
 
-def _state(state) -> dict[str, Any]:
-    out: dict[str, Any] = {"rating": state.rating}
-    if state.deviation is not None:
-        out["deviation"] = state.deviation
-    if state.volatility is not None:
-        out["volatility"] = state.volatility
-    return out
+def _state(state: RatingState, label: str | None = None) -> schema.State:
+    """A rating as the document writes it: what the system has, and a final rating's
+    label."""
+    return schema.State(
+        rating=state.rating,
+        deviation=UNSET if state.deviation is None else state.deviation,
+        volatility=UNSET if state.volatility is None else state.volatility,
+        label=UNSET if label is None else label,
+    )
 
 
 class FinalRow(NamedTuple):
@@ -267,13 +274,10 @@ class RatingRun:
             out.append((status, sum(reasons.values()), listed))
         return out
 
-    def summary_dict(self) -> list[dict[str, Any]]:
+    def summary(self) -> list[schema.Summary]:
+        """:meth:`file_summary` as the document's entries."""
         return [
-            {
-                "status": status,
-                "count": count,
-                "reasons": [{"reason": reason, "count": n} for reason, n in reasons if reason or n],
-            }
+            schema.Summary(status, count, [schema.Reason(reason, n) for reason, n in reasons])
             for status, count, reasons in self.file_summary()
         ]
 
@@ -337,53 +341,54 @@ class RatingRun:
             parameters={k: v for k, v in self.parameters.items() if k not in HOST_KEYS},
         )
 
-    def as_dict(self) -> dict[str, Any]:
-        """The run as plain JSON-ready data (``sodos ratings --format json``)."""
-        players = []
-        for row in self.standings():
-            entry = {
-                "name": row.name,
-                "initial": row.start,
-                "games": row.games,
-                "final": _state(row.state),
-                "place": row.place,
-                "last_game": row.last_game,
-            }
-            if row.label is not None:
-                entry["final"]["label"] = row.label
-            players.append(entry)
+    def document(self) -> schema.Ratings:
+        """The run as its document (:class:`~sodos_plugin.schemas.ratings.Ratings`): what
+        ``sodos ratings --format json`` prints and ``POST /ratings`` answers."""
+        players = [
+            schema.Rated(
+                row.name,
+                row.start,
+                row.games,
+                _state(row.state, row.label),
+                row.place,
+                row.last_game,
+            )
+            for row in self.standings()
+        ]
         periods = [
-            {
-                "player": s.player,
-                "period": s.period,
-                "date": s.date,
-                "games": s.games,
-                "before": _state(s.before),
-                "after": _state(s.after),
-                "change": change(s.before.rating, s.after.rating),
-            }
+            schema.Period(
+                s.player,
+                s.period,
+                s.date,
+                s.games,
+                _state(s.before),
+                _state(s.after),
+                change(s.before.rating, s.after.rating),
+            )
             for s in self.result.steps
         ]
-        out = {
-            "system": self.system.name,
-            "provider": self.provider,
-            "provided_by": dict(self.provided),
-            "source": self.system.source,
-            "parameters": self.shown_parameters(),
-            "games": len(self.history.games),
-            "events": self.events(),
-            "files": [
-                {"path": f.path, "status": f.status, "reason": f.reason} for f in self.history.files
-            ],
-            "summary": self.summary_dict(),
-            "warnings": list(self.warnings),
-            "notes": list(self.notes),
-            "players": players,
-            "periods": periods,
-            "last_day": self.last_day(),
-            "continued_from": None if self.previous is None else self.previous.last_day,
-        }
-        return out
+        return schema.Ratings(
+            system=self.system.name,
+            provider=self.provider,
+            provided_by=dict(self.provided),
+            source=self.system.source,
+            parameters=self.shown_parameters(),
+            games=len(self.history.games),
+            events=self.events(),
+            files=[schema.File(f.path, f.status, f.reason) for f in self.history.files],
+            summary=self.summary(),
+            warnings=list(self.warnings),
+            notes=list(self.notes),
+            players=players,
+            periods=periods,
+            last_day=self.last_day(),
+            continued_from=None if self.previous is None else self.previous.last_day,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The run as plain JSON-ready data (``sodos ratings --format json``):
+        :meth:`document`'s."""
+        return codec.builtins(self.document())
 
 
 def change(before: float, after: float) -> float:

@@ -1,6 +1,6 @@
 """The rating documents, version 1: a rating run (``sodos schema ratings``: what ``sodos
-ratings --format json`` prints and ``POST /ratings`` answers, the data of
-:meth:`sodos_plugin.ratings.run.RatingRun.as_dict`) and one player's steps
+ratings --format json`` prints and ``POST /ratings`` answers, built by
+:meth:`sodos_plugin.ratings.run.RatingRun.document`) and one player's steps
 (``sodos explain --ratings PLAYER --format json``, ``sodos schema rating-steps``).
 
 Ratings are the numbers the system computed (floats, shortest decimals); the printed
