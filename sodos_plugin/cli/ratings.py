@@ -34,7 +34,7 @@ from sodos_plugin.ratings.report import (
     FORMATS,
     computed_by,
     decimals,
-    explanation_dict,
+    explanation_document,
     needs_steps,
     render_explanation,
     write,
@@ -257,7 +257,7 @@ def explain_ratings(args: argparse.Namespace) -> int:
     result = rate(host, args, details=True)
     player = find_player(result, args.player)
     if args.format == "json":
-        sys.stdout.write(codec.encode_text(explanation_dict(result, player)) + "\n")
+        sys.stdout.write(codec.encode_text(explanation_document(result, player)) + "\n")
     else:
         sys.stdout.write(render_explanation(result, player))
     for warning in result.warnings:

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple, TextIO
 
 from sodos_plugin.ratings.run import SUMMARY_REASONS, FinalRow, RatingRun, change
 from sodos_plugin.schemas import codec
-from sodos_plugin.schemas.ratings import Ratings
+from sodos_plugin.schemas.ratings import Part, Ratings, RatingSteps, Step, StepState
 from sodos_plugin.util.textsafe import display_width, fit, fit_middle, printable
 from sodos_plugin.writers.table import NAME_WIDTH
 
@@ -774,33 +774,41 @@ def render_explanation(run: RatingRun, player: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def explanation_dict(run: RatingRun, player: str) -> dict[str, Any]:
+def explanation_document(run: RatingRun, player: str) -> RatingSteps:
+    """One player's steps as their document
+    (:class:`~sodos_plugin.schemas.ratings.RatingSteps`: ``sodos explain --ratings PLAYER
+    --format json``)."""
     out = []
     for item in explain_steps(run, player):
         step = item["step"]
         out.append(
-            {
-                "period": step.period,
-                "date": step.date,
-                "games": step.games,
-                "before": step.before._asdict(),
-                "after": step.after._asdict(),
-                "change": str(item["change"]),
-                "parts": [{"label": label, "value": str(v)} for label, v in item["parts"]],
-                "details": [dict(d) for d in item["details"]],
-                "summary": item["summary"],
-            }
+            Step(
+                period=step.period,
+                date=step.date,
+                games=step.games,
+                before=StepState(*step.before),
+                after=StepState(*step.after),
+                change=str(item["change"]),
+                parts=[Part(label, str(v)) for label, v in item["parts"]],
+                details=[dict(d) for d in item["details"]],
+                summary=item["summary"],
+            )
         )
     final = run.final().get(player)
-    return {
-        "player": player,
-        "system": run.system.name,
-        "provider": run.provider,
-        "provided_by": dict(run.provided),
-        "source": run.system.source,
-        "start": run.starts().get(player, ""),
-        "final": None if final is None else final._asdict(),
-        "steps": out,
-        "warnings": list(run.warnings),
-        "notes": list(run.notes),
-    }
+    return RatingSteps(
+        player=player,
+        system=run.system.name,
+        provider=run.provider,
+        provided_by=dict(run.provided),
+        source=run.system.source,
+        start=run.starts().get(player, ""),
+        final=None if final is None else StepState(*final),
+        steps=out,
+        warnings=list(run.warnings),
+        notes=list(run.notes),
+    )
+
+
+def explanation_dict(run: RatingRun, player: str) -> dict[str, Any]:
+    """:func:`explanation_document` as plain data."""
+    return codec.builtins(explanation_document(run, player))
