@@ -22,7 +22,8 @@ that the order of files or rows given never changes a rating
 (:func:`~sodos_plugin.ratings.periods.game_order`). A valid game that cannot be rated (no
 date, self-play, no result over the board: unknown, void, won by default) is
 *excluded*, with a short stable key of its reason (:mod:`sodos_plugin.readers.dated`);
-:func:`file_summary` counts the account of every file by status and key.
+:func:`file_summary` counts the account of every file by status and key: the one count
+that stderr's summary, the report's and the rating document's are made from.
 
 The files are read with the host's readers and settings, passed in as :class:`Sources`
 (this module knows no host).
@@ -501,16 +502,33 @@ class _Collector:
         self.add_tournament(tournament, date, source, *tournament_facts(tournament))
 
 
-def file_summary(files: Iterable[FileReport]) -> dict[str, dict[str, int]]:
-    """The account of the files by status, then by the key of the reason
-    (:attr:`~sodos_hookspecs.FileReport.kind`, else the reason itself), each with its
-    count, largest first: ``{"excluded": {"self-play": 98, "undated": 111}, ...}``.
-    Ingested files are counted under ``""``."""
+#: The statuses of a history's account in the order its summary lists them (any other
+#: status after these, by name).
+STATUSES = ("ingested", "duplicate", "excluded", "rejected")
+
+
+def summary_key(report: FileReport) -> str:
+    """What a summary counts a file by: the key of its reason
+    (:attr:`~sodos_hookspecs.FileReport.kind`, else the reason itself); an ingested file
+    under ``""``."""
+    return "" if report.status == "ingested" else (report.kind or report.reason)
+
+
+def file_summary(
+    files: Iterable[FileReport], key: Callable[[FileReport], str] = summary_key
+) -> dict[str, dict[str, int]]:
+    """The account of the files by status (in :data:`STATUSES`' order), then by
+    ``key`` of each file (:func:`summary_key`; the rating document counts by the reason
+    itself), each with its count, largest first (ties in the order met):
+    ``{"excluded": {"undated": 111, "self-play": 98}, ...}``. Ingested files are counted
+    under ``""``. The one count of a history's files: stderr's summary, the table's and
+    the document's (``summary``) are made from it."""
     counts: dict[str, Counter] = {}
     for report in files:
-        key = "" if report.status == "ingested" else (report.kind or report.reason)
-        counts.setdefault(report.status, Counter())[key] += 1
-    return {status: dict(found.most_common()) for status, found in counts.items()}
+        counts.setdefault(report.status, Counter())[key(report)] += 1
+    order = {status: n for n, status in enumerate(STATUSES)}
+    ordered = sorted(counts, key=lambda status: (order.get(status, len(order)), status))
+    return {status: dict(counts[status].most_common()) for status in ordered}
 
 
 def read_history(

@@ -240,20 +240,23 @@ def _history_table(run: RatingRun, steps, cut: list[str]) -> list[str]:
 def summary_lines(run: RatingRun) -> list[str]:
     """The files by status, each status's reasons by count (the first
     :data:`~sodos_plugin.ratings.run.SUMMARY_REASONS`, then how many others)."""
-    summary = run.file_summary()
+    summary = run.summary()
     if not summary:
         return []
-    total = sum(count for _, count, _ in summary)
-    parts = ", ".join(f"{count} {status}" for status, count, _ in summary)
+    total = sum(entry.count for entry in summary)
+    parts = ", ".join(f"{entry.count} {entry.status}" for entry in summary)
     lines = [f"Files and records: {total} — {parts}"]
-    for status, _, reasons in summary:
+    for entry in summary:
+        status, reasons = entry.status, entry.reasons
         if status == "ingested":
             continue
-        for reason, count in reasons[:SUMMARY_REASONS]:
-            lines.append(f"  {status} {count}: {printable(reason) or '(no reason given)'}")
+        for reason in reasons[:SUMMARY_REASONS]:
+            lines.append(
+                f"  {status} {reason.count}: {printable(reason.reason) or '(no reason given)'}"
+            )
         rest = reasons[SUMMARY_REASONS:]
         if rest:
-            others = sum(n for _, n in rest)
+            others = sum(reason.count for reason in rest)
             lines.append(f"  {status} {others}: {len(rest)} other reasons (JSON lists them)")
     return lines
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -44,6 +43,7 @@ from sodos_hookspecs import (
 from sodos_plugin.errors import ConfigError, InputError, PluginError
 from sodos_plugin.plugins.call import call, describe
 from sodos_plugin.ratings.columns import StepColumns, StepTotals
+from sodos_plugin.ratings.history import file_summary
 from sodos_plugin.ratings.initial import given_ratings
 from sodos_plugin.ratings.names import alias_map, history_names, renamed, spelling_map
 from sodos_plugin.ratings.state import beyond_limits, check_continuation
@@ -157,6 +157,8 @@ def totals(steps: Sequence[RatingStep]) -> tuple[dict[str, int], dict[str, str]]
 
 #: How many reasons of one status the summary lists before "N other reasons".
 SUMMARY_REASONS = 20
+#: What the document's summary counts a file by: its reason, whole.
+_reason = attrgetter("reason")
 
 
 @dataclass
@@ -260,26 +262,19 @@ class RatingRun:
             )
         return rows
 
-    def file_summary(self) -> list[tuple[str, int, list[tuple[str, int]]]]:
-        """The history's files by status (ingested, duplicate, excluded, rejected...),
-        each with its count and its reasons by count (most first)."""
-        by_status: dict[str, Counter] = {}
-        for report in self.history.files:
-            by_status.setdefault(report.status, Counter())[report.reason] += 1
-        order = {"ingested": 0, "duplicate": 1, "excluded": 2, "rejected": 3}
-        out = []
-        for status in sorted(by_status, key=lambda s: (order.get(s, 9), s)):
-            reasons = by_status[status]
-            listed = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
-            out.append((status, sum(reasons.values()), listed))
-        return out
-
     def summary(self) -> list[schema.Summary]:
-        """:meth:`file_summary` as the document's entries."""
-        return [
-            schema.Summary(status, count, [schema.Reason(reason, n) for reason, n in reasons])
-            for status, count, reasons in self.file_summary()
-        ]
+        """The history's files by status, each with its count and its reasons by count,
+        most first, then by text: :func:`~sodos_plugin.ratings.history.file_summary`
+        counted by the reason itself (the document's ``summary``; the table's lines)."""
+        out = []
+        for status, found in file_summary(self.history.files, key=_reason).items():
+            reasons = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))
+            out.append(
+                schema.Summary(
+                    status, sum(found.values()), [schema.Reason(r, n) for r, n in reasons]
+                )
+            )
+        return out
 
     def shown_parameters(self) -> dict[str, Any]:
         """The parameters as used: the host's, and the values the system chose."""

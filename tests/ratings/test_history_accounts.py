@@ -3,11 +3,15 @@ short key of its reason, whatever input it came from, and the count by status an
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sodos_hookspecs import FileReport
 
 from sodos_plugin import Host
 from sodos_plugin.engine.model import Game, Player, Result, Tournament
 from sodos_plugin.ratings.history import file_summary
+from sodos_plugin.ratings.report import summary_lines
+from sodos_plugin.ratings.run import SUMMARY_REASONS
 
 
 def test_the_summary_counts_by_status_then_key_largest_first() -> None:
@@ -72,3 +76,47 @@ def test_a_rank_in_any_spelling_is_kept_in_its_plain_one(tmp_path) -> None:
     h = host.history([tmp_path])
     # Bob's first rank text is no rank (NR): his first Go rank is taken, a day later
     assert {n: p.rank for n, p in h.players.items()} == {"Ann": "9p", "Bob": "3d", "Cid": "18k"}
+
+
+def _rated_with(host, files: list[FileReport]):
+    """A run over one dated game whose account is ``files`` after the game's own file."""
+    players = (Player("Ann", rank=0), Player("Bob", rank=0))
+    t = Tournament("Cup", 1, players, (Game(1, 0, 1, Result.BLACK_WINS),), date="2024-05-04")
+    history = host.history(tournaments=[t])
+    return host.ratings(replace(history, files=(*history.files, *files)), rating="egf")
+
+
+def test_the_document_counts_reasons_whole_from_the_one_count_stderr_counts_keys(host) -> None:
+    files = [
+        FileReport("z.sgf", "excluded", "zeta: no DT (not rated)", "undated"),
+        FileReport("a.sgf", "excluded", "alpha: no DT (not rated)", "undated"),
+        FileReport("d.sgf", "duplicate", "same game as a.sgf"),
+        FileReport("s.sgf", "settled", "an odd status"),
+    ]
+    summary = _rated_with(host, files).document().summary
+    # statuses in the account's order, any other after; reasons whole, ties by text
+    assert [(s.status, s.count) for s in summary] == [
+        ("ingested", 1),
+        ("duplicate", 1),
+        ("excluded", 2),
+        ("settled", 1),
+    ]
+    assert [(r.reason, r.count) for r in summary[2].reasons] == [
+        ("alpha: no DT (not rated)", 1),
+        ("zeta: no DT (not rated)", 1),
+    ]
+    # stderr's count of the same files: by the reason's key
+    assert file_summary(files)["excluded"] == {"undated": 2}
+    assert list(file_summary(files)) == ["duplicate", "excluded", "settled"]
+
+
+def test_the_table_lists_twenty_reasons_of_a_status_then_counts_the_others(host) -> None:
+    files = [
+        FileReport(f"{n}.sgf", "excluded", f"reason {n:02d}") for n in range(23) for _ in range(2)
+    ]
+    files.append(FileReport("x.sgf", "excluded", "reason 99"))
+    lines = summary_lines(_rated_with(host, files))
+    assert lines[0] == "Files and records: 48 — 1 ingested, 47 excluded"
+    assert lines[1:3] == ["  excluded 2: reason 00", "  excluded 2: reason 01"]
+    assert len(lines) == 1 + SUMMARY_REASONS + 1
+    assert lines[-1] == "  excluded 7: 4 other reasons (JSON lists them)"
