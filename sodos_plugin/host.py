@@ -358,25 +358,30 @@ class Host:
             state_source = str(state)
             state = states.read_state(state, self.settings.limits.max_state_bytes)
         section = self.settings.plugin_sections.get(sgf.PLUGIN, {})
-        aliases = sgf.aliases(section) if section.get("aliases") else {}
+        aliases = None
+        if section.get("aliases"):
+            where = f'the aliases ([plugin."{sgf.PLUGIN}"] aliases)'
+            aliases = runs.Aliases(sgf.aliases(section), where)
+        faults = self.plugin_warnings()
+        described = self.describe(provided)
+        own = self.settings.rating_sections.get(chosen.name.lower(), {})
         result = runs.rate(
             chosen,
             provider,
             history,
-            section=self.settings.rating_sections.get(chosen.name.lower(), {}),
-            params=params,
+            runs.resolve_parameters(chosen, own, params),
             initial=initial,
             details=details,
             steps=steps,
-            plugin_warnings=self.plugin_warnings(),
             aliases=aliases,
-            aliases_source=f'the aliases ([plugin."{sgf.PLUGIN}"] aliases)',
             state=state,
             state_source=state_source,
-            provided=self.describe(provided),
             provider_text="" if info.builtin else info.where(),
-            notes=notes,
         )
+        # what the faces show beside the run: who provides it, the notes, plugin faults
+        result.provided = described
+        result.notes = notes
+        result.warnings = list(dict.fromkeys([*result.warnings, *faults]))
         self.enforce_strict(result.warnings)
         return result
 

@@ -14,11 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import NamedTuple
 
 from sodos_hookspecs import Coded, FileReport, GameColumns, GameHistory, HistoryPlayer
 
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.ratings.columns import player_names
+
+
+class Aliases(NamedTuple):
+    """The configured aliases (``"old name" = "player name"``) and where they are set,
+    which the report of a game whose two players they join names."""
+
+    names: Mapping[str, str]
+    where: str = "the aliases"
 
 
 def history_names(history: GameHistory) -> list[str]:

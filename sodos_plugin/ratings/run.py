@@ -1,20 +1,21 @@
 """One rating run: a system applied to a game history, and what every face shows of it.
 
-Contract: :func:`rate` runs a system over a history (its parameters resolved, the
-aliases applied, the starting ratings matched, a saved state checked and gone on from,
-the plugin's fault rule applied, its result checked: steps, final ratings, starts,
-warnings and parameters of the types the hookspec names, every rating, deviation and
-volatility a finite number; anything else is the plugin's fault, a
-:class:`~sodos_plugin.errors.PluginError` naming it). :func:`resolve_parameters` gives a
-system's parameters from its defaults, the config's ``[rating.<name>]`` table and the
-host's own values, each checked against the default's type, ``choices`` and declared
-bounds (an unknown key, a wrong type or a value out of bounds is a
-:class:`~sodos_plugin.errors.ConfigError` naming it). :class:`RatingRun` holds the
-result; :meth:`RatingRun.document` is exactly what ``sodos ratings --format json`` prints
-(and what ``POST /ratings`` answers), built of the Structs of
-:mod:`sodos_plugin.schemas.ratings`, the document's one definition (``as_dict``: as plain
-data); :meth:`RatingRun.standings` is the final-ratings
-table (place, name, rating, deviation, rank label, games, last game) every face shows;
+Contract: :func:`resolve_parameters` gives a system's parameters from its defaults, the
+config's ``[rating.<name>]`` table and the host's own values, each checked against the
+default's type, ``choices`` and declared bounds (an unknown key, a wrong type or a value
+out of bounds is a :class:`~sodos_plugin.errors.ConfigError` naming it). :func:`rate`
+runs a system over a history with those parameters (the aliases applied, the starting
+ratings matched, a saved state checked and gone on from, the plugin's fault rule
+applied, its result checked: steps, final ratings, starts, warnings and parameters of
+the types the hookspec names, every rating, deviation and volatility a finite number;
+anything else is the plugin's fault, a :class:`~sodos_plugin.errors.PluginError` naming
+it). :class:`RatingRun` holds the result; what the faces show beside it (the provider as
+machine output carries it, notes, plugin faults) its caller sets on it.
+:meth:`RatingRun.document` is exactly what ``sodos ratings --format json`` prints (and
+what ``POST /ratings`` answers), built of the Structs of
+:mod:`sodos_plugin.schemas.ratings`, the document's one definition (``as_dict``: as
+plain data); :meth:`RatingRun.standings` is the final-ratings table (place, name,
+rating, deviation, rank label, games, last game) every face shows;
 :meth:`RatingRun.saved_state` is where the run ended, to go on from (a system's state
 that is not JSON-ready is its plugin's fault).
 """
@@ -45,7 +46,7 @@ from sodos_plugin.plugins.call import call, describe
 from sodos_plugin.ratings.columns import StepColumns, StepTotals
 from sodos_plugin.ratings.history import file_summary
 from sodos_plugin.ratings.initial import given_ratings
-from sodos_plugin.ratings.names import alias_map, history_names, renamed, spelling_map
+from sodos_plugin.ratings.names import Aliases, alias_map, history_names, renamed, spelling_map
 from sodos_plugin.ratings.state import beyond_limits, check_continuation
 from sodos_plugin.schemas import codec
 from sodos_plugin.schemas import ratings as schema
@@ -560,24 +561,22 @@ def rate(
     system: RatingSystem,
     provider: str,
     history: GameHistory,
+    parameters: Mapping[str, Any],
     *,
-    section: Mapping[str, Any],
-    params: Mapping[str, Any],
     initial: Any,
-    details: bool,
+    details: bool = False,
     steps: bool = True,
-    plugin_warnings: Sequence[str] = (),
-    aliases: Mapping[str, str] | None = None,
-    aliases_source: str = "the aliases",
+    aliases: Aliases | None = None,
     state: SavedState | None = None,
     state_source: str = "",
-    provided: Mapping[str, Any] | None = None,
     provider_text: str = "",
-    notes: Sequence[str] = (),
 ) -> RatingRun:
-    """One run of ``system`` (provided by the plugin ``provider``) over ``history``.
+    """One run of ``system`` (provided by the plugin ``provider``) over ``history``: what
+    it computes from. What the faces show beside it (the provider as machine output
+    carries it, the caller's notes, the plugin faults said with its warnings) the caller
+    sets on the run.
 
-    :param section: the config's ``[rating.<name>]`` table; ``params``: the host's values.
+    :param parameters: the system's parameters, resolved (:func:`resolve_parameters`).
     :param initial: starting ratings, as :func:`~sodos_plugin.ratings.initial.given_ratings`
         takes them.
     :param details: build per-game details (``explain --ratings``).
@@ -585,21 +584,19 @@ def rate(
         ratings, games and last game only, :func:`~sodos_plugin.ratings.report.needs_steps`;
         the built-in systems then keep memory per player, not per game, and give
         :class:`~sodos_plugin.ratings.columns.StepTotals`). Details need steps.
-    :param plugin_warnings: the plugin faults of this run, said with its warnings.
-    :param aliases: ``"old name" = "player name"``: names joined before rating;
-        ``aliases_source``: where they are set, for the report of a game they join.
+    :param aliases: names joined before rating, and where they are set (the report of a
+        game they join says it).
     :param state: a saved state to go on from (the system must save states), read from
         the file ``state_source`` (``""``: a host's own); its system part is checked by
         the system's ``check_state`` before the run.
-    :param provided: the provider as machine output carries it; ``provider_text`` who it
-        is for people (``""`` for a built-in).
-    :param notes: what the caller chose for the run (the default start), said with it.
+    :param provider_text: who provides the system, for people (``""`` for a built-in):
+        its messages and the run's say it.
     """
-    values = resolve_parameters(system, section, params)
+    values = dict(parameters)
     warnings = list(history.warnings)
-    if aliases:
-        rename = alias_map(aliases, history_names(history))
-        history = renamed(history, rename, aliases_source)
+    if aliases is not None and aliases.names:
+        rename = alias_map(aliases.names, history_names(history))
+        history = renamed(history, rename, aliases.where)
     if state is not None:
         if not system.saves_state:
             by = f" (from {provider_text})" if provider_text else ""
@@ -626,7 +623,6 @@ def rate(
     options = {**values, "details": details, "steps": steps or details, "state": state}
     result = call(provider, hook, system.rate, history, given, options, expect=result_fault)
     warnings += list(result.warnings)
-    warnings += plugin_warnings
     return RatingRun(
         system,
         provider,
@@ -634,8 +630,6 @@ def rate(
         history,
         result,
         list(dict.fromkeys(warnings)),
-        provided=dict(provided or {}),
         provider_text=provider_text,
         previous=state,
-        notes=list(notes),
     )

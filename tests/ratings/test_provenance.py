@@ -16,6 +16,7 @@ from sodos_hookspecs import GameHistory, HistoryGame
 
 from sodos_plugin import Host
 from sodos_plugin.cli import main
+from sodos_plugin.ratings.run import rate, resolve_parameters
 
 H9 = shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.h9")
 XML = shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
@@ -102,7 +103,10 @@ def test_aliases_join_players_for_ratings(tmp_path):
     assert set(run.final()) == {"Ann Lee", "Bob"}
     assert run.totals()[0] == {"Ann Lee": 2, "Bob": 2}
     excluded = [f for f in run.history.files if f.status == "excluded"]
-    assert len(excluded) == 1 and "both players are 'Ann Lee' by the aliases" in excluded[0].reason
+    assert len(excluded) == 1
+    assert excluded[0].reason.endswith(
+        """both players are 'Ann Lee' by the aliases ([plugin."builtin.sgf"] aliases)"""
+    )
     plain = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
     assert set(plain.ratings(plain.history([folder]), rating="ogs").final()) == {
         "Ann Lee",
@@ -144,3 +148,28 @@ def test_a_host_game_history_keeps_every_player_of_a_saved_state():
         GameHistory((HistoryGame("2024-02-01", "f", "a", "c", 1.0),)), state=first.saved_state()
     )
     assert set(then.final()) == {"a", "b", "c"} and then.totals()[0] == {"a": 2, "b": 1, "c": 1}
+
+
+def test_the_host_says_its_plugin_faults_and_its_start_with_the_run(tmp_path):
+    """``rate`` computes; the host sets what the faces show beside the run: the plugin
+    faults after the run's own warnings (each once), the note of the start it chose, who
+    provides the system."""
+    folder = tmp_path / "games"
+    write_records(folder)
+    config = {"cache": {"enabled": False}, "disable": ["builtin.nope"]}
+    host = Host(config, config_file=False, entry_points=False)
+    history = host.history([folder])
+    initial = tmp_path / "initial.csv"
+    initial.write_text("name,rating\nNobody,1500\n", encoding="utf-8")
+    run = host.ratings(history, rating="ogs", initial=initial)
+    fault = "blocked plugin 'builtin.nope': no plugin has that name"
+    assert any("play in no game: 'Nobody'" in w for w in run.warnings[:-1])
+    assert [w for w in run.warnings if w.startswith(fault)] == run.warnings[-1:]
+    assert run.notes == [] and run.provided["provided_as"] == "ogs"
+    history = host.history([XML])  # its players carry GoR: egf's default start is theirs
+    chosen = host.ratings(history, rating="egf")
+    assert chosen.notes[0].startswith("egf starts from the ratings the files carry")
+    system, plugin = host.rating_system("egf")
+    bare = rate(system, plugin, history, resolve_parameters(system, {}, {}), initial="files")
+    assert bare.final() == chosen.final()
+    assert bare.notes == [] and bare.provided == {} and not any(fault in w for w in bare.warnings)
