@@ -223,8 +223,8 @@ def game_terms(
     game's players (places in ``rating``); ``result``: Black's score (White's is 1 − it);
     ``stones``: Black's handicap by game (None: no handicap); ``weight``: the class
     weight, a number or by game (None: 1). β, con and bonus are computed once per player
-    (they take the rating before the tournament only); a game
-    :attr:`~GameTerms.outside` the formula has NaN terms."""
+    (they take the rating before the tournament only); the terms of a game
+    :attr:`~GameTerms.outside` the formula are not numbers to use (NaN)."""
     n = len(black)
     player = np.concatenate([black, white])
     score = np.concatenate([result, 1.0 - result])
@@ -290,7 +290,7 @@ def _as_lists(terms: GameTerms) -> GameTerms:
     )
 
 
-# -- the scalar helpers (docs and tests: one game, one rating) ------------------------------
+# -- the scalar helpers (one game, one rating: the reference vectors' tests) ------------------
 
 
 def con_old(r: float) -> float:
