@@ -7,11 +7,12 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
 import pytest
 from sodos_hookspecs import GameHistory, HistoryGame, HistoryPlayer, InitialRating, RatingState
 
 from sodos_plugin import Host
-from sodos_plugin.ratings.systems import glicko2, whr
+from sodos_plugin.ratings.systems import egf, glicko2, whr
 
 HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
 
@@ -49,6 +50,34 @@ def test_pre2021_grades_below_20k_enter_at_20k():
         assert old.result.steps[0].before.rating == 100.0
         new = HOST.ratings(history, details=details)  # the 2021 scale reaches 30k
         assert new.result.steps[0].before.rating == -400.0
+
+
+@pytest.mark.parametrize("formula", ["2021", "pre2021"])
+def test_gor_terms_of_a_tournament_are_each_players_game(formula):
+    """The one form of the GoR update (game_terms: each game's Black, then each game's
+    White) gives each player what his one game gives him: the stones inside Black's Se
+    only, White's score 1 - Black's, the class weight on the change only."""
+    rating = np.array([1800.0, 2100.0, 2650.0])
+    black, white = np.array([0, 2, 1]), np.array([1, 0, 2])
+    result, stones = np.array([1.0, 0.5, 0.0]), np.array([3, 0, 1])
+    terms = egf.game_terms(rating, black, white, result, stones, 0.75, formula)
+    n = len(black)
+    for k in range(n):
+        b, w = rating[black[k]], rating[white[k]]
+        mine = egf.game_contribution(b, w, result[k], stones[k], 0, formula)
+        theirs = egf.game_contribution(w, b, 1.0 - result[k], 0, stones[k], formula)
+        assert terms.expected[k] == mine["expected"]
+        assert terms.part[k] == mine["con_times_difference"]
+        assert terms.change[k] == mine["change"] * 0.75
+        assert terms.change[k + n] == theirs["change"] * 0.75
+        assert (mine["expected"] + theirs["expected"] == pytest.approx(1.0)) == (formula == "2021")
+    assert terms.inside[0] == 1800.0 + 250.0 and terms.inside[n] == 2100.0
+
+
+def test_gor_stones_go_to_one_player_of_a_game():
+    with pytest.raises(ValueError, match="one player of a game"):
+        egf.game_contribution(1800.0, 2100.0, 1.0, 2, 1)
+    assert egf.game_contribution(2000.0, 2000.0, 1.0, 0, 0)["change"] > 0
 
 
 # -- Glicko-2 and OGS: a rank's RD, the effective handicap --------------------------------

@@ -133,12 +133,15 @@ FLOORS = {"2021": -900.0, "pre2021": 100.0}
 _PRO = re.compile(r"^\s*(\d)\s*[pP]\s*$")
 
 
-# -- the 2021 formulas ---------------------------------------------------------------------
+# -- the formulas, on arrays ----------------------------------------------------------------
 
 
-# Written once on numpy arrays (a float is an array of one): the per-game path, which
-# explain shows, and the array path over a whole archive compute the very same numbers
-# (numpy's exp and log may differ from the math module's in the last bit on some CPUs).
+# Written once on numpy arrays (a number is an array of one): the waves of a whole
+# archive, each tournament of the per-game path, explain's steps and the scalar helpers
+# all compute through these functions and :func:`game_terms`, so they give the very same
+# numbers. The 2021 formulas take numpy's exp and log; the pre-2021 Se takes the math
+# module's exp, as it always has (numpy's differs from it in the last bit for about one
+# value in twenty on CPUs with AVX-512).
 
 
 def _beta(r):
@@ -161,52 +164,187 @@ def _se(beta_own, beta_opponent):
     return 1.0 / (1.0 + np.exp(beta_opponent - beta_own))
 
 
-def beta(r: float) -> float:
-    return float(_beta(np.float64(r)))
+def _con_old(r):
+    """Pre-2021 con: :data:`CON_TABLE`, linear in between."""
+    at = np.array([x for x, _ in CON_TABLE], dtype=float)
+    value = np.array([c for _, c in CON_TABLE], dtype=float)
+    i = np.clip((r - 100) // 100, 0, len(CON_TABLE) - 2).astype(np.int64)
+    r0, r1, c0, c1 = at[i], at[i + 1], value[i], value[i + 1]
+    inside = c0 + (c1 - c0) * (r - r0) / (r1 - r0)
+    return np.where(r <= at[0], value[0], np.where(r >= at[-1], value[-1], inside))
 
 
-def con(r: float) -> float:
-    return float(_con(np.float64(r)))
+def _a_old(weaker):
+    return np.maximum(70.0, 205.0 - weaker / 20.0)
 
 
-def bonus(r: float) -> float:
-    return float(_bonus(np.float64(r)))
+def _se_old(own, opponent, a, epsilon: float):
+    d = np.asarray((opponent - own) / a, dtype=float)
+    flat = d.ravel().tolist()
+    e = np.fromiter(map(math.exp, flat), dtype=float, count=len(flat)).reshape(d.shape)
+    return 1.0 / (e + 1.0) - epsilon / 2.0
 
 
-def se(r: float, opponent: float) -> float:
-    """2021 expected score of ``r`` against ``opponent`` (ratings as β sees them)."""
-    return float(_se(_beta(np.float64(r)), _beta(np.float64(opponent))))
+def _adjustment(stones):
+    """What h stones add to the receiver's rating inside Se: 100(h − 0.5), 0 for even."""
+    return np.where(stones >= 1, 100.0 * (stones - 0.5), 0.0)
 
 
-# -- the pre-2021 formulas -----------------------------------------------------------------
+class GameTerms(NamedTuple):
+    """Every term of a tournament's games (docs/rules.md §10.2-10.4), by side: each game's
+    Black, then each game's White (the opponent of side ``i`` of ``n`` games is side
+    ``(i + n) % 2n``)."""
+
+    player: Any  # the side's player (a place in the ratings given)
+    inside: Any  # the side's rating inside Se (its own + the handicap's); None: no handicap
+    beta: Any  # 2021: β of the rating inside Se (None before 2021)
+    a: Any  # before 2021: a of the game's weaker rating inside Se (None in 2021)
+    expected: Any  # Se
+    con: Any
+    part: Any  # con·(Sa − Se)
+    bonus: Any  # 0.0 before 2021
+    change: Any  # (con·(Sa − Se) + bonus) · the class weight
+    outside: Any  # by game: a rating inside Se of 3300 or more (2021: not rated); None: none
+
+
+def game_terms(
+    rating,
+    black,
+    white,
+    result,
+    stones=None,
+    weight=None,
+    formula: str = "2021",
+    epsilon: float = 0.016,
+) -> GameTerms:
+    """The GoR update of one tournament's games, each from the ratings before it.
+
+    ``rating``: the players' ratings before it (an array); ``black``, ``white``: each
+    game's players (places in ``rating``); ``result``: Black's score (White's is 1 − it);
+    ``stones``: Black's handicap by game (None: no handicap); ``weight``: the class
+    weight, a number or by game (None: 1). β, con and bonus are computed once per player
+    (they take the rating before the tournament only); the terms of a game
+    :attr:`~GameTerms.outside` the formula are not numbers to use (NaN)."""
+    n = len(black)
+    player = np.concatenate([black, white])
+    score = np.concatenate([result, 1.0 - result])
+    inside = outside = beta = a = None
+    if stones is not None and (stones >= 1).any():  # Black's rating gains the stones'
+        inside = rating[player] + np.concatenate([_adjustment(stones), np.zeros(n)])
+    # a rating at the 2021 ceiling gives NaN or -inf (its games outside), not a warning
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if formula == "2021":
+            beta = _beta(rating)[player]
+            if inside is not None:
+                beta[:n] = np.where(stones >= 1, _beta(inside[:n]), beta[:n])
+            expected = _se(beta, np.roll(beta, n))
+            con, bonus = _con(rating)[player], _bonus(rating)[player]
+            if n and (rating.max() >= CEILING or inside is not None and inside.max() >= CEILING):
+                high = (rating[player] if inside is None else inside) >= CEILING
+                outside = high[:n] | high[n:]
+        else:
+            own = rating[player] if inside is None else inside
+            a = _a_old(np.minimum(own, np.roll(own, n)))
+            expected = _se_old(own, np.roll(own, n), a, epsilon)
+            con, bonus = _con_old(rating)[player], 0.0
+        part = con * (score - expected)
+        change = part + bonus
+    if weight is not None:
+        change[:n] *= weight
+        change[n:] *= weight
+    return GameTerms(player, inside, beta, a, expected, con, part, bonus, change, outside)
+
+
+#: What a game with a rating at the ceiling says (not rated).
+_OUTSIDE = f"a rating of {CEILING:g} or more is outside the 2021 formula"
+
+
+def _details(terms: GameTerms, i: int, j: int, mine, theirs, sa) -> dict[str, Any]:
+    """What explain shows of side ``i`` against side ``j`` (``terms`` as lists), its
+    player rated ``mine`` against ``theirs`` before the tournament, with score ``sa``;
+    ``change`` with the class weight."""
+    details: dict[str, Any] = {"rating": mine, "opponent_rating": theirs}
+    inside = terms.inside
+    if inside is not None and (inside[i] != mine or inside[j] != theirs):
+        details.update(adjusted_rating=inside[i], adjusted_opponent=inside[j])
+    if terms.beta is not None:
+        details.update(beta=terms.beta[i], opponent_beta=terms.beta[j])
+    else:
+        details["a"] = terms.a[i]
+    details.update(
+        result=sa,
+        expected=terms.expected[i],
+        con=terms.con[i],
+        con_times_difference=terms.part[i],
+        bonus=terms.bonus[i],
+        change=terms.change[i],
+    )
+    return details
+
+
+def _as_lists(terms: GameTerms) -> GameTerms:
+    """The terms as lists (a number given once: once for each side)."""
+    sides = len(terms.player)
+    return GameTerms(
+        *(x if x is None else [x] * sides if isinstance(x, float) else x.tolist() for x in terms)
+    )
+
+
+# -- the scalar helpers (one game, one rating: the reference vectors' tests) ------------------
 
 
 def con_old(r: float) -> float:
-    if r <= CON_TABLE[0][0]:
-        return float(CON_TABLE[0][1])
-    if r >= CON_TABLE[-1][0]:
-        return float(CON_TABLE[-1][1])
-    i = int((r - 100) // 100)
-    (r0, c0), (r1, c1) = CON_TABLE[i], CON_TABLE[i + 1]
-    return c0 + (c1 - c0) * (r - r0) / (r1 - r0)
+    return float(_con_old(np.float64(r)))
 
 
 def a_old(weaker: float) -> float:
-    return max(70.0, 205.0 - weaker / 20.0)
+    return float(_a_old(np.float64(weaker)))
 
 
 def se_old(r: float, opponent: float, epsilon: float = 0.016) -> float:
     """Pre-2021 expected score; ``a`` from the weaker of the two (adjusted) ratings."""
-    a = a_old(min(r, opponent))
-    return 1.0 / (math.exp((opponent - r) / a) + 1.0) - epsilon / 2.0
-
-
-# -- handicap, first ratings ----------------------------------------------------------------
+    r, opponent = np.float64(r), np.float64(opponent)
+    return float(_se_old(r, opponent, _a_old(np.minimum(r, opponent)), epsilon))
 
 
 def handicap_adjustment(stones: int) -> float:
     """What h stones add to the receiver's rating inside Se: 100(h − 0.5), 0 for even."""
-    return 100.0 * (stones - 0.5) if stones >= 1 else 0.0
+    return float(_adjustment(np.int64(stones)))
+
+
+def game_contribution(
+    r: float,
+    opponent: float,
+    sa: float,
+    own_stones: int,
+    opponent_stones: int,
+    formula: str = "2021",
+    epsilon: float = 0.016,
+) -> dict[str, Any]:
+    """One game's change for the player rated ``r`` with score ``sa`` (0, ½ or 1), with
+    every step (explain shows them): :func:`game_terms` of that game alone.
+
+    ``own_stones``/``opponent_stones``: the handicap this player / the opponent received
+    (one of them 0: the receiver is Black)."""
+    if own_stones >= 1 and opponent_stones >= 1:
+        raise ValueError("a handicap is received by one player of a game, not both")
+    black = not opponent_stones >= 1  # the player: Black, unless the opponent receives
+    terms = game_terms(
+        np.array([r, opponent], dtype=float),
+        np.array([0 if black else 1]),
+        np.array([1 if black else 0]),
+        np.array([sa if black else 1.0 - sa], dtype=float),
+        np.array([own_stones if black else opponent_stones]),
+        formula=formula,
+        epsilon=epsilon,
+    )
+    if terms.outside is not None and terms.outside[0]:
+        raise ValueError(_OUTSIDE)
+    i = 0 if black else 1
+    return _details(_as_lists(terms), i, 1 - i, r, opponent, sa)
+
+
+# -- first ratings ------------------------------------------------------------------------
 
 
 def rank_to_rating(text: str) -> RatingState:
@@ -232,49 +370,7 @@ def grade_start(floor: float):
     return start
 
 
-# -- one tournament -------------------------------------------------------------------------
-
-
-def game_contribution(
-    r: float,
-    opponent: float,
-    sa: float,
-    own_stones: int,
-    opponent_stones: int,
-    formula: str = "2021",
-    epsilon: float = 0.016,
-) -> dict[str, Any]:
-    """One game's change for the player rated ``r``, with every step (explain shows them).
-
-    ``own_stones``/``opponent_stones``: the handicap this player / the opponent received.
-    """
-    own_adj = r + handicap_adjustment(own_stones)
-    opp_adj = opponent + handicap_adjustment(opponent_stones)
-    details: dict[str, Any] = {"rating": r, "opponent_rating": opponent}
-    if own_adj != r or opp_adj != opponent:
-        details["adjusted_rating"] = own_adj
-        details["adjusted_opponent"] = opp_adj
-    if formula == "2021":
-        if max(own_adj, opp_adj) >= CEILING:
-            raise ValueError(f"a rating of {CEILING:g} or more is outside the 2021 formula")
-        expected = se(own_adj, opp_adj)
-        factor = con(r)
-        extra = bonus(r)
-        details.update(beta=beta(own_adj), opponent_beta=beta(opp_adj))
-    else:
-        expected = se_old(own_adj, opp_adj, epsilon)
-        factor = con_old(r)
-        extra = 0.0
-        details["a"] = a_old(min(own_adj, opp_adj))
-    details.update(
-        result=sa,
-        expected=expected,
-        con=factor,
-        con_times_difference=factor * (sa - expected),
-        bonus=extra,
-    )
-    details["change"] = details["con_times_difference"] + extra
-    return details
+# -- the run ------------------------------------------------------------------------------
 
 
 def floor_of(params: Mapping[str, Any]) -> float:
@@ -405,25 +501,18 @@ def _rate(
                     )
                     current[name] = state.rating
                 before[name] = current[name]
-        per_player: dict[str, list[dict[str, Any]]] = {name: [] for name in before}
-        if not want_details and formula == "2021":
-            _fast_changes(rated, before, weight, per_player, warnings)
-        else:
-            for game in rated:
-                _game_details(game, before, formula, epsilon, weight, per_player, warnings)
+        per_player: dict[str, list[Any]] = {name: [] for name in before}
+        _changes(rated, before, formula, epsilon, weight, want_details, per_player, warnings)
         label = event_name(history, key)
         date = event.date if event is not None and event.date else rated[0].date
         for name, details in per_player.items():
             start = before[name]
-            if details and not isinstance(details[0], dict):  # the fast path: changes only
-                changes = details
-                after = max(floor, start + math.fsum(changes))
-                if decimals is not None and decimals >= 0:
-                    after = round(after, decimals)
+            if details and not isinstance(details[0], dict):  # no details: the changes
+                after = _end(start, details, floor, decimals)[2]
                 current[name] = after
                 steps.append(
                     RatingStep(
-                        name, label, date, RatingState(start), RatingState(after), len(changes)
+                        name, label, date, RatingState(start), RatingState(after), len(details)
                     )
                 )
                 continue
@@ -434,16 +523,11 @@ def _rate(
                 )
                 for d in details
             ]
-            total = start + math.fsum(p for _, p in parts)
-            after = total
-            if after < floor:
-                parts.append((f"floor {floor:g}", floor - after))
-                after = floor
-            if decimals is not None and decimals >= 0:
-                stored = round(after, decimals)
-                if stored != after:
-                    parts.append((f"stored to {decimals} decimals", stored - after))
-                after = stored
+            total, floored, after = _end(start, [p for _, p in parts], floor, decimals)
+            if total < floor:
+                parts.append((f"floor {floor:g}", floor - total))
+            if after != floored:
+                parts.append((f"stored to {decimals} decimals", after - floored))
             current[name] = after
             steps.append(
                 RatingStep(
@@ -470,67 +554,64 @@ def _rate(
     return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings, state=ends)
 
 
-#: What a game with a rating at the ceiling says (the per-game path's ValueError).
-_OUTSIDE = f"a rating of {CEILING:g} or more is outside the 2021 formula"
-
-
-def _game_details(game, before, formula, epsilon, weight, per_player, warnings) -> None:
-    """Both players' contributions of one game, with every step (explain shows them)."""
-    b, w = before[game.black], before[game.white]
-    for name, mine, theirs, sa, own, other, colour in (
-        (game.black, b, w, game.result, game.handicap, 0, "B"),
-        (game.white, w, b, 1.0 - game.result, 0, game.handicap, "W"),
-    ):
-        try:
-            detail = game_contribution(mine, theirs, sa, own, other, formula, epsilon)
-        except ValueError as error:
-            warnings.append(f"{NAME}: {game.source}: not rated: {error}")
-            continue
-        opponent = game.white if colour == "B" else game.black
-        detail = {
-            "opponent": opponent,
-            "colour": colour,
-            "handicap": game.handicap,
-            "round": game.round,
-            "source": game.source,
-            **detail,
-        }
-        if weight != 1.0:
-            detail["weight"] = weight
-            detail["change"] *= weight
-        per_player[name].append(detail)
-
-
-def _fast_changes(rated, before, weight, per_player, warnings) -> None:
-    """The 2021 changes without details: β, con and bonus once per player of the
-    tournament (they depend on the starting rating only), the same functions and the
-    same order of operations as :func:`game_contribution`, so the same numbers."""
-    own = {}
-    for name, r in before.items():
-        if r >= CEILING:
-            continue
-        own[name] = (beta(r), con(r), bonus(r))
-    for game in rated:
-        b = before[game.black]
-        if game.black not in own or game.white not in own:
-            warnings.append(f"{NAME}: {game.source}: not rated: {_OUTSIDE}")
-            continue
-        (beta_b, con_b, bonus_b), (beta_w, con_w, bonus_w) = own[game.black], own[game.white]
-        if game.handicap >= 1:
-            adjusted = b + handicap_adjustment(game.handicap)
-            if adjusted >= CEILING:
-                warnings.append(f"{NAME}: {game.source}: not rated: {_OUTSIDE}")
+def _changes(rated, before, formula, epsilon, weight, want_details, per_player, warnings):
+    """Each game's change for both its players (:func:`game_terms`), added to
+    ``per_player`` in the games' order: with details, every term (explain shows them),
+    else the numbers. A game outside the formula is not rated, with a warning (with
+    details, one for each player)."""
+    place = {name: k for k, name in enumerate(before)}
+    n = len(rated)
+    terms = game_terms(
+        np.fromiter(before.values(), dtype=float, count=len(before)),
+        np.fromiter((place[game.black] for game in rated), dtype=np.int64, count=n),
+        np.fromiter((place[game.white] for game in rated), dtype=np.int64, count=n),
+        np.fromiter((game.result for game in rated), dtype=float, count=n),
+        np.fromiter((game.handicap for game in rated), dtype=np.int64, count=n),
+        None if weight == 1.0 else weight,
+        formula,
+        epsilon,
+    )
+    outside = repeat(False) if terms.outside is None else terms.outside.tolist()
+    not_rated = f"not rated: {_OUTSIDE}"
+    if not want_details:
+        change = terms.change.tolist()
+        for k, (game, out) in enumerate(zip(rated, outside)):
+            if out:
+                warnings.append(f"{NAME}: {game.source}: {not_rated}")
                 continue
-            beta_b = beta(adjusted)
-        se_b = float(_se(beta_b, beta_w))
-        se_w = float(_se(beta_w, beta_b))
-        change_b = con_b * (game.result - se_b) + bonus_b
-        change_w = con_w * ((1.0 - game.result) - se_w) + bonus_w
-        if weight != 1.0:
-            change_b *= weight
-            change_w *= weight
-        per_player[game.black].append(change_b)
-        per_player[game.white].append(change_w)
+            per_player[game.black].append(change[k])
+            per_player[game.white].append(change[k + n])
+        return
+    lists = _as_lists(terms)
+    for k, (game, out) in enumerate(zip(rated, outside)):
+        for i, j, name, opponent, colour, sa in (
+            (k, k + n, game.black, game.white, "B", game.result),
+            (k + n, k, game.white, game.black, "W", 1.0 - game.result),
+        ):
+            if out:
+                warnings.append(f"{NAME}: {game.source}: {not_rated}")
+                continue
+            mine, theirs = before[name], before[opponent]
+            detail = {
+                "opponent": opponent,
+                "colour": colour,
+                "handicap": game.handicap,
+                "round": game.round,
+                "source": game.source,
+                **_details(lists, i, j, mine, theirs, sa),
+            }
+            if weight != 1.0:
+                detail["weight"] = weight
+            per_player[name].append(detail)
+
+
+def _end(start: float, changes, floor: float, decimals) -> tuple[float, float, float]:
+    """A player's tournament: (``start`` + ``changes`` summed exactly, that floored, that
+    stored to ``decimals``: not rounded when None or negative)."""
+    total = start + math.fsum(changes)
+    floored = max(floor, total)
+    stored = round(floored, decimals) if decimals is not None and decimals >= 0 else floored
+    return total, floored, stored
 
 
 def _rate_arrays(
@@ -622,29 +703,22 @@ def _rate_arrays(
         gi = _ranges(game_start[chosen], game_start[chosen + 1])  # its games, in order
         players = pair_player[pi]
         start = rating[players]
-        if (start >= CEILING).any():
-            return None
         # a wave's tournaments share no player: a player is one pair of the wave
         slot[players] = np.arange(len(pi))
         gb, gw = slot[black[gi]], slot[white[gi]]
-        beta_p, con_p, bonus_p = _beta(start), _con(start), _bonus(start)
-        beta_b, beta_w = beta_p[gb], beta_p[gw]
-        if handicaps:  # h stones add 100(h - 0.5) to Black's rating inside Se only
-            stone = stones[gi]
-            handicapped = stone >= 1
-            adjusted = start[gb] + np.where(handicapped, 100.0 * (stone - 0.5), 0.0)
-            if (adjusted >= CEILING).any():
-                return None
-            beta_b = np.where(handicapped, _beta(adjusted), beta_b)
-        s = result[gi]
-        change_b = con_p[gb] * (s - _se(beta_b, beta_w)) + bonus_p[gb]
-        change_w = con_p[gw] * ((1.0 - s) - _se(beta_w, beta_b)) + bonus_p[gw]
-        if weighted:  # (a weight of 1 changes no number: skipped)
-            weight = weights[ev[gi]]
-            change_b *= weight
-            change_w *= weight
-        changes = np.concatenate([change_b, change_w])
-        ends = _stored(start, changes, np.concatenate([gb, gw]), games_of[pi], floor, decimals)
+        terms = game_terms(
+            start,
+            gb,
+            gw,
+            result[gi],
+            stones[gi] if handicaps else None,
+            weights[ev[gi]] if weighted else None,  # (a weight of 1 changes no number)
+            params["formula"],
+            float(params["epsilon"]),
+        )
+        if terms.outside is not None:  # (not rated, with a warning each)
+            return None
+        ends = _stored(start, terms.change, terms.player, games_of[pi], floor, decimals)
         before[pi] = start
         after[pi] = ends
         rating[players] = ends
@@ -824,7 +898,7 @@ def _pairs(black, white, ev, players: int, events: int) -> _Pairs:
 
 def _stored(start, changes, owner, counts, floor: float, decimals):
     """Per player: ``round(max(floor, start + math.fsum(its changes)), decimals)``, as
-    the per-game path computes it. ``changes[i]`` is a change of player ``owner[i]``
+    :func:`_end` computes it. ``changes[i]`` is a change of player ``owner[i]``
     (``0..len(start)-1``), each player with ``counts`` of them (at least one).
 
     On arrays where the outcome is certain: numpy's sum is within a known bound of the
@@ -851,11 +925,10 @@ def _stored(start, changes, owner, counts, floor: float, decimals):
     if len(slow):
         offsets = np.zeros(len(start) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
-        fsum, bounds = math.fsum, offsets.tolist()
+        bounds = offsets.tolist()
         values, first = changes[argsort_ints(owner)].tolist(), start.tolist()
         for k in slow.tolist():
-            after = max(floor, first[k] + fsum(values[bounds[k] : bounds[k + 1]]))
-            ends[k] = round(after, decimals) if decimals is not None and decimals >= 0 else after
+            ends[k] = _end(first[k], values[bounds[k] : bounds[k + 1]], floor, decimals)[2]
     return ends
 
 
