@@ -66,7 +66,6 @@ are row numbers of up to 7 digits (files of 10 000+ players).
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -800,25 +799,15 @@ def _fits_after_rank(rest: list[str]) -> bool:
 #: header properties kept as the event's information (Tournament.info)
 INFO = ("TC", "CL", "PC", "DT", "KM", "TM", "CM")
 
-_POINTS = {"+": Fraction(1), "=": Fraction(1, 2), "-": Fraction(0), "?": Fraction(0)}
 
-
-def interpret(parsed: H9File, *, fast: bool = True) -> tuple[Tournament, list[str]]:
-    """Rows → Tournament (games from the round tokens, checked from both sides).
-
-    :func:`_games_fast` reads a file without errors; any error sends the file through
-    :func:`_games`, the reference (``fast=False``) that names the first one.
-    """
+def interpret(parsed: H9File) -> tuple[Tournament, list[str]]:
+    """Rows → Tournament (games from the round tokens, checked from both sides:
+    :func:`_games`)."""
     source = parsed.source
     rows = parsed.rows
     rounds = len(rows[0].opponents)
     system = "mcmahon" if "MMS" in parsed.columns else "swiss"
-    built = _games_fast(parsed, system == "mcmahon") if fast else None
-    if built is None:
-        games, byes, absences = _games(parsed)
-        starts = _start_scores(parsed, games, byes, absences) if system == "mcmahon" else None
-    else:
-        games, byes, absences, starts = built
+    games, byes, absences, starts = _games(parsed, system == "mcmahon")
     half = Fraction(1, 2)
     settings: dict[str, Any] = {
         "system": system,
@@ -886,18 +875,21 @@ def _rating(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-#: A round's points for the start score, in halves, by outcome (as _POINTS)
+#: A round's points for the start score, in halves, by outcome (``+``, ``=``, ``-``, ``?``)
 _HALVES = {"+": 2, "=": 1, "-": 0, "?": 0}
 
 
-def _games_fast(parsed: H9File, mcmahon: bool):
-    """Games, byes, absences and (McMahon) start scores as :func:`_games` and
-    :func:`_start_scores` give them, or None when the file has an error.
+def _games(parsed: H9File, mcmahon: bool = False):
+    """Games, byes, absences and (``mcmahon``) start scores from the round tokens, in
+    file order; the first error is raised where it stands (line and round).
 
-    One loop over the round tokens in file order (the reference's order, so games,
-    byes and absences come out in the same order): integers only, and the outcome of
-    a game looked up once per distinct pair of token suffixes (``+/w0``, ``-/b0``).
+    Each game is built from its earlier row and checked from both sides. One loop over
+    the round tokens: integers only, a game's outcome decided once per distinct pair of
+    token suffixes (``+/w0``, ``-/b0``; :func:`_decide`), points counted in halves.
+    A start score is the printed MMS minus the points of the rounds: games, plus the
+    free rounds' running total floored (OpenGotha's round-down; module docstring).
     """
+    source = parsed.source
     rows = parsed.rows
     n = len(rows)
     rounds = len(rows[0].opponents)
@@ -907,7 +899,7 @@ def _games_fast(parsed: H9File, mcmahon: bool):
     append = games.append
     byes: set[tuple[int, int]] = set()
     absences: set[tuple[int, int]] = set()
-    decided: dict[tuple[str, str], tuple | None] = {}
+    decided: dict[tuple[str, str], tuple] = {}
     halves = _HALVES
     starts: list[Fraction] | None = [] if mcmahon else None
     index = list(range(n))  # games share one int object per player index
@@ -928,22 +920,30 @@ def _games_fast(parsed: H9File, mcmahon: bool):
                     absences.add((r, p))
                     free += 1
                 elif outcome == "?":
-                    return None
+                    raise InputError(
+                        "'0?' is not a round token", source=source, where=_at(rows[p], r)
+                    )
                 continue
             earned += halves[suffix[0]]
             if q > n or q == number:
-                return None
+                raise InputError(
+                    f"opponent {q} is not another row (1..{n})",
+                    source=source,
+                    where=_at(rows[p], r),
+                )
             j = (q - 1) * rounds + r - 1
             if opponents[j] != number:
-                return None
+                raise InputError(
+                    f"plays row {q}, whose round {r} token names row {opponents[j]}",
+                    source=source,
+                    where=_at(rows[p], r),
+                )
             if q < number:
                 continue  # the game was built from the earlier row
             key = (suffix, suffixes[j])
-            decision = decided.get(key, False)
-            if decision is False:
-                decision = decided[key] = _decide(*key)
+            decision = decided.get(key)
             if decision is None:
-                return None
+                decision = decided[key] = _decide(*key, source, _at(rows[p], r))
             swap, result, handicap, by_default, known = decision
             if swap:
                 append(Game(r, index[q - 1], p, result, handicap, by_default, known))
@@ -954,70 +954,31 @@ def _games_fast(parsed: H9File, mcmahon: bool):
     return games, byes, absences, starts
 
 
-def _decide(suffix: str, other: str) -> tuple | None:
+def _at(row: H9Row, r: int) -> str:
+    return f"line {row.line}, round {r}"
+
+
+#: A game's kind by the outcomes of its two tokens (earlier row's, later row's):
+#: "p" the earlier row won, "q" the later one; else the result itself.
+_KINDS = {
+    ("+", "-"): "p",
+    ("-", "+"): "q",
+    ("=", "="): Result.JIGO,
+    ("+", "+"): Result.BOTH_WIN,
+    ("-", "-"): Result.BOTH_LOSE,
+    ("?", "?"): Result.UNKNOWN,
+}
+
+
+def _decide(suffix: str, other: str, source: str, where: str) -> tuple:
     """(black is the later row, result, handicap, by default, colours known) of a game
-    whose tokens end in ``suffix`` (earlier row) and ``other``, as :func:`_game` builds
-    it; None if it refuses them."""
-    try:
-        game = _game(1, 0, 1, _token(1, suffix), _token(1, other), "", "")
-    except InputError:
-        return None
-    return game.black == 1, game.result, game.handicap, game.by_default, game.colours_known
-
-
-def _games(parsed: H9File):
-    """Games, byes and absences from the round tokens; the first error is raised."""
-    source = parsed.source
-    rows = parsed.rows
-    n = len(rows)
-    games: list[Game] = []
-    byes: set[tuple[int, int]] = set()
-    absences: set[tuple[int, int]] = set()
-    for p, row in enumerate(rows):
-        for r, token in enumerate(row.rounds, start=1):
-            where = f"line {row.line}, round {r}"
-            if token.opponent == 0:
-                if token.outcome == "+":
-                    byes.add((r, p))
-                elif token.outcome == "=":
-                    absences.add((r, p))
-                elif token.outcome == "?":
-                    raise InputError("'0?' is not a round token", source=source, where=where)
-                continue
-            q = token.opponent - 1
-            if not 0 <= q < n or q == p:
-                raise InputError(
-                    f"opponent {token.opponent} is not another row (1..{n})",
-                    source=source,
-                    where=where,
-                )
-            other = rows[q].rounds[r - 1]
-            if other.opponent != p + 1:
-                raise InputError(
-                    f"plays row {q + 1}, whose round {r} token names row {other.opponent}",
-                    source=source,
-                    where=where,
-                )
-            if q < p:
-                continue  # the game was built from the earlier row
-            games.append(_game(r, p, q, token, other, source, where))
-    return games, byes, absences
-
-
-def _game(r, p, q, token, other, source, where) -> Game:
-    pair = (token.outcome, other.outcome)
-    outcomes = {
-        ("+", "-"): "p",
-        ("-", "+"): "q",
-        ("=", "="): "=",
-        ("+", "+"): "++",
-        ("-", "-"): "--",
-        ("?", "?"): "?",
-    }
-    kind = outcomes.get(pair)
+    whose tokens end in ``suffix`` (earlier row) and ``other`` (later row); raises
+    InputError at ``where`` when the two tokens do not make one game."""
+    token, opposite = _token(1, suffix), _token(1, other)
+    kind = _KINDS.get((token.outcome, opposite.outcome))
     if kind is None:
         raise InputError(
-            f"result {token.outcome} does not match the opponent's {other.outcome}",
+            f"result {token.outcome} does not match the opponent's {opposite.outcome}",
             source=source,
             where=where,
         )
@@ -1025,50 +986,29 @@ def _game(r, p, q, token, other, source, where) -> Game:
         raise InputError(
             f"handicap {token.handicap} outside 0..{MAX_HANDICAP}", source=source, where=where
         )
-    if token.handicap != other.handicap or token.by_default != other.by_default:
+    if token.handicap != opposite.handicap or token.by_default != opposite.by_default:
         raise InputError(
             "handicap or by-default mark differs from the opponent's token",
             source=source,
             where=where,
         )
-    colours = (token.colour, other.colour)
-    if colours in (("w", "b"), ("w", "")) or colours == ("", "b"):
-        black, white = q, p
+    colours = (token.colour, opposite.colour)
+    if colours in (("w", "b"), ("w", ""), ("", "b")):
+        later_is_black = True
     elif colours in (("b", "w"), ("b", ""), ("", "w"), ("", "")):
-        black, white = p, q
+        later_is_black = False
     else:
         raise InputError(f"both players have colour {token.colour!r}", source=source, where=where)
     if token.handicap and "" in colours:
         raise InputError("a handicap game needs colours (/w or /b)", source=source, where=where)
-    if kind in ("p", "q"):
-        winner = p if kind == "p" else q
-        result = Result.BLACK_WINS if winner == black else Result.WHITE_WINS
+    if kind == "p":
+        result = Result.WHITE_WINS if later_is_black else Result.BLACK_WINS
+    elif kind == "q":
+        result = Result.BLACK_WINS if later_is_black else Result.WHITE_WINS
     else:
-        result = {
-            "=": Result.JIGO,
-            "++": Result.BOTH_WIN,
-            "--": Result.BOTH_LOSE,
-            "?": Result.UNKNOWN,
-        }[kind]
+        result = kind
     known = colours != ("", "")
-    return Game(r, black, white, result, token.handicap, token.by_default, known)
-
-
-def _start_scores(parsed: H9File, games, byes, absences) -> list[Fraction]:
-    """Printed MMS − points earned (module docstring); the only printed value used."""
-    n = len(parsed.rows)
-    earned = [Fraction(0)] * n
-    for p, row in enumerate(parsed.rows):
-        for token in row.rounds:
-            if token.opponent:
-                earned[p] += _POINTS[token.outcome]
-        free = sum(
-            (Fraction(1) if (r, p) in byes else Fraction(1, 2))
-            for r in range(1, len(row.rounds) + 1)
-            if (r, p) in byes or (r, p) in absences
-        )
-        earned[p] += math.floor(free)
-    return [row.printed["MMS"] - earned[p] for p, row in enumerate(parsed.rows)]
+    return later_is_black, result, token.handicap, token.by_default, known
 
 
 def claims(path: Path, head: bytes) -> bool:

@@ -300,7 +300,7 @@ def colours_file(row1_tokens: str, row2_tokens: str, columns: str = "NBW") -> st
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_pin_colours_and_unknown_marks_are_read(fast):
-    t, notes = h9.interpret(h9.scan(colours_file("2+", "1-"), "t.h9", fast=fast), fast=fast)
+    t, notes = h9.interpret(h9.scan(colours_file("2+", "1-"), "t.h9", fast=fast))
     ann, bob = t.players
     assert (dict(ann.ids), dict(bob.ids)) == ({"egd": "19713452"}, {})
     assert (ann.country, ann.club, bob.country, bob.club) == ("", "", "FR", "0")  # XX, xxxx
@@ -322,7 +322,7 @@ def test_pin_colours_and_unknown_marks_are_read(fast):
 )
 def test_a_game_has_colours_when_a_token_gives_one(tokens, known, black):
     for fast in (True, False):
-        t, _ = h9.interpret(h9.scan(colours_file(*tokens), "t.h9", fast=fast), fast=fast)
+        t, _ = h9.interpret(h9.scan(colours_file(*tokens), "t.h9", fast=fast))
         assert (t.games[0].colours_known, t.games[0].black) == (known, black), (tokens, fast)
 
 
