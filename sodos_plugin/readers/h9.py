@@ -35,8 +35,7 @@ Format, as scanned here:
   its column is kept in :attr:`H9Row.marked`, and a note says so. Such a token is a
   value where the header's values stand (among the first tokens after the club, all
   values, when values come first; among the last, when they come last), else a round
-  token of unknown result; the fast paths leave a row where one could be a value to
-  the line-by-line reader;
+  token of unknown result;
 * a criterion the column line names twice (OpenGotha 3.42's ``NBW  NBW``) ranks once,
   at its first place, with a note; both columns still take their place among the values;
 * round tokens ``opp{+|-|=|?}[/{w|b}[h]]`` (``!`` instead of ``/`` marks a game won
@@ -67,7 +66,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import itemgetter
@@ -138,26 +137,38 @@ UNKNOWN_COUNTRY, UNKNOWN_CLUB = "XX", "xxxx"
 _COLUMN_LINE = re.compile(r"^;\W*Pl\b.*?\bclub\b(.*)$", re.IGNORECASE)
 #: Opponents are row numbers of up to 7 digits; a handicap has one or two digits,
 #: so that 12 is refused as outside 0..9 rather than read as another token.
+_OPPONENT = "[0-9]{1,7}"
 _SUFFIX_SOURCE = r"([-+=?])(?:([/!])([wbWB?])?([0-9]{1,2})?)?"
-_ROUND = re.compile(rf"^([0-9]{{1,7}}){_SUFFIX_SOURCE}$")
+_ROUND = re.compile(rf"^({_OPPONENT}){_SUFFIX_SOURCE}$")
 #: What follows the opponent number in a round token (``+/w2``, ``=``, ``-!b``).
 _SUFFIX = re.compile(rf"^{_SUFFIX_SOURCE}$")
-#: Printed values are small: 12 digits at most (a longer run of digits is no value).
-_VALUE = re.compile(r"^(-?)([0-9]{0,12})(?:([½¼¾œŒŸ])|\.([0-9]{1,4}))?$")
+#: Printed values are small: 12 digits at most (a longer run of digits is no value);
+#: a value has digits or a fraction glyph (``-``, ``.5`` are none).
+_VALUE_SOURCE = r"(?=-?[0-9½¼¾œŒŸ])(-?)([0-9]{0,12})(?:([½¼¾œŒŸ])|\.([0-9]{1,4}))?"
+_VALUE = re.compile(rf"^{_VALUE_SOURCE}$")
 #: OpenGotha's value with a fraction it cannot print (``33?``); also a round token
 #: (opponent 33, result unknown), told apart by where it stands (see _scan_row).
 _MARKED = re.compile(r"^(-?)([0-9]{1,12})\?$")
-# The fast row scan (see _scan_row_fast): a value as _VALUE accepts it (digits or a glyph
-# required), a round token as _ROUND, split into the opponent and the rest.
-_VALUE_TOKEN = r"-?(?:[0-9]{1,12}(?:[½¼¾œŒŸ]|\.[0-9]{1,4})?|[½¼¾œŒŸ])"
-_ROUND_TOKEN = r"[0-9]{1,7}[-+=?](?:[/!][wbWB?]?[0-9]{0,2})?"
+
+
+def _ungrouped(source: str) -> str:
+    """A pattern's source with its groups made non-capturing (``(`` → ``(?:``)."""
+    return re.sub(r"\((?!\?)", "(?:", source)
+
+
+# The bulk row scan (see _scan_columns): a value as _VALUE accepts it, a round token as
+# _ROUND, from the same sources.
+_VALUE_TOKEN = _ungrouped(_VALUE_SOURCE)
+_ROUND_TOKEN = _OPPONENT + _ungrouped(_SUFFIX_SOURCE)
 #: Every value or round token of a line of single-space-separated tokens, whole tokens
 #: only: (value, "", "") or ("", opponent, rest of the round token).
 _DATA_TOKENS = re.compile(
-    rf"(?:^| )(?:({_VALUE_TOKEN})|([0-9]{{1,7}})([-+=?](?:[/!][wbWB?]?[0-9]{{0,2}})?))(?= |$)"
+    rf"(?:^| )(?:({_VALUE_TOKEN})|({_OPPONENT})({_ungrouped(_SUFFIX_SOURCE)}))(?= |$)"
 )
 #: A run of value and round tokens separated by single spaces (linear: tokens hold no space).
 _DATA_RUN = re.compile(rf"(?:(?:{_VALUE_TOKEN}|{_ROUND_TOKEN}) )*(?:{_VALUE_TOKEN}|{_ROUND_TOKEN})")
+
+
 #: Fraction glyphs; ISO-8859-15 decodes bytes 0xBD/0xBC/0xBE (½ ¼ ¾ in Latin-1) as œ Œ Ÿ.
 _GLYPHS = {"½": Fraction(1, 2), "œ": Fraction(1, 2), "¼": Fraction(1, 4), "Œ": Fraction(1, 4)}
 _GLYPHS.update({"¾": Fraction(3, 4), "Ÿ": Fraction(3, 4)})
@@ -320,7 +331,7 @@ def decode(data: bytes) -> str:
 
 def parse_value(token: str) -> Fraction | None:
     match = _VALUE.match(token)
-    if not match or not (match.group(2) or match.group(3)):
+    if not match:
         return None
     sign, whole, glyph, decimals = match.groups()
     value = Fraction(int(whole or "0"))
@@ -335,14 +346,7 @@ def parse_round(token: str) -> RoundToken | None:
     match = _ROUND.match(token)
     if not match:
         return None
-    opponent, outcome, kind, colour, handicap = match.groups()
-    return RoundToken(
-        opponent=int(opponent),
-        outcome=outcome,
-        by_default=kind == "!",
-        colour=(colour or "").lower().replace("?", ""),
-        handicap=int(handicap or 0),
-    )
+    return _token(int(match.group(1)), token[match.end(1) :])
 
 
 def _pin(line: str) -> str:
@@ -365,21 +369,21 @@ def _token(opponent: int, suffix: str) -> RoundToken:
     )
 
 
-def scan(text: str, source: str, *, fast: bool = True) -> H9File:
+def scan(text: str, source: str) -> H9File:
     """Lines → header properties, columns and rows; values are not interpreted yet.
 
-    :func:`_scan_columns` reads a file whose rows all have the usual shape; any other
-    file is read line by line, each row by :func:`_scan_row_fast` when it can, else
-    (and with ``fast=False``, the reference the tests compare both with) by
-    :func:`_scan_row`, which gives the same row or the error that names what is wrong.
-    """
-    if fast:
-        scanned = _scan_columns(text, source)
-        if scanned is not None:
-            return scanned
+    :func:`_scan_columns` reads a file whose rows all have the usual shape, in bulk; any
+    other file is read line by line, each row by :func:`_scan_row`, which decides every
+    row and raises the first error where it stands."""
+    scanned = _scan_columns(text, source)
+    if scanned is not None:
+        return scanned
     result = H9File(source=source, properties={}, columns=[])
     have_columns = False
     fraction_of: dict[str, Fraction] = {}  # printed values repeat: parsed once each
+    # one object per distinct opponent number, suffix ("+/w0"), country and club: a
+    # 100 000-row file has 900 000 round tokens
+    shared: dict[Any, Any] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         if not line.strip():
@@ -393,8 +397,7 @@ def scan(text: str, source: str, *, fast: bool = True) -> H9File:
                 source=source,
                 where=f"line {number}",
             )
-        row = _scan_row_fast(line, number, result, fraction_of) if fast else None
-        result.rows.append(row or _scan_row(line, number, result))
+        result.rows.append(_scan_row(line, number, result, fraction_of, shared))
     if not have_columns:
         raise InputError("no column line '; Pl Name Rk Co Club ...' found", source=source)
     if not result.rows:
@@ -457,12 +460,6 @@ _ROUND_PARTS = re.compile(r"([0-9]+)([^ ]+)")
 _CHUNK = 4096
 
 
-def _foreign_number(token: str) -> bool:
-    """A token of digits that are not all 0-9 (``²``, ``١``, ``１``): no place, and no
-    name word either (str.isdigit accepts them; a CJK numeral such as 万 is a name)."""
-    return not token.isascii() and token.isdigit()
-
-
 def _row_head(line: str) -> tuple[list[str], int | None, int] | None:
     """A row's tokens without its EGD PIN, its place and where its name starts; None
     for what the fast paths leave to the line-by-line reader (a ``|`` elsewhere, a
@@ -491,8 +488,10 @@ def _scan_columns(text: str, source: str) -> H9File | None:
     by one regular expression over their text and taken apart by one more, and so are
     the values. The rank is the only rank-like word after the first name word, among
     the three words before the values, and the words between it and the values are no
-    value nor round token: :func:`_scan_row` then reads the same row (module tests
-    compare both on real and altered files).
+    value nor round token: :func:`_scan_row` then reads the same row. It is kept beside
+    :func:`_scan_row` only for speed (benchmarks/README.md, "h9 and JSON readers, one
+    form"); tests/readers/test_h9_rows.py checks that real files take it and pins both
+    to what the reader read before.
     """
     result = H9File(source=source, properties={}, columns=[])
     have_columns = False
@@ -555,7 +554,7 @@ def _scan_columns(text: str, source: str) -> H9File | None:
         except ValueError:
             return None
         extra += ["", ""]
-        country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra[:2])
+        country, club = map(_spaced, extra[:2])
         split = at + values if values_first else at + rounds
         value_texts.append(" ".join(tokens[at:split] if values_first else tokens[split:]))
         round_texts.append(" ".join(tokens[split:] if values_first else tokens[at:split]))
@@ -612,65 +611,74 @@ def _scan_columns(text: str, source: str) -> H9File | None:
     return result
 
 
-def _scan_row_fast(
-    line: str, number: int, parsed: H9File, fraction_of: dict[str, Fraction]
-) -> H9Row | None:
-    """The row as :func:`_scan_row` reads it, for rows of the usual shape — place, name,
-    rank, up to two words, then only values and round tokens — else None.
+def _spaced(word: str) -> str:
+    """A country or club as read: writers join its words with ``_`` (EGD's way for spaces)."""
+    return " ".join(word.split("_")) if "_" in word else word
 
-    Two regular-expression passes over the row's tokens instead of a call per token:
-    when the value and round tokens are exactly the last ``m`` tokens, the rank is the
-    first rank-like token among the three before them (a rank further left leaves more
-    than two words before the values: :func:`_scan_row` refuses that row), and what
-    lies between the rank and the values is the country and the club.
+
+def _foreign_number(token: str) -> bool:
+    """A token of digits that are not all 0-9 (``²``, ``١``, ``１``): no place, and no
+    name word either (str.isdigit accepts them; a CJK numeral such as 万 is a name)."""
+    return not token.isascii() and token.isdigit()
+
+
+#: Suffixes of round tokens met (``+/w0``): each matched :data:`_SUFFIX` once.
+_SUFFIXES: set[str] = set()
+_DIGITS = "0123456789"
+
+
+def _classified(tokens: list[str], fraction_of: dict[str, Fraction]) -> list[Any]:
+    """Each token as a value (its Fraction, as :func:`parse_value` reads it), a round
+    token (opponent, suffix: as :func:`parse_round` reads it) or None (a word).
+
+    The patterns decide; what they accepted is remembered (a value's text in
+    ``fraction_of``, a suffix in :data:`_SUFFIXES`), so that a file's tokens, which repeat
+    few values and suffixes, cost a dictionary look-up each."""
+    found: list[Any] = []
+    append = found.append
+    known = _SUFFIXES
+    for token in tokens:
+        suffix = token.lstrip(_DIGITS)
+        digits = len(token) - len(suffix)
+        if 0 < digits <= 7 and (suffix in known or _suffix(suffix)):
+            append((int(token[:digits]), suffix))
+            continue
+        value = fraction_of.get(token)
+        if value is None:
+            value = parse_value(token)
+            if value is not None:
+                fraction_of[token] = value
+        append(value)
+    return found
+
+
+def _suffix(suffix: str) -> bool:
+    """Whether ``suffix`` is what follows the opponent in a round token (remembered)."""
+    if _SUFFIX.match(suffix) is None:
+        return False
+    if len(_SUFFIXES) < 65536:  # bounded: there are 5 332 suffixes
+        _SUFFIXES.add(suffix)
+    return True
+
+
+def _scan_row(
+    line: str,
+    number: int,
+    parsed: H9File,
+    fraction_of: dict[str, Fraction],
+    shared: dict[Any, Any],
+) -> H9Row:
+    """One result row (module docstring), or the InputError that says what is wrong.
+
+    Each token is classified once (:func:`_classified`): value, round token or word.
+    The rank is the first rank-like word after the first word after which at most two
+    words (country, club) come before the values and rounds (a name may hold a
+    rank-like word: ``Kim 3d Lee``); the words right after it are the country and the
+    club; every later token is a value or a round token, in any order, but for
+    OpenGotha's ``33?`` (:func:`_marked_values`).
     """
-    head = _row_head(line)
-    if head is None:
-        return None
-    tokens, place, first = head
-    found = _DATA_TOKENS.findall(" ".join(tokens[first:]))
-    data_at = len(tokens) - len(found)  # where the values and round tokens start
-    if not found or not _DATA_RUN.fullmatch(" ".join(tokens[data_at:])):
-        return None
-    rank_at = next(
-        (i for i in range(max(first + 1, data_at - 3), data_at) if _RANK.match(tokens[i])),
-        None,
-    )
-    if rank_at is None:
-        return None
-    try:
-        rank = parse_rank(tokens[rank_at])
-    except ValueError:
-        return None
-    extra = tokens[rank_at + 1 : data_at] + ["", ""]
-    country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra[:2])
-    values: list[Fraction] = []
-    opponents: list[int] = []
-    suffixes: list[str] = []
-    # "33?" outside the other round tokens may be a value (OpenGotha): see _scan_row
-    width = len(parsed.columns)
-    if any(f[2] == "?" and (k < width or k >= len(found) - width) for k, f in enumerate(found)):
-        return None
-    for value, opponent, suffix in found:
-        if value:
-            fraction = fraction_of.get(value)
-            if fraction is None:
-                fraction = fraction_of[value] = parse_value(value)  # type: ignore[assignment]
-            values.append(fraction)
-        else:
-            opponents.append(opponent)  # type: ignore[arg-type]
-            suffixes.append(suffix)
-    columns = parsed.columns
-    if len(values) < len(columns) or len(opponents) > MAX_ROUNDS:
-        return None
-    printed = {column: value for column, value in zip(columns, values) if column[0] != "?"}
-    name = " ".join(tokens[first:rank_at])
-    return H9Row(number, place, name, rank, country, club, printed, list(map(int, opponents)),
-                 suffixes, pin=_pin(line))  # fmt: skip
-
-
-def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
     where = f"line {number}"
+    source = parsed.source
     tokens = line.split()
     if tokens and tokens[-1].startswith("|"):
         tokens.pop()  # EGD PIN
@@ -680,81 +688,99 @@ def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
     if tokens and tokens[0].isascii() and tokens[0].isdigit():
         if len(tokens[0]) > 9:
             raise InputError(
-                f"place {tokens[0][:12]}... has more than 9 digits",
-                source=parsed.source,
-                where=where,
+                f"place {tokens[0][:12]}... has more than 9 digits", source=source, where=where
             )
         place = int(tokens.pop(0))
     elif tokens and _foreign_number(tokens[0]):
         raise InputError(
             f"place {fit(tokens[0], 12)!r} is not written with the digits 0-9",
-            source=parsed.source,
+            source=source,
             where=where,
         )
-    candidates = [i for i in range(1, len(tokens)) if _RANK.match(tokens[i])]
-    if not candidates:
-        raise InputError("no rank (e.g. 5k, 3d) after the name", source=parsed.source, where=where)
-    # A name may hold a rank-like word ("Kim 3d Lee"): the rank is the first candidate
-    # after which at most two words (country, club) come before the values and rounds.
-    rank_at = next((i for i in candidates if _fits_after_rank(tokens[i + 1 :])), candidates[0])
-    name = " ".join(tokens[:rank_at])
+    found = _classified(tokens, fraction_of)
+    count = len(tokens)
+    rank_at = None
+    first_candidate = None
+    for i in range(1, count):
+        if found[i] is not None or not _RANK.match(tokens[i]):
+            continue
+        if first_candidate is None:
+            first_candidate = i
+        if _fits_after_rank(found[k] is not None for k in range(i + 1, count)):
+            rank_at = i
+            break
+    if first_candidate is None:
+        raise InputError("no rank (e.g. 5k, 3d) after the name", source=source, where=where)
+    if rank_at is None:
+        rank_at = first_candidate
     try:
         rank = parse_rank(tokens[rank_at])
     except ValueError as error:  # "93D" has the shape of a rank but no meaning (fuzzing)
-        raise InputError(str(error), source=parsed.source, where=where) from None
-    rest = tokens[rank_at + 1 :]
-    extra: list[str] = []
-    for _ in range(2):  # country, club: absent when blank in the file
-        if rest and parse_value(rest[0]) is None and parse_round(rest[0]) is None:
-            extra.append(rest.pop(0))
-        else:
-            extra.append("")
-    # writers join the words of a country or club with "_" (EGD's way for spaces)
-    country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra)
+        raise InputError(str(error), source=source, where=where) from None
+    share = shared.setdefault
+    extra = ["", ""]  # country, club: absent when blank in the file
+    start = rank_at + 1
+    for k in range(2):
+        if start < count and found[start] is None:
+            word = tokens[start]
+            extra[k] = share(word, word) if "_" not in word else _spaced(word)
+            start += 1
+    rest = tokens[start:]
+    columns = parsed.columns
+    as_values = _marked_values(rest, len(columns)) if rest and columns and "?" in line else ()
     values: list[Fraction] = []
     marked: set[int] = set()  # positions among the values of "33?" values
-    rounds: list[RoundToken] = []
+    opponents: list[int] = []
     suffixes: list[str] = []
-    as_values = _marked_values(rest, len(parsed.columns)) if rest and parsed.columns else set()
-    for at, token in enumerate(rest):
-        value = parse_value(token)
-        if value is None and at in as_values:
+    for at in range(start, count):
+        kind = found[at]
+        if type(kind) is Fraction:
+            values.append(kind)
+        elif as_values and at - start in as_values:
             marked.add(len(values))
-            value = _marked_value(token)
-        if value is not None:
-            values.append(value)
-            continue
-        token_round = parse_round(token)
-        if token_round is None:
+            values.append(_marked_value(tokens[at]))
+        elif kind is not None:
+            opponent, suffix = kind
+            opponents.append(share(opponent, opponent))
+            suffixes.append(share(suffix, suffix))
+        else:
             raise InputError(
-                f"{token!r} is neither a value (3, 2½, 2.5) nor a round token (opp+/w2, 0=, 0-)",
-                source=parsed.source,
+                f"{tokens[at]!r} is neither a value (3, 2½, 2.5) nor a round token "
+                "(opp+/w2, 0=, 0-)",
+                source=source,
                 where=where,
             )
-        rounds.append(token_round)
-        suffixes.append(token.lstrip("0123456789"))
-    if len(values) < len(parsed.columns):
+    if len(values) < len(columns):
         raise InputError(
-            f"{len(values)} value columns for {len(parsed.columns)} in the header",
-            source=parsed.source,
+            f"{len(values)} value columns for {len(columns)} in the header",
+            source=source,
             where=where,
         )
-    printed = {
-        column: value for column, value in zip(parsed.columns, values) if not column.startswith("?")
-    }
-    columns = parsed.columns
+    printed = {column: value for column, value in zip(columns, values) if column[0] != "?"}
     shown = frozenset(columns[k] for k in marked if k < len(columns) and columns[k][0] != "?")
     if marked:
         parsed.marked.append(
             (number, [rest[at] for at in sorted(as_values) if parse_value(rest[at]) is None])
         )
-    if len(rounds) > MAX_ROUNDS:
-        raise InputError(f"more than {MAX_ROUNDS} rounds", source=parsed.source, where=where)
-    opponents = [token.opponent for token in rounds]
+    if len(opponents) > MAX_ROUNDS:
+        raise InputError(f"more than {MAX_ROUNDS} rounds", source=source, where=where)
+    name = " ".join(tokens[:rank_at])
     return H9Row(
-        number, place, name, rank, country, club, printed, opponents, suffixes, rounds,
+        number, place, name, rank, extra[0], extra[1], printed, opponents, suffixes,
         pin=_pin(line), marked=shown,
     )  # fmt: skip
+
+
+def _fits_after_rank(data: Iterable[bool]) -> bool:
+    """Whether the tokens after a rank-like word can follow the rank: at most two words
+    (country, club) before the first value or round token. ``data``: for each token,
+    whether it is a value or a round token."""
+    words = 0
+    for is_data in data:
+        if is_data:
+            break
+        words += 1
+    return words <= 2
 
 
 def _marked_value(token: str) -> Fraction:
@@ -786,14 +812,6 @@ def _marked_values(rest: list[str], columns: int) -> set[int]:
                 break
             found.add(at)
     return {at for at in found if parse_value(rest[at]) is None}
-
-
-def _fits_after_rank(rest: list[str]) -> bool:
-    """Whether ``rest`` can follow the rank: up to two words, then values and rounds."""
-    for words, token in enumerate(rest):
-        if parse_value(token) is not None or parse_round(token) is not None:
-            return words <= 2
-    return len(rest) <= 2
 
 
 #: header properties kept as the event's information (Tournament.info)
