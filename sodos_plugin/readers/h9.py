@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import itemgetter
@@ -384,11 +384,8 @@ def scan(text: str, source: str) -> H9File:
     # one object per distinct opponent number, suffix ("+/w0"), country and club: a
     # 100 000-row file has 900 000 round tokens
     shared: dict[Any, Any] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip()
-        if not line.strip():
-            continue
-        if line.lstrip().startswith(";"):
+    for number, line, header in _lines(text):
+        if header:
             have_columns |= _header_line(line, number, result)
             continue
         if not have_columns:
@@ -420,6 +417,15 @@ def scan(text: str, source: str) -> H9File:
             where=f"line {odd.line}",
         )
     return result
+
+
+def _lines(text: str) -> Iterator[tuple[int, str, bool]]:
+    """The file's lines that are not blank: (number, the line without its trailing
+    blanks, whether it is a header line: one that starts with ``;``)."""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if line.strip():
+            yield number, line, line.lstrip().startswith(";")
 
 
 def _header_line(line: str, number: int, result: H9File) -> bool:
@@ -460,22 +466,31 @@ _ROUND_PARTS = re.compile(r"([0-9]+)([^ ]+)")
 _CHUNK = 4096
 
 
-def _row_head(line: str) -> tuple[list[str], int | None, int] | None:
-    """A row's tokens without its EGD PIN, its place and where its name starts; None
-    for what the fast paths leave to the line-by-line reader (a ``|`` elsewhere, a
-    place of more than 9 digits)."""
+def _row_head(line: str, number: int, source: str) -> tuple[list[str], int | None]:
+    """A row's tokens before its EGD PIN (the words after its first ``|``) without its
+    place, and the place (None: blank, a tie); a place of more than 9 digits, or of
+    digits other than 0-9, is refused."""
     tokens = line.split()
     if tokens and tokens[-1].startswith("|"):
         tokens.pop()  # EGD PIN
     elif "|" in line:
-        return None
+        tokens = line[: line.index("|")].split()
+    place = None
     if tokens and tokens[0].isascii() and tokens[0].isdigit():
         if len(tokens[0]) > 9:
-            return None
-        return tokens, int(tokens[0]), 1
-    if tokens and _foreign_number(tokens[0]):
-        return None  # the line-by-line reader says what is wrong
-    return tokens, None, 0
+            raise InputError(
+                f"place {tokens[0][:12]}... has more than 9 digits",
+                source=source,
+                where=f"line {number}",
+            )
+        place = int(tokens.pop(0))
+    elif tokens and _foreign_number(tokens[0]):
+        raise InputError(
+            f"place {fit(tokens[0], 12)!r} is not written with the digits 0-9",
+            source=source,
+            where=f"line {number}",
+        )
+    return tokens, place
 
 
 def _scan_columns(text: str, source: str) -> H9File | None:
@@ -496,11 +511,8 @@ def _scan_columns(text: str, source: str) -> H9File | None:
     result = H9File(source=source, properties={}, columns=[])
     have_columns = False
     lines: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip()
-        if not line.strip():
-            continue
-        if line.lstrip().startswith(";"):
+    for number, line, header in _lines(text):
+        if header:
             if lines:  # a header line among the rows: read line by line
                 return None
             have_columns |= _header_line(line, number, result)
@@ -535,14 +547,14 @@ def _scan_columns(text: str, source: str) -> H9File | None:
     round_texts: list[str] = []
     rows: list[tuple] = []
     for number, line in lines:
-        head = _row_head(line)
-        if head is None:
-            return None
-        tokens, place, first = head
+        try:
+            tokens, place = _row_head(line, number, source)
+        except InputError:
+            return None  # the row-by-row reading says it
         at = len(tokens) - width  # where the values start
-        if at < first + 2:
+        if at < 2:
             return None
-        ranks = [i for i in range(first + 1, at) if rank_like(tokens[i])]
+        ranks = [i for i in range(1, at) if rank_like(tokens[i])]
         if len(ranks) != 1 or ranks[0] < at - 3:
             return None
         rank_at = ranks[0]
@@ -558,9 +570,7 @@ def _scan_columns(text: str, source: str) -> H9File | None:
         split = at + values if values_first else at + rounds
         value_texts.append(" ".join(tokens[at:split] if values_first else tokens[split:]))
         round_texts.append(" ".join(tokens[split:] if values_first else tokens[at:split]))
-        rows.append(
-            (number, place, " ".join(tokens[first:rank_at]), rank, country, club, _pin(line))
-        )
+        rows.append((number, place, " ".join(tokens[:rank_at]), rank, country, club, _pin(line)))
     fraction_of: dict[str, Fraction] = {}
     # one object per distinct opponent number, suffix ("+/w0"), country and club: a
     # 100 000-row file has 900 000 round tokens
@@ -679,24 +689,7 @@ def _scan_row(
     """
     where = f"line {number}"
     source = parsed.source
-    tokens = line.split()
-    if tokens and tokens[-1].startswith("|"):
-        tokens.pop()  # EGD PIN
-    elif "|" in line:
-        tokens = line[: line.index("|")].split()
-    place = None
-    if tokens and tokens[0].isascii() and tokens[0].isdigit():
-        if len(tokens[0]) > 9:
-            raise InputError(
-                f"place {tokens[0][:12]}... has more than 9 digits", source=source, where=where
-            )
-        place = int(tokens.pop(0))
-    elif tokens and _foreign_number(tokens[0]):
-        raise InputError(
-            f"place {fit(tokens[0], 12)!r} is not written with the digits 0-9",
-            source=source,
-            where=where,
-        )
+    tokens, place = _row_head(line, number, source)
     found = _classified(tokens, fraction_of)
     count = len(tokens)
     rank_at = None
