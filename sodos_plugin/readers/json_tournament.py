@@ -25,11 +25,12 @@ request, options of ``[plugin.builtin.json_tournament]``):
    byes and absences against games, and the settings through
    :func:`sodos_plugin.config.settings.resolve`.
 
-When any of it fails, the document is read again the slow way (the json module, value by
-value, :mod:`sodos_plugin.schemas.messages`), which finds the first problem in document
-order and says it; the usual document never takes that way. Meaning is checked column by
-column (C-speed ``map``/``set``) for the usual document, and player by player, game by
-game for any other, which also says each warning.
+When the text or the shape fails, the document is read again the slow way (the json
+module, value by value, :mod:`sodos_plugin.schemas.messages`), which finds the first
+problem in document order and says it; the usual document never takes that way. Meaning
+is decided once, column by column (C-speed ``map``/``set``), warnings included
+(:func:`_meaning`); a problem found there is named by a walk over the entries in
+document order (:func:`_locate`), which decides nothing the columns did not.
 
 Players are referred to by index (an integer from 0), by ``id``, or by name (the
 project's identity rule: case, width and spacing do not matter). Players who share a
