@@ -235,9 +235,13 @@ class H9File:
     @property
     def criteria(self) -> list[str]:
         """The criteria the columns name, in the event's form (M with an MMS column)."""
-        form = "M" if "MMS" in self.columns else "W"
-        named = (COLUMNS[c].format(form) for c in self.columns if not c.startswith("?"))
-        return list(dict.fromkeys(named))  # a criterion named twice ranks once
+        return list(dict.fromkeys(_named(self.columns)))  # a criterion named twice ranks once
+
+
+def _named(columns: list[str]) -> list[str]:
+    """The criterion each known column names, in the event's form (M with an MMS column)."""
+    form = "M" if "MMS" in columns else "W"
+    return [COLUMNS[c].format(form) for c in columns if not c.startswith("?")]
 
 
 def split_columns(text: str) -> list[str]:
@@ -444,8 +448,7 @@ def _header_line(line: str, number: int, result: H9File) -> bool:
             result.notes.append(
                 f"{result.source}: ignored column(s) {', '.join(unknown)} (not a criterion)"
             )
-        form = "M" if "MMS" in result.columns else "W"
-        named = [COLUMNS[c].format(form) for c in result.columns if not c.startswith("?")]
+        named = _named(result.columns)
         twice = sorted({c for c in named if named.count(c) > 1})
         if twice:
             result.notes.append(
