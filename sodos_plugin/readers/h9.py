@@ -35,8 +35,7 @@ Format, as scanned here:
   its column is kept in :attr:`H9Row.marked`, and a note says so. Such a token is a
   value where the header's values stand (among the first tokens after the club, all
   values, when values come first; among the last, when they come last), else a round
-  token of unknown result; the fast paths leave a row where one could be a value to
-  the line-by-line reader;
+  token of unknown result;
 * a criterion the column line names twice (OpenGotha 3.42's ``NBW  NBW``) ranks once,
   at its first place, with a note; both columns still take their place among the values;
 * round tokens ``opp{+|-|=|?}[/{w|b}[h]]`` (``!`` instead of ``/`` marks a game won
@@ -66,9 +65,8 @@ are row numbers of up to 7 digits (files of 10 000+ players).
 from __future__ import annotations
 
 import itertools
-import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import itemgetter
@@ -139,26 +137,38 @@ UNKNOWN_COUNTRY, UNKNOWN_CLUB = "XX", "xxxx"
 _COLUMN_LINE = re.compile(r"^;\W*Pl\b.*?\bclub\b(.*)$", re.IGNORECASE)
 #: Opponents are row numbers of up to 7 digits; a handicap has one or two digits,
 #: so that 12 is refused as outside 0..9 rather than read as another token.
+_OPPONENT = "[0-9]{1,7}"
 _SUFFIX_SOURCE = r"([-+=?])(?:([/!])([wbWB?])?([0-9]{1,2})?)?"
-_ROUND = re.compile(rf"^([0-9]{{1,7}}){_SUFFIX_SOURCE}$")
+_ROUND = re.compile(rf"^({_OPPONENT}){_SUFFIX_SOURCE}$")
 #: What follows the opponent number in a round token (``+/w2``, ``=``, ``-!b``).
 _SUFFIX = re.compile(rf"^{_SUFFIX_SOURCE}$")
-#: Printed values are small: 12 digits at most (a longer run of digits is no value).
-_VALUE = re.compile(r"^(-?)([0-9]{0,12})(?:([½¼¾œŒŸ])|\.([0-9]{1,4}))?$")
+#: Printed values are small: 12 digits at most (a longer run of digits is no value);
+#: a value has digits or a fraction glyph (``-``, ``.5`` are none).
+_VALUE_SOURCE = r"(?=-?[0-9½¼¾œŒŸ])(-?)([0-9]{0,12})(?:([½¼¾œŒŸ])|\.([0-9]{1,4}))?"
+_VALUE = re.compile(rf"^{_VALUE_SOURCE}$")
 #: OpenGotha's value with a fraction it cannot print (``33?``); also a round token
 #: (opponent 33, result unknown), told apart by where it stands (see _scan_row).
 _MARKED = re.compile(r"^(-?)([0-9]{1,12})\?$")
-# The fast row scan (see _scan_row_fast): a value as _VALUE accepts it (digits or a glyph
-# required), a round token as _ROUND, split into the opponent and the rest.
-_VALUE_TOKEN = r"-?(?:[0-9]{1,12}(?:[½¼¾œŒŸ]|\.[0-9]{1,4})?|[½¼¾œŒŸ])"
-_ROUND_TOKEN = r"[0-9]{1,7}[-+=?](?:[/!][wbWB?]?[0-9]{0,2})?"
+
+
+def _ungrouped(source: str) -> str:
+    """A pattern's source with its groups made non-capturing (``(`` → ``(?:``)."""
+    return re.sub(r"\((?!\?)", "(?:", source)
+
+
+# The bulk row scan (see _scan_columns): a value as _VALUE accepts it, a round token as
+# _ROUND, from the same sources.
+_VALUE_TOKEN = _ungrouped(_VALUE_SOURCE)
+_ROUND_TOKEN = _OPPONENT + _ungrouped(_SUFFIX_SOURCE)
 #: Every value or round token of a line of single-space-separated tokens, whole tokens
 #: only: (value, "", "") or ("", opponent, rest of the round token).
 _DATA_TOKENS = re.compile(
-    rf"(?:^| )(?:({_VALUE_TOKEN})|([0-9]{{1,7}})([-+=?](?:[/!][wbWB?]?[0-9]{{0,2}})?))(?= |$)"
+    rf"(?:^| )(?:({_VALUE_TOKEN})|({_OPPONENT})({_ungrouped(_SUFFIX_SOURCE)}))(?= |$)"
 )
 #: A run of value and round tokens separated by single spaces (linear: tokens hold no space).
 _DATA_RUN = re.compile(rf"(?:(?:{_VALUE_TOKEN}|{_ROUND_TOKEN}) )*(?:{_VALUE_TOKEN}|{_ROUND_TOKEN})")
+
+
 #: Fraction glyphs; ISO-8859-15 decodes bytes 0xBD/0xBC/0xBE (½ ¼ ¾ in Latin-1) as œ Œ Ÿ.
 _GLYPHS = {"½": Fraction(1, 2), "œ": Fraction(1, 2), "¼": Fraction(1, 4), "Œ": Fraction(1, 4)}
 _GLYPHS.update({"¾": Fraction(3, 4), "Ÿ": Fraction(3, 4)})
@@ -225,9 +235,13 @@ class H9File:
     @property
     def criteria(self) -> list[str]:
         """The criteria the columns name, in the event's form (M with an MMS column)."""
-        form = "M" if "MMS" in self.columns else "W"
-        named = (COLUMNS[c].format(form) for c in self.columns if not c.startswith("?"))
-        return list(dict.fromkeys(named))  # a criterion named twice ranks once
+        return list(dict.fromkeys(_named(self.columns)))  # a criterion named twice ranks once
+
+
+def _named(columns: list[str]) -> list[str]:
+    """The criterion each known column names, in the event's form (M with an MMS column)."""
+    form = "M" if "MMS" in columns else "W"
+    return [COLUMNS[c].format(form) for c in columns if not c.startswith("?")]
 
 
 def split_columns(text: str) -> list[str]:
@@ -321,7 +335,7 @@ def decode(data: bytes) -> str:
 
 def parse_value(token: str) -> Fraction | None:
     match = _VALUE.match(token)
-    if not match or not (match.group(2) or match.group(3)):
+    if not match:
         return None
     sign, whole, glyph, decimals = match.groups()
     value = Fraction(int(whole or "0"))
@@ -336,14 +350,7 @@ def parse_round(token: str) -> RoundToken | None:
     match = _ROUND.match(token)
     if not match:
         return None
-    opponent, outcome, kind, colour, handicap = match.groups()
-    return RoundToken(
-        opponent=int(opponent),
-        outcome=outcome,
-        by_default=kind == "!",
-        colour=(colour or "").lower().replace("?", ""),
-        handicap=int(handicap or 0),
-    )
+    return _token(int(match.group(1)), token[match.end(1) :])
 
 
 def _pin(line: str) -> str:
@@ -366,26 +373,23 @@ def _token(opponent: int, suffix: str) -> RoundToken:
     )
 
 
-def scan(text: str, source: str, *, fast: bool = True) -> H9File:
+def scan(text: str, source: str) -> H9File:
     """Lines → header properties, columns and rows; values are not interpreted yet.
 
-    :func:`_scan_columns` reads a file whose rows all have the usual shape; any other
-    file is read line by line, each row by :func:`_scan_row_fast` when it can, else
-    (and with ``fast=False``, the reference the tests compare both with) by
-    :func:`_scan_row`, which gives the same row or the error that names what is wrong.
-    """
-    if fast:
-        scanned = _scan_columns(text, source)
-        if scanned is not None:
-            return scanned
+    :func:`_scan_columns` reads a file whose rows all have the usual shape, in bulk; any
+    other file is read line by line, each row by :func:`_scan_row`, which decides every
+    row and raises the first error where it stands."""
+    scanned = _scan_columns(text, source)
+    if scanned is not None:
+        return scanned
     result = H9File(source=source, properties={}, columns=[])
     have_columns = False
     fraction_of: dict[str, Fraction] = {}  # printed values repeat: parsed once each
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip()
-        if not line.strip():
-            continue
-        if line.lstrip().startswith(";"):
+    # one object per distinct opponent number, suffix ("+/w0"), country and club: a
+    # 100 000-row file has 900 000 round tokens
+    shared: dict[Any, Any] = {}
+    for number, line, header in _lines(text):
+        if header:
             have_columns |= _header_line(line, number, result)
             continue
         if not have_columns:
@@ -394,8 +398,7 @@ def scan(text: str, source: str, *, fast: bool = True) -> H9File:
                 source=source,
                 where=f"line {number}",
             )
-        row = _scan_row_fast(line, number, result, fraction_of) if fast else None
-        result.rows.append(row or _scan_row(line, number, result))
+        result.rows.append(_scan_row(line, number, result, fraction_of, shared))
     if not have_columns:
         raise InputError("no column line '; Pl Name Rk Co Club ...' found", source=source)
     if not result.rows:
@@ -420,6 +423,15 @@ def scan(text: str, source: str, *, fast: bool = True) -> H9File:
     return result
 
 
+def _lines(text: str) -> Iterator[tuple[int, str, bool]]:
+    """The file's lines that are not blank: (number, the line without its trailing
+    blanks, whether it is a header line: one that starts with ``;``)."""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if line.strip():
+            yield number, line, line.lstrip().startswith(";")
+
+
 def _header_line(line: str, number: int, result: H9File) -> bool:
     """Read a ``;`` line into ``result``; True when it is the column line."""
     match = _COLUMN_LINE.match(line.strip())
@@ -436,8 +448,7 @@ def _header_line(line: str, number: int, result: H9File) -> bool:
             result.notes.append(
                 f"{result.source}: ignored column(s) {', '.join(unknown)} (not a criterion)"
             )
-        form = "M" if "MMS" in result.columns else "W"
-        named = [COLUMNS[c].format(form) for c in result.columns if not c.startswith("?")]
+        named = _named(result.columns)
         twice = sorted({c for c in named if named.count(c) > 1})
         if twice:
             result.notes.append(
@@ -458,28 +469,31 @@ _ROUND_PARTS = re.compile(r"([0-9]+)([^ ]+)")
 _CHUNK = 4096
 
 
-def _foreign_number(token: str) -> bool:
-    """A token of digits that are not all 0-9 (``²``, ``١``, ``１``): no place, and no
-    name word either (str.isdigit accepts them; a CJK numeral such as 万 is a name)."""
-    return not token.isascii() and token.isdigit()
-
-
-def _row_head(line: str) -> tuple[list[str], int | None, int] | None:
-    """A row's tokens without its EGD PIN, its place and where its name starts; None
-    for what the fast paths leave to the line-by-line reader (a ``|`` elsewhere, a
-    place of more than 9 digits)."""
+def _row_head(line: str, number: int, source: str) -> tuple[list[str], int | None]:
+    """A row's tokens before its EGD PIN (the words after its first ``|``) without its
+    place, and the place (None: blank, a tie); a place of more than 9 digits, or of
+    digits other than 0-9, is refused."""
     tokens = line.split()
     if tokens and tokens[-1].startswith("|"):
         tokens.pop()  # EGD PIN
     elif "|" in line:
-        return None
+        tokens = line[: line.index("|")].split()
+    place = None
     if tokens and tokens[0].isascii() and tokens[0].isdigit():
         if len(tokens[0]) > 9:
-            return None
-        return tokens, int(tokens[0]), 1
-    if tokens and _foreign_number(tokens[0]):
-        return None  # the line-by-line reader says what is wrong
-    return tokens, None, 0
+            raise InputError(
+                f"place {tokens[0][:12]}... has more than 9 digits",
+                source=source,
+                where=f"line {number}",
+            )
+        place = int(tokens.pop(0))
+    elif tokens and _foreign_number(tokens[0]):
+        raise InputError(
+            f"place {fit(tokens[0], 12)!r} is not written with the digits 0-9",
+            source=source,
+            where=f"line {number}",
+        )
+    return tokens, place
 
 
 def _scan_columns(text: str, source: str) -> H9File | None:
@@ -492,17 +506,16 @@ def _scan_columns(text: str, source: str) -> H9File | None:
     by one regular expression over their text and taken apart by one more, and so are
     the values. The rank is the only rank-like word after the first name word, among
     the three words before the values, and the words between it and the values are no
-    value nor round token: :func:`_scan_row` then reads the same row (module tests
-    compare both on real and altered files).
+    value nor round token: :func:`_scan_row` then reads the same row. It is kept beside
+    :func:`_scan_row` only for speed (benchmarks/README.md, "h9 and JSON readers, one
+    form"); tests/readers/test_h9_rows.py checks that real files take it and pins both
+    to what the reader read before.
     """
     result = H9File(source=source, properties={}, columns=[])
     have_columns = False
     lines: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip()
-        if not line.strip():
-            continue
-        if line.lstrip().startswith(";"):
+    for number, line, header in _lines(text):
+        if header:
             if lines:  # a header line among the rows: read line by line
                 return None
             have_columns |= _header_line(line, number, result)
@@ -537,14 +550,14 @@ def _scan_columns(text: str, source: str) -> H9File | None:
     round_texts: list[str] = []
     rows: list[tuple] = []
     for number, line in lines:
-        head = _row_head(line)
-        if head is None:
-            return None
-        tokens, place, first = head
+        try:
+            tokens, place = _row_head(line, number, source)
+        except InputError:
+            return None  # the row-by-row reading says it
         at = len(tokens) - width  # where the values start
-        if at < first + 2:
+        if at < 2:
             return None
-        ranks = [i for i in range(first + 1, at) if rank_like(tokens[i])]
+        ranks = [i for i in range(1, at) if rank_like(tokens[i])]
         if len(ranks) != 1 or ranks[0] < at - 3:
             return None
         rank_at = ranks[0]
@@ -556,13 +569,11 @@ def _scan_columns(text: str, source: str) -> H9File | None:
         except ValueError:
             return None
         extra += ["", ""]
-        country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra[:2])
+        country, club = map(_spaced, extra[:2])
         split = at + values if values_first else at + rounds
         value_texts.append(" ".join(tokens[at:split] if values_first else tokens[split:]))
         round_texts.append(" ".join(tokens[split:] if values_first else tokens[at:split]))
-        rows.append(
-            (number, place, " ".join(tokens[first:rank_at]), rank, country, club, _pin(line))
-        )
+        rows.append((number, place, " ".join(tokens[:rank_at]), rank, country, club, _pin(line)))
     fraction_of: dict[str, Fraction] = {}
     # one object per distinct opponent number, suffix ("+/w0"), country and club: a
     # 100 000-row file has 900 000 round tokens
@@ -613,149 +624,159 @@ def _scan_columns(text: str, source: str) -> H9File | None:
     return result
 
 
-def _scan_row_fast(
-    line: str, number: int, parsed: H9File, fraction_of: dict[str, Fraction]
-) -> H9Row | None:
-    """The row as :func:`_scan_row` reads it, for rows of the usual shape — place, name,
-    rank, up to two words, then only values and round tokens — else None.
+def _spaced(word: str) -> str:
+    """A country or club as read: writers join its words with ``_`` (EGD's way for spaces)."""
+    return " ".join(word.split("_")) if "_" in word else word
 
-    Two regular-expression passes over the row's tokens instead of a call per token:
-    when the value and round tokens are exactly the last ``m`` tokens, the rank is the
-    first rank-like token among the three before them (a rank further left leaves more
-    than two words before the values: :func:`_scan_row` refuses that row), and what
-    lies between the rank and the values is the country and the club.
+
+def _foreign_number(token: str) -> bool:
+    """A token of digits that are not all 0-9 (``²``, ``١``, ``１``): no place, and no
+    name word either (str.isdigit accepts them; a CJK numeral such as 万 is a name)."""
+    return not token.isascii() and token.isdigit()
+
+
+#: Suffixes of round tokens met (``+/w0``): each matched :data:`_SUFFIX` once.
+_SUFFIXES: set[str] = set()
+_DIGITS = "0123456789"
+
+
+def _classified(tokens: list[str], fraction_of: dict[str, Fraction]) -> list[Any]:
+    """Each token as a value (its Fraction, as :func:`parse_value` reads it), a round
+    token (opponent, suffix: as :func:`parse_round` reads it) or None (a word).
+
+    The patterns decide; what they accepted is remembered (a value's text in
+    ``fraction_of``, a suffix in :data:`_SUFFIXES`), so that a file's tokens, which repeat
+    few values and suffixes, cost a dictionary look-up each."""
+    found: list[Any] = []
+    append = found.append
+    known = _SUFFIXES
+    for token in tokens:
+        suffix = token.lstrip(_DIGITS)
+        digits = len(token) - len(suffix)
+        if 0 < digits <= 7 and (suffix in known or _suffix(suffix)):
+            append((int(token[:digits]), suffix))
+            continue
+        value = fraction_of.get(token)
+        if value is None:
+            value = parse_value(token)
+            if value is not None:
+                fraction_of[token] = value
+        append(value)
+    return found
+
+
+def _suffix(suffix: str) -> bool:
+    """Whether ``suffix`` is what follows the opponent in a round token (remembered)."""
+    if _SUFFIX.match(suffix) is None:
+        return False
+    if len(_SUFFIXES) < 65536:  # bounded: there are 5 332 suffixes
+        _SUFFIXES.add(suffix)
+    return True
+
+
+def _scan_row(
+    line: str,
+    number: int,
+    parsed: H9File,
+    fraction_of: dict[str, Fraction],
+    shared: dict[Any, Any],
+) -> H9Row:
+    """One result row (module docstring), or the InputError that says what is wrong.
+
+    Each token is classified once (:func:`_classified`): value, round token or word.
+    The rank is the first rank-like word after the first word after which at most two
+    words (country, club) come before the values and rounds (a name may hold a
+    rank-like word: ``Kim 3d Lee``); the words right after it are the country and the
+    club; every later token is a value or a round token, in any order, but for
+    OpenGotha's ``33?`` (:func:`_marked_values`).
     """
-    head = _row_head(line)
-    if head is None:
-        return None
-    tokens, place, first = head
-    found = _DATA_TOKENS.findall(" ".join(tokens[first:]))
-    data_at = len(tokens) - len(found)  # where the values and round tokens start
-    if not found or not _DATA_RUN.fullmatch(" ".join(tokens[data_at:])):
-        return None
-    rank_at = next(
-        (i for i in range(max(first + 1, data_at - 3), data_at) if _RANK.match(tokens[i])),
-        None,
-    )
-    if rank_at is None:
-        return None
-    try:
-        rank = parse_rank(tokens[rank_at])
-    except ValueError:
-        return None
-    extra = tokens[rank_at + 1 : data_at] + ["", ""]
-    country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra[:2])
-    values: list[Fraction] = []
-    opponents: list[int] = []
-    suffixes: list[str] = []
-    # "33?" outside the other round tokens may be a value (OpenGotha): see _scan_row
-    width = len(parsed.columns)
-    if any(f[2] == "?" and (k < width or k >= len(found) - width) for k, f in enumerate(found)):
-        return None
-    for value, opponent, suffix in found:
-        if value:
-            fraction = fraction_of.get(value)
-            if fraction is None:
-                fraction = fraction_of[value] = parse_value(value)  # type: ignore[assignment]
-            values.append(fraction)
-        else:
-            opponents.append(opponent)  # type: ignore[arg-type]
-            suffixes.append(suffix)
-    columns = parsed.columns
-    if len(values) < len(columns) or len(opponents) > MAX_ROUNDS:
-        return None
-    printed = {column: value for column, value in zip(columns, values) if column[0] != "?"}
-    name = " ".join(tokens[first:rank_at])
-    return H9Row(number, place, name, rank, country, club, printed, list(map(int, opponents)),
-                 suffixes, pin=_pin(line))  # fmt: skip
-
-
-def _scan_row(line: str, number: int, parsed: H9File) -> H9Row:
     where = f"line {number}"
-    tokens = line.split()
-    if tokens and tokens[-1].startswith("|"):
-        tokens.pop()  # EGD PIN
-    elif "|" in line:
-        tokens = line[: line.index("|")].split()
-    place = None
-    if tokens and tokens[0].isascii() and tokens[0].isdigit():
-        if len(tokens[0]) > 9:
-            raise InputError(
-                f"place {tokens[0][:12]}... has more than 9 digits",
-                source=parsed.source,
-                where=where,
-            )
-        place = int(tokens.pop(0))
-    elif tokens and _foreign_number(tokens[0]):
-        raise InputError(
-            f"place {fit(tokens[0], 12)!r} is not written with the digits 0-9",
-            source=parsed.source,
-            where=where,
-        )
-    candidates = [i for i in range(1, len(tokens)) if _RANK.match(tokens[i])]
-    if not candidates:
-        raise InputError("no rank (e.g. 5k, 3d) after the name", source=parsed.source, where=where)
-    # A name may hold a rank-like word ("Kim 3d Lee"): the rank is the first candidate
-    # after which at most two words (country, club) come before the values and rounds.
-    rank_at = next((i for i in candidates if _fits_after_rank(tokens[i + 1 :])), candidates[0])
-    name = " ".join(tokens[:rank_at])
+    source = parsed.source
+    tokens, place = _row_head(line, number, source)
+    found = _classified(tokens, fraction_of)
+    count = len(tokens)
+    rank_at = None
+    first_candidate = None
+    for i in range(1, count):
+        if found[i] is not None or not _RANK.match(tokens[i]):
+            continue
+        if first_candidate is None:
+            first_candidate = i
+        if _fits_after_rank(found[k] is not None for k in range(i + 1, count)):
+            rank_at = i
+            break
+    if first_candidate is None:
+        raise InputError("no rank (e.g. 5k, 3d) after the name", source=source, where=where)
+    if rank_at is None:
+        rank_at = first_candidate
     try:
         rank = parse_rank(tokens[rank_at])
     except ValueError as error:  # "93D" has the shape of a rank but no meaning (fuzzing)
-        raise InputError(str(error), source=parsed.source, where=where) from None
-    rest = tokens[rank_at + 1 :]
-    extra: list[str] = []
-    for _ in range(2):  # country, club: absent when blank in the file
-        if rest and parse_value(rest[0]) is None and parse_round(rest[0]) is None:
-            extra.append(rest.pop(0))
-        else:
-            extra.append("")
-    # writers join the words of a country or club with "_" (EGD's way for spaces)
-    country, club = (" ".join(part.split("_")) if "_" in part else part for part in extra)
+        raise InputError(str(error), source=source, where=where) from None
+    share = shared.setdefault
+    extra = ["", ""]  # country, club: absent when blank in the file
+    start = rank_at + 1
+    for k in range(2):
+        if start < count and found[start] is None:
+            word = tokens[start]
+            extra[k] = share(word, word) if "_" not in word else _spaced(word)
+            start += 1
+    rest = tokens[start:]
+    columns = parsed.columns
+    as_values = _marked_values(rest, len(columns)) if rest and columns and "?" in line else ()
     values: list[Fraction] = []
     marked: set[int] = set()  # positions among the values of "33?" values
-    rounds: list[RoundToken] = []
+    opponents: list[int] = []
     suffixes: list[str] = []
-    as_values = _marked_values(rest, len(parsed.columns)) if rest and parsed.columns else set()
-    for at, token in enumerate(rest):
-        value = parse_value(token)
-        if value is None and at in as_values:
+    for at in range(start, count):
+        kind = found[at]
+        if type(kind) is Fraction:
+            values.append(kind)
+        elif as_values and at - start in as_values:
             marked.add(len(values))
-            value = _marked_value(token)
-        if value is not None:
-            values.append(value)
-            continue
-        token_round = parse_round(token)
-        if token_round is None:
+            values.append(_marked_value(tokens[at]))
+        elif kind is not None:
+            opponent, suffix = kind
+            opponents.append(share(opponent, opponent))
+            suffixes.append(share(suffix, suffix))
+        else:
             raise InputError(
-                f"{token!r} is neither a value (3, 2½, 2.5) nor a round token (opp+/w2, 0=, 0-)",
-                source=parsed.source,
+                f"{tokens[at]!r} is neither a value (3, 2½, 2.5) nor a round token "
+                "(opp+/w2, 0=, 0-)",
+                source=source,
                 where=where,
             )
-        rounds.append(token_round)
-        suffixes.append(token.lstrip("0123456789"))
-    if len(values) < len(parsed.columns):
+    if len(values) < len(columns):
         raise InputError(
-            f"{len(values)} value columns for {len(parsed.columns)} in the header",
-            source=parsed.source,
+            f"{len(values)} value columns for {len(columns)} in the header",
+            source=source,
             where=where,
         )
-    printed = {
-        column: value for column, value in zip(parsed.columns, values) if not column.startswith("?")
-    }
-    columns = parsed.columns
+    printed = {column: value for column, value in zip(columns, values) if column[0] != "?"}
     shown = frozenset(columns[k] for k in marked if k < len(columns) and columns[k][0] != "?")
     if marked:
         parsed.marked.append(
             (number, [rest[at] for at in sorted(as_values) if parse_value(rest[at]) is None])
         )
-    if len(rounds) > MAX_ROUNDS:
-        raise InputError(f"more than {MAX_ROUNDS} rounds", source=parsed.source, where=where)
-    opponents = [token.opponent for token in rounds]
+    if len(opponents) > MAX_ROUNDS:
+        raise InputError(f"more than {MAX_ROUNDS} rounds", source=source, where=where)
+    name = " ".join(tokens[:rank_at])
     return H9Row(
-        number, place, name, rank, country, club, printed, opponents, suffixes, rounds,
+        number, place, name, rank, extra[0], extra[1], printed, opponents, suffixes,
         pin=_pin(line), marked=shown,
     )  # fmt: skip
+
+
+def _fits_after_rank(data: Iterable[bool]) -> bool:
+    """Whether the tokens after a rank-like word can follow the rank: at most two words
+    (country, club) before the first value or round token. ``data``: for each token,
+    whether it is a value or a round token."""
+    words = 0
+    for is_data in data:
+        if is_data:
+            break
+        words += 1
+    return words <= 2
 
 
 def _marked_value(token: str) -> Fraction:
@@ -789,36 +810,18 @@ def _marked_values(rest: list[str], columns: int) -> set[int]:
     return {at for at in found if parse_value(rest[at]) is None}
 
 
-def _fits_after_rank(rest: list[str]) -> bool:
-    """Whether ``rest`` can follow the rank: up to two words, then values and rounds."""
-    for words, token in enumerate(rest):
-        if parse_value(token) is not None or parse_round(token) is not None:
-            return words <= 2
-    return len(rest) <= 2
-
-
 #: header properties kept as the event's information (Tournament.info)
 INFO = ("TC", "CL", "PC", "DT", "KM", "TM", "CM")
 
-_POINTS = {"+": Fraction(1), "=": Fraction(1, 2), "-": Fraction(0), "?": Fraction(0)}
 
-
-def interpret(parsed: H9File, *, fast: bool = True) -> tuple[Tournament, list[str]]:
-    """Rows → Tournament (games from the round tokens, checked from both sides).
-
-    :func:`_games_fast` reads a file without errors; any error sends the file through
-    :func:`_games`, the reference (``fast=False``) that names the first one.
-    """
+def interpret(parsed: H9File) -> tuple[Tournament, list[str]]:
+    """Rows → Tournament (games from the round tokens, checked from both sides:
+    :func:`_games`)."""
     source = parsed.source
     rows = parsed.rows
     rounds = len(rows[0].opponents)
     system = "mcmahon" if "MMS" in parsed.columns else "swiss"
-    built = _games_fast(parsed, system == "mcmahon") if fast else None
-    if built is None:
-        games, byes, absences = _games(parsed)
-        starts = _start_scores(parsed, games, byes, absences) if system == "mcmahon" else None
-    else:
-        games, byes, absences, starts = built
+    games, byes, absences, starts = _games(parsed, system == "mcmahon")
     half = Fraction(1, 2)
     settings: dict[str, Any] = {
         "system": system,
@@ -886,18 +889,21 @@ def _rating(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-#: A round's points for the start score, in halves, by outcome (as _POINTS)
+#: A round's points for the start score, in halves, by outcome (``+``, ``=``, ``-``, ``?``)
 _HALVES = {"+": 2, "=": 1, "-": 0, "?": 0}
 
 
-def _games_fast(parsed: H9File, mcmahon: bool):
-    """Games, byes, absences and (McMahon) start scores as :func:`_games` and
-    :func:`_start_scores` give them, or None when the file has an error.
+def _games(parsed: H9File, mcmahon: bool = False):
+    """Games, byes, absences and (``mcmahon``) start scores from the round tokens, in
+    file order; the first error is raised where it stands (line and round).
 
-    One loop over the round tokens in file order (the reference's order, so games,
-    byes and absences come out in the same order): integers only, and the outcome of
-    a game looked up once per distinct pair of token suffixes (``+/w0``, ``-/b0``).
+    Each game is built from its earlier row and checked from both sides. One loop over
+    the round tokens: integers only, a game's outcome decided once per distinct pair of
+    token suffixes (``+/w0``, ``-/b0``; :func:`_decide`), points counted in halves.
+    A start score is the printed MMS minus the points of the rounds: games, plus the
+    free rounds' running total floored (OpenGotha's round-down; module docstring).
     """
+    source = parsed.source
     rows = parsed.rows
     n = len(rows)
     rounds = len(rows[0].opponents)
@@ -907,7 +913,7 @@ def _games_fast(parsed: H9File, mcmahon: bool):
     append = games.append
     byes: set[tuple[int, int]] = set()
     absences: set[tuple[int, int]] = set()
-    decided: dict[tuple[str, str], tuple | None] = {}
+    decided: dict[tuple[str, str], tuple] = {}
     halves = _HALVES
     starts: list[Fraction] | None = [] if mcmahon else None
     index = list(range(n))  # games share one int object per player index
@@ -928,22 +934,30 @@ def _games_fast(parsed: H9File, mcmahon: bool):
                     absences.add((r, p))
                     free += 1
                 elif outcome == "?":
-                    return None
+                    raise InputError(
+                        "'0?' is not a round token", source=source, where=_at(rows[p], r)
+                    )
                 continue
             earned += halves[suffix[0]]
             if q > n or q == number:
-                return None
+                raise InputError(
+                    f"opponent {q} is not another row (1..{n})",
+                    source=source,
+                    where=_at(rows[p], r),
+                )
             j = (q - 1) * rounds + r - 1
             if opponents[j] != number:
-                return None
+                raise InputError(
+                    f"plays row {q}, whose round {r} token names row {opponents[j]}",
+                    source=source,
+                    where=_at(rows[p], r),
+                )
             if q < number:
                 continue  # the game was built from the earlier row
             key = (suffix, suffixes[j])
-            decision = decided.get(key, False)
-            if decision is False:
-                decision = decided[key] = _decide(*key)
+            decision = decided.get(key)
             if decision is None:
-                return None
+                decision = decided[key] = _decide(*key, source, _at(rows[p], r))
             swap, result, handicap, by_default, known = decision
             if swap:
                 append(Game(r, index[q - 1], p, result, handicap, by_default, known))
@@ -954,70 +968,31 @@ def _games_fast(parsed: H9File, mcmahon: bool):
     return games, byes, absences, starts
 
 
-def _decide(suffix: str, other: str) -> tuple | None:
+def _at(row: H9Row, r: int) -> str:
+    return f"line {row.line}, round {r}"
+
+
+#: A game's kind by the outcomes of its two tokens (earlier row's, later row's):
+#: "p" the earlier row won, "q" the later one; else the result itself.
+_KINDS = {
+    ("+", "-"): "p",
+    ("-", "+"): "q",
+    ("=", "="): Result.JIGO,
+    ("+", "+"): Result.BOTH_WIN,
+    ("-", "-"): Result.BOTH_LOSE,
+    ("?", "?"): Result.UNKNOWN,
+}
+
+
+def _decide(suffix: str, other: str, source: str, where: str) -> tuple:
     """(black is the later row, result, handicap, by default, colours known) of a game
-    whose tokens end in ``suffix`` (earlier row) and ``other``, as :func:`_game` builds
-    it; None if it refuses them."""
-    try:
-        game = _game(1, 0, 1, _token(1, suffix), _token(1, other), "", "")
-    except InputError:
-        return None
-    return game.black == 1, game.result, game.handicap, game.by_default, game.colours_known
-
-
-def _games(parsed: H9File):
-    """Games, byes and absences from the round tokens; the first error is raised."""
-    source = parsed.source
-    rows = parsed.rows
-    n = len(rows)
-    games: list[Game] = []
-    byes: set[tuple[int, int]] = set()
-    absences: set[tuple[int, int]] = set()
-    for p, row in enumerate(rows):
-        for r, token in enumerate(row.rounds, start=1):
-            where = f"line {row.line}, round {r}"
-            if token.opponent == 0:
-                if token.outcome == "+":
-                    byes.add((r, p))
-                elif token.outcome == "=":
-                    absences.add((r, p))
-                elif token.outcome == "?":
-                    raise InputError("'0?' is not a round token", source=source, where=where)
-                continue
-            q = token.opponent - 1
-            if not 0 <= q < n or q == p:
-                raise InputError(
-                    f"opponent {token.opponent} is not another row (1..{n})",
-                    source=source,
-                    where=where,
-                )
-            other = rows[q].rounds[r - 1]
-            if other.opponent != p + 1:
-                raise InputError(
-                    f"plays row {q + 1}, whose round {r} token names row {other.opponent}",
-                    source=source,
-                    where=where,
-                )
-            if q < p:
-                continue  # the game was built from the earlier row
-            games.append(_game(r, p, q, token, other, source, where))
-    return games, byes, absences
-
-
-def _game(r, p, q, token, other, source, where) -> Game:
-    pair = (token.outcome, other.outcome)
-    outcomes = {
-        ("+", "-"): "p",
-        ("-", "+"): "q",
-        ("=", "="): "=",
-        ("+", "+"): "++",
-        ("-", "-"): "--",
-        ("?", "?"): "?",
-    }
-    kind = outcomes.get(pair)
+    whose tokens end in ``suffix`` (earlier row) and ``other`` (later row); raises
+    InputError at ``where`` when the two tokens do not make one game."""
+    token, opposite = _token(1, suffix), _token(1, other)
+    kind = _KINDS.get((token.outcome, opposite.outcome))
     if kind is None:
         raise InputError(
-            f"result {token.outcome} does not match the opponent's {other.outcome}",
+            f"result {token.outcome} does not match the opponent's {opposite.outcome}",
             source=source,
             where=where,
         )
@@ -1025,50 +1000,29 @@ def _game(r, p, q, token, other, source, where) -> Game:
         raise InputError(
             f"handicap {token.handicap} outside 0..{MAX_HANDICAP}", source=source, where=where
         )
-    if token.handicap != other.handicap or token.by_default != other.by_default:
+    if token.handicap != opposite.handicap or token.by_default != opposite.by_default:
         raise InputError(
             "handicap or by-default mark differs from the opponent's token",
             source=source,
             where=where,
         )
-    colours = (token.colour, other.colour)
-    if colours in (("w", "b"), ("w", "")) or colours == ("", "b"):
-        black, white = q, p
+    colours = (token.colour, opposite.colour)
+    if colours in (("w", "b"), ("w", ""), ("", "b")):
+        later_is_black = True
     elif colours in (("b", "w"), ("b", ""), ("", "w"), ("", "")):
-        black, white = p, q
+        later_is_black = False
     else:
         raise InputError(f"both players have colour {token.colour!r}", source=source, where=where)
     if token.handicap and "" in colours:
         raise InputError("a handicap game needs colours (/w or /b)", source=source, where=where)
-    if kind in ("p", "q"):
-        winner = p if kind == "p" else q
-        result = Result.BLACK_WINS if winner == black else Result.WHITE_WINS
+    if kind == "p":
+        result = Result.WHITE_WINS if later_is_black else Result.BLACK_WINS
+    elif kind == "q":
+        result = Result.BLACK_WINS if later_is_black else Result.WHITE_WINS
     else:
-        result = {
-            "=": Result.JIGO,
-            "++": Result.BOTH_WIN,
-            "--": Result.BOTH_LOSE,
-            "?": Result.UNKNOWN,
-        }[kind]
+        result = kind
     known = colours != ("", "")
-    return Game(r, black, white, result, token.handicap, token.by_default, known)
-
-
-def _start_scores(parsed: H9File, games, byes, absences) -> list[Fraction]:
-    """Printed MMS − points earned (module docstring); the only printed value used."""
-    n = len(parsed.rows)
-    earned = [Fraction(0)] * n
-    for p, row in enumerate(parsed.rows):
-        for token in row.rounds:
-            if token.opponent:
-                earned[p] += _POINTS[token.outcome]
-        free = sum(
-            (Fraction(1) if (r, p) in byes else Fraction(1, 2))
-            for r in range(1, len(row.rounds) + 1)
-            if (r, p) in byes or (r, p) in absences
-        )
-        earned[p] += math.floor(free)
-    return [row.printed["MMS"] - earned[p] for p, row in enumerate(parsed.rows)]
+    return later_is_black, result, token.handicap, token.by_default, known
 
 
 def claims(path: Path, head: bytes) -> bool:

@@ -25,11 +25,12 @@ request, options of ``[plugin.builtin.json_tournament]``):
    byes and absences against games, and the settings through
    :func:`sodos_plugin.config.settings.resolve`.
 
-When any of it fails, the document is read again the slow way (the json module, value by
-value, :mod:`sodos_plugin.schemas.messages`), which finds the first problem in document
-order and says it; the usual document never takes that way. Meaning is checked column by
-column (C-speed ``map``/``set``) for the usual document, and player by player, game by
-game for any other, which also says each warning.
+When the text or the shape fails, the document is read again the slow way (the json
+module, value by value, :mod:`sodos_plugin.schemas.messages`), which finds the first
+problem in document order and says it; the usual document never takes that way. Meaning
+is decided once, column by column (C-speed ``map``/``set``), warnings included
+(:func:`_meaning`); a problem found there is named by a walk over the entries in
+document order (:func:`_locate`), which decides nothing the columns did not.
 
 Players are referred to by index (an integer from 0), by ``id``, or by name (the
 project's identity rule: case, width and spacing do not matter). Players who share a
@@ -50,9 +51,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from itertools import repeat
-from operator import add, attrgetter, is_not, mul
+from operator import add, attrgetter, eq, is_not, itemgetter, mul
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -358,65 +359,6 @@ class _Index:
         )
 
 
-class _Players(_Index):
-    """The players one by one, each problem and warning in document order."""
-
-    def __init__(self, entries: Sequence[schema.Player], source: str):
-        super().__init__(len(entries), source)
-        self.players: list[Player] = []
-        self.warnings: list[str] = []
-        for i, entry in enumerate(entries):
-            self.players.append(self._player(i, entry))
-
-    def _player(self, i: int, entry: schema.Player) -> Player:
-        source, where = self.source, f"players[{i}]"
-        name = _text(entry.name, source, f"{where}.name")
-        if not name.strip():
-            raise InputError("a name cannot be blank", source=source, where=f"{where}.name")
-        player_id = _given(entry.id, None)
-        if player_id is not None:
-            _text(player_id, source, f"{where}.id")
-            if player_id in self.ids:
-                raise InputError(
-                    f"id {shown(player_id)} is also players[{self.ids[player_id]}]'s",
-                    source=source,
-                    where=f"{where}.id",
-                )
-            self.ids[player_id] = i
-        same = self.names.setdefault(identity(name), [])
-        if len(same) == 1 and (player_id is None or self.players[same[0]].id is None):
-            self.warnings.append(
-                f"{source}: {where}.name: players[{same[0]}] and players[{i}] are both called "
-                f"{shown(name)}: games refer to them by index (or give them ids)"
-            )
-        same.append(i)
-        rank = _given(entry.rank, None)
-        if rank is not None:
-            try:
-                rank = parse_rank(rank)
-            except ValueError as error:
-                raise InputError(str(error), source=source, where=f"{where}.rank") from None
-        start = _given(entry.start_score, None)
-        if start is not None:
-            start = exact(start, source, f"{where}.start_score")
-        ids = NO_IDS
-        if entry.ids:  # UNSET and {} are false
-            for scheme, identifier in entry.ids.items():
-                _text(identifier, source, f"{where}.ids.{scheme}")
-            ids = Ids(entry.ids)
-        return Player(
-            name=name,
-            rank=rank,
-            rating=_given(entry.rating, None),
-            club=_text(_given(entry.club, ""), source, f"{where}.club"),
-            country=_text(_given(entry.country, ""), source, f"{where}.country"),
-            smms_correction=_given(entry.smms_correction, 0),
-            start_score=start,
-            id=player_id,
-            ids=ids,
-        )
-
-
 def _round_of(entry: Any, rounds: int, source: str, where: str) -> int:
     """The entry's round, which the types made an integer ≥ 1; not after the last."""
     r = entry.round
@@ -434,92 +376,80 @@ def _lists(document: schema.Tournament) -> tuple[list[schema.RoundPlayer], ...]:
 
 
 def build(document: schema.Tournament, source: str) -> tuple[Tournament, list[str]]:
-    """A typed document → (Tournament, warnings), entry by entry: each problem at its
-    JSON path, each warning, in document order."""
+    """A typed document → (Tournament, warnings): its meaning (:func:`_meaning`)."""
+    return _meaning(document, _Columns(document), source)
+
+
+def _locate(document: schema.Tournament, source: str) -> NoReturn:
+    """Raise the first problem of a document's entries in document order, at its JSON
+    path: called only when :func:`_meaning` found one, to say which and where. It walks
+    the entries one by one and decides nothing the columns did not."""
     rounds = document.rounds
-    roster = _Players(document.players, source)
-    warnings: list[str] = roster.warnings
-    games: list[Game] = []
+    index = _Index(len(document.players), source)
+    for i, entry in enumerate(document.players):
+        where = f"players[{i}]"
+        name = _text(entry.name, source, f"{where}.name")
+        if not name.strip():
+            raise InputError("a name cannot be blank", source=source, where=f"{where}.name")
+        player_id = _given(entry.id, None)
+        if player_id is not None:
+            _text(player_id, source, f"{where}.id")
+            if player_id in index.ids:
+                raise InputError(
+                    f"id {shown(player_id)} is also players[{index.ids[player_id]}]'s",
+                    source=source,
+                    where=f"{where}.id",
+                )
+            index.ids[player_id] = i
+        index.names.setdefault(identity(name), []).append(i)
+        rank = _given(entry.rank, None)
+        if rank is not None:
+            try:
+                parse_rank(rank)
+            except ValueError as error:
+                raise InputError(str(error), source=source, where=f"{where}.rank") from None
+        start = _given(entry.start_score, None)
+        if start is not None:
+            exact(start, source, f"{where}.start_score")
+        for scheme, identifier in (entry.ids or {}).items():  # UNSET is false
+            _text(identifier, source, f"{where}.ids.{scheme}")
+        _text(_given(entry.club, ""), source, f"{where}.club")
+        _text(_given(entry.country, ""), source, f"{where}.country")
     seen: dict[tuple[int, int], int] = {}
-    repeated: list[tuple[int, int, int]] = []  # (game, earlier game, player)
     for k, entry in enumerate(document.games):
         where = f"games[{k}]"
         r = _round_of(entry, rounds, source, where)
-        black = roster.find(entry.black, f"{where}.black")
-        white = roster.find(entry.white, f"{where}.white")
+        black = index.find(entry.black, f"{where}.black")
+        white = index.find(entry.white, f"{where}.white")
         if black == white:
             raise InputError(
-                f"the same player as black ({shown(roster.players[black].name)})",
+                f"the same player as black ({shown(document.players[black].name)})",
                 source=source,
                 where=f"{where}.white",
             )
-        for p in (black, white):
-            if (r, p) in seen:
-                repeated.append((k, seen[(r, p)], p))
-            seen[(r, p)] = k
-        games.append(
-            Game(
-                r,
-                black,
-                white,
-                RESULTS[entry.result],
-                _given(entry.handicap, 0),
-                _given(entry.by_default, False),
-                colours_known=_given(entry.colours_known, True),
-                komi=_given(entry.komi, None),
-            )
-        )
-    for k, earlier, p in repeated:
-        warnings.append(
-            f"{source}: games[{k}]: {roster.players[p].name} has two games in round "
-            f"{games[k].round} (games[{earlier}] and games[{k}]); the later one counts "
-            "for SOS-type values"
-        )
-    marked: dict[str, dict[tuple[int, int], int]] = {"byes": {}, "absences": {}}
+        seen[(r, black)] = seen[(r, white)] = k
+    byes: dict[tuple[int, int], int] = {}
     for label, entries in zip(("byes", "absences"), _lists(document)):
         for k, entry in enumerate(entries):
             where = f"{label}[{k}]"
             r = _round_of(entry, rounds, source, where)
-            p = roster.find(entry.player, f"{where}.player")
-            name = roster.players[p].name
+            p = index.find(entry.player, f"{where}.player")
+            name = document.players[p].name
             if (r, p) in seen:
                 raise InputError(
                     f"{name} has a game in round {r} (games[{seen[(r, p)]}])",
                     source=source,
                     where=f"{where}.player",
                 )
-            if (r, p) in marked["byes"] and label == "absences":
+            if (r, p) in byes and label == "absences":
                 raise InputError(
-                    f"{name} has the bye in round {r} (byes[{marked['byes'][(r, p)]}])",
+                    f"{name} has the bye in round {r} (byes[{byes[(r, p)]}])",
                     source=source,
                     where=f"{where}.player",
                 )
-            if (r, p) in marked[label]:
-                warnings.append(
-                    f"{source}: {where}: {name} is listed twice for round {r} "
-                    f"({label}[{marked[label][(r, p)]}])"
-                )
-            marked[label].setdefault((r, p), k)
-    bye_of_round: dict[int, int] = {}  # round → the first bye's entry
-    for k, entry in enumerate(_lists(document)[0]):
-        first = bye_of_round.setdefault(entry.round, k)
-        p, q = (roster.find(e.player, "") for e in (document.byes[first], entry))
-        if p != q:
-            warnings.append(
-                f"{source}: byes[{k}]: round {entry.round}: two players have the bye: "
-                f"{roster.players[p].name} (byes[{first}]) and {roster.players[q].name} "
-                f"(byes[{k}]); each gets the bye's points"
-            )
-    tournament = _tournament(
-        document,
-        source,
-        roster.players,
-        games,
-        frozenset(marked["byes"]),
-        frozenset(marked["absences"]),
-        repeated,
-    )
-    return tournament, warnings
+            if label == "byes":
+                byes.setdefault((r, p), k)
+    raise RuntimeError(f"{source}: the document's meaning was refused, but no entry is wrong")
 
 
 def _settings(document: schema.Tournament) -> dict[str, Any]:
@@ -751,36 +681,43 @@ def _references(column: list[Any], ints: bool, index: _Index | None, n: int) -> 
         return None
 
 
-def _fast(
+def _meaning(
     document: schema.Tournament, columns: _Columns, source: str
-) -> tuple[Tournament, list[str]] | None:
-    """The usual document, column by column: (Tournament, no warnings), or None when
-    anything is unusual (a problem, or something to warn about): then :func:`build`."""
+) -> tuple[Tournament, list[str]]:
+    """A typed document's meaning, column by column (C-speed ``map``/``set``): players,
+    references, rounds, ranks, exact start scores, byes and absences against games, and
+    each warning (players who share a name, two games of a player in one round, a
+    player listed twice for a round, two byes in one round), in document order. A
+    problem is found here and said by :func:`_locate`, which names its entry."""
     names, ids, ranks, ratings, clubs, countries, smms, starts, id_maps = columns.players
     n = len(names)
     if any(map(str.isspace, names)):
-        return None
+        return _locate(document, source)
     if ids is None:
         ids = [UNSET] * n
     given_ids = ids if UNSET not in ids else list(filter(_given_id, ids))
     if len(set(given_ids)) != len(given_ids):
-        return None
+        return _locate(document, source)
+    club_values, country_values = _or(clubs, _EMPTY, n), _or(countries, _EMPTY, n)
+    id_values = [value for ids_of in id_maps or () if ids_of for value in ids_of.values()]
+    if not _all_text(names, given_ids, club_values, country_values, id_values):
+        return _locate(document, source)
+    warnings: list[str] = []
     index: _Index | None = None
     references = (columns.games[1], columns.games[2], columns.byes[1], columns.absences[1])
     ints = list(map(_all_indexes, references))
-    strings = not all(ints)
-    if len(given_ids) < n or strings:  # names matter: to warn, or to find players by
+    if len(given_ids) < n or not all(ints):  # names matter: to warn, or to find players by
         keys = list(map(identity, names))
-        if len(set(keys)) != n and len(given_ids) < n:
-            return None  # players who share a name: warned about one by one
         index = _Index(n, source)
         index.ids = {i: k for k, i in enumerate(ids) if i is not UNSET}
         for k, key in enumerate(keys):
             index.names.setdefault(key, []).append(k)
+        if len(index.names) != n and len(given_ids) < n:
+            warnings += _shared_names(index, ids, names, source)
     try:
         rank_values = [None] * n if ranks is None else list(map(_RANKS.__getitem__, ranks))
     except ValueError:
-        return None
+        return _locate(document, source)
     if starts is None or starts.count(UNSET) + starts.count(None) == n:
         start_values: list[Any] = [None] * n
     else:
@@ -789,13 +726,13 @@ def _fast(
                 None if s is UNSET or s is None else exact(s, source, "") for s in starts
             ]
         except InputError:
-            return None
+            return _locate(document, source)
     players = players_from_columns(
         names,
         rank_values,
         _or(ratings, _NONE, n),
-        _or(clubs, _EMPTY, n),
-        _or(countries, _EMPTY, n),
+        club_values,
+        country_values,
         _or(smms, _ZERO, n),
         start_values,
         _or(ids, _NONE, n),
@@ -807,26 +744,41 @@ def _fast(
     blacks = _references(g_black, ints[0], index, n)
     whites = _references(g_white, ints[1], index, n)
     if blacks is None or whites is None or (g_round and max(g_round) > rounds):
-        return None
+        return _locate(document, source)
     # (round, player) as one integer, round * n + player: a set of ints is cheap
     base = list(map(mul, g_round, repeat(n)))
     seen = set(map(add, base, blacks))
     seen.update(map(add, base, whites))
-    if len(seen) != 2 * len(g_round):
-        return None  # a player twice in a round (two games: a warning; black is white)
-    marked, keys = [], []
-    for (r_round, r_player), all_ints in zip((columns.byes, columns.absences), ints[2:]):
+    repeated: list[tuple[int, int, int]] = []  # (game, earlier game, player)
+    if len(seen) != 2 * len(g_round):  # a player twice in a round
+        if any(map(eq, blacks, whites)):
+            return _locate(document, source)
+        repeated = _repeated(g_round, blacks, whites)
+        warnings += [
+            f"{source}: games[{k}]: {names[p]} has two games in round {g_round[k]} "
+            f"(games[{earlier}] and games[{k}]); the later one counts for SOS-type values"
+            for k, earlier, p in repeated
+        ]
+    marked, keys_of = [], []
+    for label, (r_round, r_player), all_ints in zip(
+        ("byes", "absences"), (columns.byes, columns.absences), ints[2:]
+    ):
         players_of = _references(r_player, all_ints, index, n)
         if players_of is None or (r_round and max(r_round) > rounds):
-            return None
-        packed = set(map(add, map(mul, r_round, repeat(n)), players_of))
-        if len(packed) != len(r_round) or not seen.isdisjoint(packed):
-            return None
+            return _locate(document, source)
+        packed = list(map(add, map(mul, r_round, repeat(n)), players_of))
+        keys = set(packed)
+        if not seen.isdisjoint(keys):
+            return _locate(document, source)
+        if len(keys) != len(packed):
+            warnings += _listed_twice(label, packed, r_round, players_of, names, source)
         marked.append(frozenset(zip(r_round, players_of)))
-        keys.append(packed)
+        keys_of.append((keys, players_of))
     byes, absences = marked
-    if not keys[0].isdisjoint(keys[1]) or len(set(columns.byes[0])) != len(byes):
-        return None  # a bye and an absence, or two byes in one round (a warning)
+    if not keys_of[0][0].isdisjoint(keys_of[1][0]):
+        return _locate(document, source)  # a bye and an absence
+    if len(set(columns.byes[0])) != len(byes):
+        warnings += _two_byes(columns.byes[0], keys_of[0][1], names, source)
     games = games_from_columns(
         g_round,
         blacks,
@@ -838,7 +790,84 @@ def _fast(
         _or(g_komi, _NONE, len(g_round)),
         typed=True,  # the schema's types; references made indexes
     )
-    return _tournament(document, source, players, games, byes, absences), []
+    tournament = _tournament(document, source, players, games, byes, absences, repeated)
+    return tournament, warnings
+
+
+def _all_text(*columns: list[str]) -> bool:
+    """Whether every string of these columns is text (no lone surrogate), at C speed."""
+    try:
+        for column in columns:
+            "".join(column).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shared_names(index: _Index, ids: list[Any], names: list[str], source: str) -> list[str]:
+    """A warning for each second player of a name (the identity rule) when the first or
+    the second has no id: games can refer to them only by index."""
+    seconds = [
+        (same[0], same[1])
+        for same in index.names.values()
+        if len(same) > 1 and (ids[same[0]] is UNSET or ids[same[1]] is UNSET)
+    ]
+    return [
+        f"{source}: players[{b}].name: players[{a}] and players[{b}] are both called "
+        f"{shown(names[b])}: games refer to them by index (or give them ids)"
+        for a, b in sorted(seconds, key=itemgetter(1))
+    ]
+
+
+def _repeated(
+    rounds: list[int], blacks: list[int], whites: list[int]
+) -> list[tuple[int, int, int]]:
+    """(game, the player's earlier game of that round, player) for each game of a player
+    who has another game in its round, in game order."""
+    seen: dict[tuple[int, int], int] = {}
+    repeated = []
+    for k, (r, black, white) in enumerate(zip(rounds, blacks, whites)):
+        for p in (black, white):
+            if (r, p) in seen:
+                repeated.append((k, seen[(r, p)], p))
+            seen[(r, p)] = k
+    return repeated
+
+
+def _listed_twice(
+    label: str,
+    packed: list[int],
+    rounds: list[int],
+    players: list[int],
+    names: list[str],
+    source: str,
+) -> list[str]:
+    """A warning for each entry of ``label`` (byes, absences) that repeats an earlier one."""
+    first: dict[int, int] = {}
+    found = []
+    for k, key in enumerate(packed):
+        if key in first:
+            found.append(
+                f"{source}: {label}[{k}]: {names[players[k]]} is listed twice for round "
+                f"{rounds[k]} ({label}[{first[key]}])"
+            )
+        first.setdefault(key, k)
+    return found
+
+
+def _two_byes(rounds: list[int], players: list[int], names: list[str], source: str) -> list[str]:
+    """A warning for each bye given in a round whose first bye went to another player."""
+    first: dict[int, int] = {}
+    found = []
+    for k, r in enumerate(rounds):
+        earlier = first.setdefault(r, k)
+        p, q = players[earlier], players[k]
+        if p != q:
+            found.append(
+                f"{source}: byes[{k}]: round {r}: two players have the bye: {names[p]} "
+                f"(byes[{earlier}]) and {names[q]} (byes[{k}]); each gets the bye's points"
+            )
+    return found
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -874,10 +903,10 @@ def parse(
     limits = _limits(options, limits)
     document, marks = _typed(data, source, limits, _ONE)
     columns = None if document is None else _checked(data, marks, [document])
-    if document is None or columns is None:
+    if document is None or columns is None:  # the slow way locates the problem, if any
         document = validate(decode(data, source, limits), source)
-        return build(document, source)
-    return _fast(document, columns[0], source) or build(document, source)
+        columns = [_Columns(document)]
+    return _meaning(document, columns[0], source)
 
 
 def parse_many(
@@ -910,10 +939,9 @@ def parse_many(
         name = f"{source}{prefix}"
         try:
             if columns is None:
-                typed_document = validate(document, name)
-                tournament, notes = build(typed_document, name)
+                tournament, notes = build(validate(document, name), name)
             else:
-                tournament, notes = _fast(document, columns[i], name) or build(document, name)
+                tournament, notes = _meaning(document, columns[i], name)
         except InputError as error:
             where = error.where if error.where not in (None, "$") else ""
             joined = f"{prefix}.{where}" if prefix and where else (prefix or where)

@@ -142,7 +142,7 @@ def scan(text: str, source: str) -> tuple[dict[str, str], list[h9.H9Row], list[s
 def interpret(text: str, source: str) -> tuple[Tournament, list[str]]:
     header, rows, licences = scan(text, source)
     parsed = h9.H9File(source=source, properties={}, columns=[], rows=rows)
-    games, byes, absences = h9._games(parsed)  # the reference: names the first error
+    games, byes, absences, _ = h9._games(parsed)  # raises the first error where it stands
     players = tuple(
         Player(row.name, row.rank, None, row.club, "", 0, None, None,
                Ids({"ffg": licence}) if licence else NO_IDS)

@@ -128,7 +128,9 @@ def unsafe_in_h9(player: Player) -> str | None:
             return f"a {mark!r} in a name, country or club ({meaning})"
     words = h9_text(player.name).split(" ")
     for at in range(1, len(words)):  # as the reader looks for the rank: after the first word
-        if RANK_WORD.match(words[at]) and fits_after_rank([*words[at + 1 :], "1K", "XX", "x"]):
+        after = [*words[at + 1 :], "1K", "XX", "x"]
+        data = (parse_value(w) is not None or parse_round(w) is not None for w in after)
+        if RANK_WORD.match(words[at]) and fits_after_rank(data):
             return f"a name whose words read as a rank and results from {words[at]!r} on"
     return None
 

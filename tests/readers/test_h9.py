@@ -298,9 +298,8 @@ def colours_file(row1_tokens: str, row2_tokens: str, columns: str = "NBW") -> st
     )
 
 
-@pytest.mark.parametrize("fast", [True, False])
-def test_pin_colours_and_unknown_marks_are_read(fast):
-    t, notes = h9.interpret(h9.scan(colours_file("2+", "1-"), "t.h9", fast=fast), fast=fast)
+def test_pin_colours_and_unknown_marks_are_read():
+    t, notes = h9.interpret(h9.scan(colours_file("2+", "1-"), "t.h9"))
     ann, bob = t.players
     assert (dict(ann.ids), dict(bob.ids)) == ({"egd": "19713452"}, {})
     assert (ann.country, ann.club, bob.country, bob.club) == ("", "", "FR", "0")  # XX, xxxx
@@ -321,9 +320,8 @@ def test_pin_colours_and_unknown_marks_are_read(fast):
     ],
 )
 def test_a_game_has_colours_when_a_token_gives_one(tokens, known, black):
-    for fast in (True, False):
-        t, _ = h9.interpret(h9.scan(colours_file(*tokens), "t.h9", fast=fast), fast=fast)
-        assert (t.games[0].colours_known, t.games[0].black) == (known, black), (tokens, fast)
+    t, _ = h9.interpret(h9.scan(colours_file(*tokens), "t.h9"))
+    assert (t.games[0].colours_known, t.games[0].black) == (known, black), tokens
 
 
 def test_a_handicap_game_without_colours_is_refused():
@@ -414,17 +412,10 @@ def test_a_value_written_with_a_question_mark_is_read_and_its_mark_said():
     assert len(notes) == 1 and "2 row(s) print values with '?' (line 2: 20? 20?)" in notes[0]
 
 
-def test_a_question_mark_value_reads_the_same_by_the_fast_and_the_reference_paths():
-    fast, slow = h9.scan(MARKED, "t.h9"), h9.scan(MARKED, "t.h9", fast=False)
-    assert [(r.printed, r.opponents, r.suffixes, r.marked) for r in fast.rows] == [
-        (r.printed, r.opponents, r.suffixes, r.marked) for r in slow.rows
-    ]
-
-
 def test_a_bare_unknown_result_after_the_values_is_a_round_token():
     """``5?`` past the header's values is a game of unknown result, not a value."""
     text = "; Pl Name Rk Co Club  NBW\n   1 Ann 3d FR Par  0  2?  \n   2 Bob 2d FR Par  0  1?\n"
-    parsed = h9.scan(text, "t.h9", fast=False)
+    parsed = h9.scan(text, "t.h9")
     assert [r.opponents for r in parsed.rows] == [[2], [1]] and not parsed.marked
 
 
@@ -476,8 +467,7 @@ def test_a_pin_label_in_the_column_line_is_no_value_column():
         " 1 Ann 3d FR Par  2+ 0+  2 1 |12345678\n"
         " 2 Bob 2d FR Par  1- 0-  0 2 |23456789\n"
     )
-    parsed = h9.scan(text, "t.h9", fast=False)
+    parsed = h9.scan(text, "t.h9")
     assert parsed.columns == ["NBW", "?Place"]
     assert [r.printed for r in parsed.rows] == [{"NBW": 2}, {"NBW": 0}]
     assert [r.pin for r in parsed.rows] == ["12345678", "23456789"]
-    assert h9.scan(text, "t.h9").columns == parsed.columns

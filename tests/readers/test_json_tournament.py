@@ -2,8 +2,9 @@
 
 * the reader (msgspec, by the format's types) and the JSON Schema generated from the same
   types agree with the ``jsonschema`` package on valid and mutated documents (hypothesis);
-* the fast way (C-speed decoding, meaning checked column by column) and the slow way
-  (value by value, entry by entry) give the same tournament, warnings and errors;
+* the fast way (C-speed decoding) and the slow way (the json module, value by value)
+  give the same tournament, warnings and errors (the meaning, decided once, is pinned by
+  tests/readers/test_json_meaning.py);
 * every error names the JSON path of the bad value; a key given twice is refused;
 * ``sodos convert`` writes real XML, h9 and SGF inputs as documents that read back to
   the same tournament and the same standings.
@@ -228,7 +229,7 @@ def test_bom_is_skipped():
 
 
 def slow_parse(data: bytes, source: str = "t.json"):
-    """The slow way alone: the json module, the types value by value, entry by entry."""
+    """The slow way alone: the json module, the types value by value."""
     value = json_tournament.decode(data, source)
     return json_tournament.build(json_tournament.validate(value, source), source)
 
