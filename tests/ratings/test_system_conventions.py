@@ -8,12 +8,12 @@ import math
 import random
 
 import pytest
+from conftest import builtin_host
 from sodos_hookspecs import GameHistory, HistoryGame, HistoryPlayer, InitialRating, RatingState
 
-from sodos_plugin import Host
 from sodos_plugin.ratings.systems import glicko2, whr
 
-HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+HOST = builtin_host({"cache": {"enabled": False}})
 
 
 # -- GoR: the floor each formula came with ----------------------------------------------
