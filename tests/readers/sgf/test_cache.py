@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 from child import clean, cli
+from conftest import builtin_host
 
-from sodos_plugin import Host
 from sodos_plugin.readers.sgf import cache as sgf_cache
 
 RECORD = "(;GM[1]FF[4]SZ[19]KM[{km}]PB[{b}]PW[{w}]BR[3k]WR[{wr}]DT[{dt}]RE[{re}];B[pd];W[dd])"
@@ -52,7 +52,7 @@ def ratings(cwd: Path, target: str, cache: Path | str | None) -> tuple[dict, lis
 def api_ratings(folder: Path, cache: Path | None) -> tuple[dict, list[str]]:
     """The same in this process (the value checks: many runs, nothing that can block)."""
     config = {"cache": {"enabled": cache is not None, "path": str(cache or "")}}
-    host = Host(config, config_file=False, entry_points=False)
+    host = builtin_host(config)
     history = host.history([folder])
     run = host.ratings(history, rating="egf").as_dict()
     return run, [w for w in history.warnings if "cache" in w]
