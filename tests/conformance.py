@@ -7,6 +7,8 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+from conftest import builtin_host
+
 from sodos_plugin.cli import main
 from sodos_plugin.readers import h9
 
@@ -19,9 +21,7 @@ def standings_json(path: Path, capsys, *extra: str) -> dict:
     file's last round as OpenGotha's export is (the CLI's own default is the last round
     with a result, e.g. round 1 of TournoiChinois's 5)."""
     if "--round" not in extra:
-        from sodos_plugin import Host
-
-        rounds = Host(config_file=False, entry_points=False).read([path]).tournament.rounds
+        rounds = builtin_host().read([path]).tournament.rounds
         extra = ("--round", str(rounds), *extra)
     capsys.readouterr()
     status = main(["standings", str(path), "--format", "json", "--no-entry-points", *extra])

@@ -55,12 +55,27 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+def builtin_host(config=None, **options):
+    """A host with built-ins only: no config file, no entry points; ``config`` and
+    ``options`` as :class:`~sodos_plugin.Host` takes them (``strict``, ``roster``,
+    ``overrides``...). For a module-level constant or a helper; a test takes the fixture
+    :func:`host` or :func:`make_host`."""
+    from sodos_plugin import Host
+
+    return Host(config, config_file=False, entry_points=False, **options)
+
+
 @pytest.fixture
 def host():
     """A host with built-ins only: no config file, no entry points."""
-    from sodos_plugin import Host
+    return builtin_host()
 
-    return Host(config_file=False, entry_points=False)
+
+@pytest.fixture
+def make_host():
+    """``make_host(config, **options)``: a built-ins-only host with a config or options
+    of its own (``{"system": "swiss"}``, ``strict=True``, ``roster=path``)."""
+    return builtin_host
 
 
 def install_temporarily(source: Path, target: Path) -> Path:
@@ -141,26 +156,49 @@ class Done:
     out: str
     err: str
 
+    def __iter__(self):  # ``status, out, err = sodos(...)``
+        return iter((self.status, self.out, self.err))
+
 
 @pytest.fixture
 def sodos(capsys, monkeypatch, tmp_path):
-    """``sodos(*args, stdin=b"...")``: :func:`sodos_plugin.cli.main` in this process (a
-    process is started only where a process is the point), in a temporary working folder
-    with its own cache, built-in plugins only."""
+    """``sodos(*args, stdin=b"...", cwd=folder, env={...}, entry_points=False)``:
+    :func:`sodos_plugin.cli.main` in this process, as ``sodos ARGS`` would run it
+    (``--help``'s exit is its status), in a temporary working folder (or ``cwd``) with its
+    own cache, built-in plugins only unless ``entry_points``. ``stdin``, ``cwd`` and ``env``
+    hold for the one call; ``env``'s ``PYTHONPATH`` goes on ``sys.path``, as a child's
+    would. :func:`child.sodos_process` starts a process, for the tests where a process is
+    the point."""
     from sodos_plugin.cli import main
     from sodos_plugin.cli._streams import SHOWN_AS
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("SODOS_DEBUG", raising=False)
+    for name in [name for name in os.environ if name.startswith("SODOS_")]:
+        monkeypatch.delenv(name)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ".cache"))
 
-    def run(*args, stdin: bytes | None = None) -> Done:
-        data = io.BytesIO(stdin or b"")
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(data, encoding="utf-8"))
-        capsys.readouterr()
-        status = main([*map(str, args), "--no-entry-points"])
-        out, err = capsys.readouterr()
-        SHOWN_AS.clear()
+    def run(
+        *args, stdin: bytes | None = None, cwd=None, env: dict | None = None, entry_points=False
+    ) -> Done:
+        with monkeypatch.context() as call:  # stdin, cwd and env for this call only
+            data = io.BytesIO(stdin or b"")
+            call.setattr(sys, "stdin", io.TextIOWrapper(data, encoding="utf-8"))
+            if cwd is not None:
+                call.chdir(cwd)
+            for name, value in (env or {}).items():
+                if name != "PYTHONPATH":
+                    call.setenv(name, value)
+                    continue
+                for folder in reversed([f for f in value.split(os.pathsep) if f]):
+                    on_path(call, Path(folder))
+            capsys.readouterr()
+            try:
+                status = main([*map(str, args), *([] if entry_points else ["--no-entry-points"])])
+            except SystemExit as done:  # argparse's --help and --version
+                code = done.code
+                status = code if isinstance(code, int) else 0 if code is None else 1
+            out, err = capsys.readouterr()
+            SHOWN_AS.clear()
         return Done(status, out, err)
 
     return run

@@ -5,28 +5,27 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import resource
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
+import child
 from conftest import TESTS
 
 FAULTS = TESTS / "fault_plugins"
 
 
 def command() -> list[str]:
-    script = Path(sys.executable).with_name("sodos")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "sodos_plugin.cli"]
+    """The installed ``sodos`` script (:func:`child.command`)."""
+    return child.command(script=True)
 
 
 def environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("SODOS_DEBUG", "PYTHONPATH")}
-    env["PYTHONPATH"] = str(FAULTS)
-    return env
+    """The child's environment (:func:`child.environment`) with the fault plugins
+    importable."""
+    return child.environment({"PYTHONPATH": str(FAULTS)})
 
 
 class Service:

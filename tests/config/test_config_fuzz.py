@@ -13,10 +13,10 @@ import os
 import tempfile
 from pathlib import Path
 
+from conftest import builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Host
 from sodos_plugin.config.settings import SCHEMA, Settings, load_file, parse_override, resolve
 from sodos_plugin.errors import ConfigError
 
@@ -216,7 +216,7 @@ def test_host_random_config(config):
     # module names to import are not fuzzed: importing arbitrary modules has effects
     config.pop("plugins", None)
     with contextlib.suppress(ConfigError):
-        Host(config, config_file=False, entry_points=False)
+        builtin_host(config)
 
 
 def test_deeply_nested_tables_are_rejected_cleanly(tmp_path):

@@ -97,7 +97,7 @@ def test_the_jobs_run_option_is_checked_too():
     assert parse_options({"jobs": 3}).jobs == 3
 
 
-def test_through_the_host_the_h9_reader_names_the_key():
-    host = Host({"plugin": {"builtin.h9": {"max_bytes": 0}}}, config_file=False, entry_points=False)
+def test_through_the_host_the_h9_reader_names_the_key(make_host):
+    host = make_host({"plugin": {"builtin.h9": {"max_bytes": 0}}})
     with pytest.raises(ConfigError, match=r"\[plugin\.builtin\.h9\]:max_bytes: expected"):
         host.read([H9])

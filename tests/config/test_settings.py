@@ -74,11 +74,11 @@ def test_precedence_file_then_host_dict_then_overrides(tmp_path):
     assert s.origins["scoring.bye"] == "host config"
 
 
-def test_tournament_settings_are_below_user_config():
+def test_tournament_settings_are_below_user_config(make_host):
     from builders import tournament
 
     t = tournament([("A", "1d")], 0, [], settings={"system": "swiss", "mcmahon": {"bar": "1d"}})
-    host = Host({"mcmahon": {"bar": "4d"}}, config_file=False, entry_points=False)
+    host = make_host({"mcmahon": {"bar": "4d"}})
     s = host.settings_for(t)
     assert s.system == "swiss"  # the file's own setting applies when config is silent
     assert s.mcmahon.bar == 3  # user config wins: 4d
@@ -170,9 +170,9 @@ def test_wrong_type_names_key_and_file(tmp_path, toml, key):
     assert key in message and str(config) in message
 
 
-def test_wrong_type_in_host_dict_and_override_names_the_layer():
+def test_wrong_type_in_host_dict_and_override_names_the_layer(make_host):
     with pytest.raises(ConfigError, match="host config") as error:
-        Host({"mcmahon": {"zero": 5.5}}, config_file=False, entry_points=False)
+        make_host({"mcmahon": {"zero": 5.5}})
     assert "mcmahon.zero" in str(error.value)
     with pytest.raises(ConfigError, match=r"-o scoring\.round_down") as error:
         Host(config_file=False, overrides=["scoring.round_down=7"], entry_points=False)

@@ -22,8 +22,9 @@ from fractions import Fraction as F
 
 import pytest
 from builders import tournament, values
+from conftest import builtin_host
 
-from sodos_plugin import Game, Host, Player, Result, Tournament
+from sodos_plugin import Game, Player, Result, Tournament
 from sodos_plugin.engine.ranks import parse_rank
 from sodos_plugin.engine.scores import start_scores
 
@@ -60,7 +61,7 @@ def event(**settings) -> Tournament:
 def standings(system="mcmahon", round=None, config=None, t=None):
     """After ``round``, by default the last scheduled one (rounds without any result
     count here: the API's own default is the last round with a result)."""
-    host = Host(config or {}, config_file=False, entry_points=False)
+    host = builtin_host(config or {})
     t = t or event()
     return host.standings(
         t, system=system, criteria=ALL, round=t.rounds if round is None else round
@@ -238,12 +239,10 @@ def test_half_point_bye_round_down():
     assert (values(s, "NBW")["E"], values(s, "MMS")["E"]) == (F(1, 2), F(51, 2))
 
 
-def test_round_down_floors_the_running_total_not_each_round():
+def test_round_down_floors_the_running_total_not_each_round(make_host):
     # P absent in rounds 1 and 2 (½ MMS each): after r1 ⌊½⌋ = 0, after r2 ⌊1⌋ = 1
     t = tournament([("P", "1d"), ("Q", "1d")], 2, [], absences=[(1, "P"), (2, "P")])
-    s = Host({}, config_file=False, entry_points=False).standings(
-        t, system="mcmahon", criteria=["MMS", "CUSSM"], round=2
-    )
+    s = make_host({}).standings(t, system="mcmahon", criteria=["MMS", "CUSSM"], round=2)
     # MMS 30 + 1 = 31; CUSSM 30 (after r1) + 31 (after r2) = 61
     assert values(s, "MMS")["P"] == 31
     assert values(s, "CUSSM")["P"] == 61
@@ -266,7 +265,7 @@ def test_unknown_result_scores_nothing():
     check(s, "SODOSW", {"X": 0, "Y": 0, "Z": 0})
 
 
-def test_start_mms_bar_floor_zero_correction():
+def test_start_mms_bar_floor_zero_correction(make_host):
     players = (
         Player("5d", rank=parse_rank("5d")),
         Player("1d", rank=parse_rank("1d")),
@@ -275,25 +274,21 @@ def test_start_mms_bar_floor_zero_correction():
         Player("explicit", rank=parse_rank("1d"), start_score=F(7, 2)),
     )
     t = Tournament("t", 0, players, ())
-    host = Host({}, config_file=False, entry_points=False)
+    host = make_host({})
     settings = host.settings_for(t, system="mcmahon", criteria=["MMS"])
     # defaults: zero 30k, no bar/floor: 5d (4) + 30 = 34, 1d 30, 3k (−3) + 30 + 1 = 28,
     # 20k (−20) + 30 = 10; the explicit start score 7/2 wins over the rank
     assert start_scores(t, settings, 2) == [68, 60, 56, 20, 7]
     config = {"mcmahon": {"bar": "3d", "floor": "15k", "zero": "20k"}}
-    settings = Host(config, config_file=False, entry_points=False).settings_for(
-        t, system="mcmahon", criteria=["MMS"]
-    )
+    settings = make_host(config).settings_for(t, system="mcmahon", criteria=["MMS"])
     # bar 3d (2), floor 15k (−15), zero 20k (−20): 5d → 2 + 20 = 22, 1d → 20,
     # 3k → −3 + 20 + 1 = 18, 20k → −15 + 20 = 5, explicit 7/2
     assert start_scores(t, settings, 2) == [44, 40, 36, 10, 7]
 
 
-def test_start_mms_negative_below_zero_rank():
+def test_start_mms_negative_below_zero_rank(make_host):
     t = tournament([("P", "15k"), ("Q", "1d")], 0, [])
-    s = Host({"mcmahon": {"zero": "10k"}}, config_file=False, entry_points=False).standings(
-        t, system="mcmahon", criteria=["MMS"]
-    )
+    s = make_host({"mcmahon": {"zero": "10k"}}).standings(t, system="mcmahon", criteria=["MMS"])
     # 15k (−15) − 10k (−10) = −5; 1d (0) + 10 = 10
     check(s, "MMS", {"P": -5, "Q": 10})
 
@@ -304,14 +299,12 @@ def test_doubled_scores():
     assert (values(s, "NBW")["A"], values(s, "NBW")["C"], values(s, "SOSW")["A"]) == (4, 5, 8)
 
 
-def test_unknown_rank_in_mcmahon_is_an_error():
+def test_unknown_rank_in_mcmahon_is_an_error(make_host):
     from sodos_plugin.errors import InputError
 
     t = tournament(["nameless", ("Q", "1d")], 0, [])
     with pytest.raises(InputError, match="nameless"):
-        Host({}, config_file=False, entry_points=False).standings(
-            t, system="mcmahon", criteria=["MMS"]
-        )
+        make_host({}).standings(t, system="mcmahon", criteria=["MMS"])
 
 
 def test_by_default_game_scores_like_a_played_one():

@@ -8,13 +8,14 @@ from fractions import Fraction as F
 
 import pytest
 from builders import B, J, W, tournament, values
+from conftest import builtin_host
 
-from sodos_plugin import ConfigError, Host, InputError, Player, Result, Tournament
+from sodos_plugin import ConfigError, InputError, Player, Result, Tournament
 from sodos_plugin.engine.explain import explain_player
 
 
 def host(config=None):
-    return Host(config or {}, config_file=False, entry_points=False)
+    return builtin_host(config or {})
 
 
 # -- CPS ----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+from conftest import builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -39,7 +40,7 @@ ALL = [
 
 
 def engine(config=None) -> Host:
-    return Host(config or {}, config_file=False, entry_points=False)
+    return builtin_host(config or {})
 
 
 @st.composite

@@ -35,7 +35,6 @@ import pytest
 from as_written import commands, environment, kind, prepare, run, serve, sodos_command
 from conftest import ROOT
 
-from sodos_plugin import Host
 from sodos_plugin.cli import COMMANDS, build_parser, chosen_command
 from sodos_plugin.cli._options import option_strings
 from sodos_plugin.config import settings
@@ -256,12 +255,11 @@ PLUGIN_BLOCKS = [b for b in of("python") if re.search(r"^@hookimpl$", b.body, re
 
 
 @pytest.mark.parametrize("block", PLUGIN_BLOCKS, ids=ids(PLUGIN_BLOCKS))
-def test_plugin_block_registers_cleanly(block):
+def test_plugin_block_registers_cleanly(host, block):
     """A block that is a plugin module is one: registered, it provides what it declares
     and no hook fails."""
     module = types.ModuleType(f"docs_block_{block.line}")
     exec(compile(block.body, block.id, "exec"), module.__dict__)
-    host = Host(config_file=False, entry_points=False)
     host.register(module, name="docs-block")
     assert host.plugin_warnings() == []
     assert any(host.registry.plugins["docs-block"].provides.values()), block.id

@@ -7,7 +7,7 @@ import pytest
 from builders import B, J, W, tournament
 from conftest import ROOT
 
-from sodos_plugin import Host, Result
+from sodos_plugin import Result
 from sodos_plugin.engine.numbers import format_value
 
 DOCS = ROOT / "docs"
@@ -53,13 +53,13 @@ def strasbourg():
     ("marker", "build", "config"),
     [("cup", cup, {}), ("strasbourg", strasbourg, {"mcmahon": {"bar": "1d"}})],
 )
-def test_worked_examples_are_computed(marker, build, config):
+def test_worked_examples_are_computed(make_host, marker, build, config):
     text = (DOCS / "criteria.md").read_text(encoding="utf-8")
     table = text.split(f"<!-- example: {marker} -->\n", 1)[1].split("\n\n", 1)[0]
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()]
     header, body = rows[0], rows[2:]
     t = build()
-    host = Host(config, config_file=False, entry_points=False)
+    host = make_host(config)
     standings = host.standings(t, system="mcmahon", criteria=header[1:])
     names = [p.name for p in t.players]
     assert [row[0] for row in body] == names

@@ -83,9 +83,8 @@ def load_example_module():
     return module
 
 
-def test_example_plugin_module_at_run_time():
+def test_example_plugin_module_at_run_time(host):
     """The same module, registered as an object: criterion, reader and writer work."""
-    host = Host(config_file=False, entry_points=False)
     host.register(load_example_module(), name="example-plus-runtime")
     read_result = host.read([EXAMPLE / "sample.pairs"])
     t = read_result.tournament
@@ -103,18 +102,16 @@ def test_example_plugin_module_at_run_time():
     ]
 
 
-def test_example_plugin_by_default_win_does_not_count():
+def test_example_plugin_by_default_win_does_not_count(host):
     module = load_example_module()
-    host = Host(config_file=False, entry_points=False)
     host.register(module, name="example-plus-runtime")
     t = tournament(["X", "Y"], 2, [(1, "X", "Y", B, 0, True), (2, "X", "Y", B)])
     standings = host.standings(t, system="swiss", criteria=["BWG"])
     assert standings.value("BWG", 0) == 1  # round 2 only
 
 
-def test_example_plugin_game_without_colours_does_not_count():
+def test_example_plugin_game_without_colours_does_not_count(host):
     """An unknown colour is not Black (an h9 token ``12+``: docs/plugins.md, seat.colour)."""
-    host = Host(config_file=False, entry_points=False)
     host.register(load_example_module(), name="example-plus-runtime")
     t = tournament(["X", "Y"], 2, [(1, "X", "Y", B), (2, "X", "Y", B)])
     games = (t.games[0], msgspec.structs.replace(t.games[1], colours_known=False))
@@ -123,10 +120,9 @@ def test_example_plugin_game_without_colours_does_not_count():
     assert standings.value("BWG", 0) == 1  # round 1 only
 
 
-def test_example_reader_errors_name_the_line(tmp_path):
+def test_example_reader_errors_name_the_line(host, tmp_path):
     from sodos_plugin import InputError
 
-    host = Host(config_file=False, entry_points=False)
     host.register(load_example_module(), name="example-plus-runtime")
     bad = tmp_path / "bad.pairs"
     bad.write_text("sodos-pairs\nrounds 1\nplayer | Ann | 3x\n", encoding="utf-8")
@@ -196,10 +192,10 @@ def test_config_md_examples_are_valid_config():
 # -- criteria.md ------------------------------------------------------------------------
 
 
-def test_criteria_md_covers_every_builtin_criterion():
+def test_criteria_md_covers_every_builtin_criterion(host):
     text = read("criteria.md")
     headings = " ".join(re.findall(r"^## (.*)$", text, re.M))
-    registry = Host(config_file=False, entry_points=False).registry
+    registry = host.registry
     missing = [
         name
         for name, owner in registry.criterion_owner.items()
@@ -222,16 +218,14 @@ def mcmahon_example():
     ("marker", "build", "system"),
     [("seed", seed, "swiss"), ("mcmahon", mcmahon_example, "mcmahon")],
 )
-def test_criteria_md_worked_examples(marker, build, system):
+def test_criteria_md_worked_examples(host, marker, build, system):
     text = read("criteria.md")
     table = text.split(f"<!-- example: {marker} -->\n", 1)[1].split("\n\n", 1)[0]
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()]
     header, body = rows[0], rows[2:]
     criteria = header[1:]
     t = build()
-    standings = Host(config_file=False, entry_points=False).standings(
-        t, system=system, criteria=criteria
-    )
+    standings = host.standings(t, system=system, criteria=criteria)
     names = [p.name for p in t.players]
     assert [row[0] for row in body] == names
     for row in body:

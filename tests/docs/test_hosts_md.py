@@ -101,8 +101,7 @@ def test_every_public_host_call_is_documented():
     assert public - names - elsewhere == set()
 
 
-def test_each_documented_call_runs(tmp_path):
-    host = Host(config_file=False, entry_points=False)
+def test_each_documented_call_runs(make_host, host):
     t = tournament([(p, "1d") for p in "ABCD"], 6, seed_games())
     path = TESTS / "data" / "sample_tournament.xml"
     standings = host.standings(t, system="swiss", criteria=["NBW", "SOS", "SODOS"])
@@ -114,7 +113,7 @@ def test_each_documented_call_runs(tmp_path):
         pass
 
     runs = {
-        "Host": lambda: Host({"system": "swiss"}, config_file=False, entry_points=False),
+        "Host": lambda: make_host({"system": "swiss"}),
         "host.read": lambda: host.read([path]).tournament.players,
         "host.reader_for": lambda: host.reader_for(path).name == "opengotha-xml" or None,
         "Tournament": lambda: Tournament("t", 1, (), ()),

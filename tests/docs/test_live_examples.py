@@ -11,7 +11,7 @@ import subprocess
 import pytest
 from as_written import prepare
 from conftest import ROOT
-from service import Service, command, environment
+from service import Service
 
 pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
 
@@ -39,19 +39,12 @@ def test_every_live_route_has_an_example():
         assert route in commands, route
 
 
-def test_the_examples_run_as_written(tmp_path):
+def test_the_examples_run_as_written(sodos, tmp_path):
     if shutil.which("curl") is None:
         pytest.skip("curl is not installed")
     prepare("games.csv", tmp_path)
-    made = subprocess.run(
-        [*command(), "store", "ratings.db", "games.csv", "--rating", "ogs", "--no-cache"],
-        cwd=tmp_path,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert made.returncode == 0, made.stderr
+    made = sodos("store", "ratings.db", "games.csv", "--rating", "ogs", "--no-cache")
+    assert made.status == 0, made.err
     service = Service(tmp_path, "", "--store", str(tmp_path / "ratings.db"), "--rating", "ogs")
     try:
         for block, shown in examples():

@@ -28,8 +28,6 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from sodos_plugin import Host
-
 ADAPTER = ROOT / "docs" / "adapters" / "mcmahon_adapter.py"
 REQUIREMENTS = ["mcmahon==0.3.0", "scipy"]
 
@@ -125,9 +123,9 @@ def test_the_adapter_overrides_only_the_order(adapter):
     assert ours.make_pairing is host_class.make_pairing
 
 
-def test_sodos_is_called_from_inside_the_hosts_make_pairing(adapter):
+def test_sodos_is_called_from_inside_the_hosts_make_pairing(make_host, adapter):
     host_file = sys.modules[adapter.HostTournament.__module__].__file__
-    sodos = Host({"system": "mcmahon"}, config_file=False, entry_points=False)
+    sodos = make_host({"system": "mcmahon"})
     callers = []
     standings = sodos.standings
 

@@ -11,9 +11,9 @@ from fractions import Fraction
 
 import pytest
 from builders import B, J, W, tournament
-from conftest import ROOT
+from conftest import ROOT, builtin_host
 
-from sodos_plugin import Host, Participation
+from sodos_plugin import Participation
 from sodos_plugin.config.settings import SCHEMA
 from sodos_plugin.engine.context import Context, Seat
 
@@ -39,7 +39,7 @@ def sample_context() -> Context:
         byes=[(2, "Cid")],
         absences=[(2, "Dan")],
     )
-    host = Host(config_file=False, entry_points=False)
+    host = builtin_host()
     return Context(t, host.settings_for(t), 3)
 
 
@@ -67,12 +67,11 @@ def test_every_public_attribute_is_documented(prefix, get):
         assert not missing, missing  # each key, or its whole table (``ctx.settings.serve``)
 
 
-def test_the_documented_example_runs_as_printed():
+def test_the_documented_example_runs_as_printed(host):
     code = DOC.split("<!-- example: wins-against-stronger -->\n```python\n", 1)[1]
     code = code.split("```", 1)[0]
     module = types.ModuleType("docs_example_was")
     exec(compile(code, "docs/plugins.md", "exec"), module.__dict__)
-    host = Host(config_file=False, entry_points=False)
     host.register(module, name="was")
     ctx = sample_context()
     s = host.standings(ctx.tournament, system="mcmahon", criteria=["MMS", "WAS"])

@@ -54,21 +54,12 @@ def test_ci_extracts_the_same_commands(tmp_path):
         assert done.stdout == expected + "\n"
 
 
-def test_sample_standings_print_nothing_about_the_samples_own_files(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SODOS_")}
-    done = subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", "standings", "sample_sgf/"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
-    assert done.stdout.startswith("Sodos Spring McMahon 2026")
-    assert "Nowak Piotr" in done.stdout
+def test_sample_standings_print_nothing_about_the_samples_own_files(sodos):
+    done = sodos("standings", "sample_sgf/", cwd=ROOT)
+    assert done.status == 0, done.err
+    assert done.err == ""
+    assert done.out.startswith("Sodos Spring McMahon 2026")
+    assert "Nowak Piotr" in done.out
 
 
 def test_the_top_level_is_the_layout_the_project_promises():

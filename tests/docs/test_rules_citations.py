@@ -65,18 +65,9 @@ def test_every_builtin_criterion_cites_the_rules_page(host: Host):
         assert CITATION.search(criterion.source), (name, criterion.source)
 
 
-def test_explain_prints_the_rules_page_as_the_source(tmp_path):
-    import subprocess
-    import sys
-
+def test_explain_prints_the_rules_page_as_the_source(sodos):
     sample = ROOT / "sample_sgf"
-    done = subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", "explain", "--no-entry-points"]
-        + ["Nowak", str(sample)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
-    rules = [line for line in done.stdout.splitlines() if line.strip().startswith("rule:")]
-    assert rules, done.stdout + done.stderr
+    done = sodos("explain", "Nowak", sample)
+    rules = [line for line in done.out.splitlines() if line.strip().startswith("rule:")]
+    assert rules, done.out + done.err
     assert all("docs/rules.md §" in line for line in rules), rules

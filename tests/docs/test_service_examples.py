@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 from conftest import ROOT
-from service import Service, command, environment
+from service import Service
 
 pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
 
@@ -70,7 +70,7 @@ def test_curl_example_runs_as_written(docs_service, index):
 
 
 @pytest.mark.slow
-def test_java_client_compiles_runs_and_prints_the_shown_standings(docs_service, tmp_path):
+def test_java_client_compiles_runs_and_prints_the_shown_standings(docs_service, sodos, tmp_path):
     if shutil.which("javac") is None or shutil.which("java") is None:
         pytest.skip("javac not found: install a JDK (Debian: default-jdk-headless) to run it")
     (block, shown) = next((b, s) for b, s in examples() if "javac" in b)
@@ -80,14 +80,8 @@ def test_java_client_compiles_runs_and_prints_the_shown_standings(docs_service, 
     # and the client's numbers are the service's
     import json
 
-    standings = subprocess.run(
-        [*command(), "standings", "docs/json/league.json", "--format", "json"],
-        cwd=ROOT,
-        env=environment(),
-        capture_output=True,
-        timeout=120,
-    )
-    rows = json.loads(standings.stdout)["standings"]
+    standings = sodos("standings", "docs/json/league.json", "--format", "json", cwd=ROOT)
+    rows = json.loads(standings.out)["standings"]
     printed = [line.split() for line in done.stdout.splitlines()[2:]]
     assert [row[-3:] for row in printed] == [
         [str(v) for v in row["values"].values()] for row in rows

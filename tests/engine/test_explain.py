@@ -12,11 +12,11 @@ from fractions import Fraction
 
 import pytest
 from builders import B, mixed, seed, tournament
-from conftest import shared_path
+from conftest import builtin_host, shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Game, Host, InputError, Player, Result, Tournament
+from sodos_plugin import Game, InputError, Player, Result, Tournament
 from sodos_plugin.engine.explain import as_dict, explain_player, render
 from sodos_plugin.engine.numbers import format_value
 
@@ -171,7 +171,7 @@ def random_tournaments(draw):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_tournaments(), st.sampled_from(["swiss", "mcmahon"]))
 def test_sum_equals_value_random(t, system):
-    host = Host(config_file=False, entry_points=False)
+    host = builtin_host()
     check_all(host.standings(t, system=system, criteria=ALL))
 
 

@@ -166,12 +166,13 @@ def test_name_index_closest():
     assert "WEBER ANNA" in index and "Weber Anne" not in index
 
 
-def test_players_registered_apart_with_one_name_are_warned_by_every_reader(tmp_path):
+def test_players_registered_apart_with_one_name_are_warned_by_every_reader(
+    make_host, host, tmp_path
+):
     # JSON with ids (the reader itself is silent then), and h9 rows: said by the host
     import json
     import unicodedata
 
-    from sodos_plugin import Host
     from sodos_plugin.engine.identity import shared_names
     from sodos_plugin.errors import StrictError
 
@@ -192,14 +193,13 @@ def test_players_registered_apart_with_one_name_are_warned_by_every_reader(tmp_p
     }
     path = tmp_path / "cup.json"
     path.write_text(json.dumps(doc), "utf-8")
-    host = Host(config_file=False, entry_points=False)
     warnings = host.read([path]).warnings
     assert warnings == [
         f"{path}: 2 players have one name by the identity rule (docs/rules.md §8): "
         f"'Dan Wójcik' (player 1), {nfd!r} (player 2); one person registered twice, "
         "or different people?"
     ]
-    strict = Host({"strict": True}, config_file=False, entry_points=False)
+    strict = make_host({"strict": True})
     with pytest.raises(StrictError):
         strict.read([path])
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,7 @@ RANKS = list(range(-30, 9))
 
 @pytest.fixture(scope="module")
 def engine() -> Host:
-    return Host(config_file=False, entry_points=False)
+    return builtin_host()
 
 
 def random_rounds(rng: random.Random, n: int, first: int, last: int):

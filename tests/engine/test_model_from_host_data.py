@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from sodos_plugin import Game, Host, Player, Result, SodosError, Tournament
+from sodos_plugin import Game, Player, Result, SodosError, Tournament
 from sodos_plugin.errors import ModelError
 
 PLAYERS = (Player("Ann", 1), Player("Bob", 0), Player("Cid", -1))
@@ -57,11 +57,10 @@ def test_bad_data_names_the_field_when_built(changes, message):
     assert isinstance(caught.value, SodosError) and isinstance(caught.value, ValueError)
 
 
-def test_good_host_data_and_lists_are_accepted():
+def test_good_host_data_and_lists_are_accepted(host):
     t = build(players=list(PLAYERS), games=list(GAMES), byes={(2, 1)})
     assert isinstance(t.players, tuple) and isinstance(t.games, tuple)
     assert t.byes == frozenset({(2, 1)})
-    host = Host(config_file=False, entry_points=False)
     s = host.standings(t, system="swiss", criteria=["NBW", "SOS"])
     assert isinstance(s.rows(), list) and len(s.rows()) == 3
     assert s.rows()[0].player.name == "Ann"

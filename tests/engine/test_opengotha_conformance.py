@@ -27,7 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import builtin_host, shared_path
 
 from sodos_plugin import Host
 from sodos_plugin.engine import compat
@@ -135,7 +135,7 @@ def compute(host: Host, path: Path, rounds: list[int]) -> Outcome:
 
 @functools.lru_cache(maxsize=2)
 def outcomes(mode: str) -> dict[str, Outcome]:
-    host = Host({"compat": mode}, config_file=False, entry_points=False)
+    host = builtin_host({"compat": mode})
     folder = shared_path(*OG, "xml")
     result = {}
     for name, row in sorted(files().items()):

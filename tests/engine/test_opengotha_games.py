@@ -20,6 +20,7 @@ from fractions import Fraction as F
 
 import pytest
 from builders import B, J, W, tournament, values
+from conftest import builtin_host
 
 from sodos_plugin import Game, Host, Player, Tournament
 from sodos_plugin.engine.model import Participation
@@ -44,7 +45,7 @@ def event():
 
 
 def standings(t, criteria):
-    host = Host(config_file=False, entry_points=False)
+    host = builtin_host()
     return host.standings(t, criteria=criteria, system="mcmahon")
 
 

@@ -12,8 +12,9 @@ from fractions import Fraction
 
 import pytest
 from builders import tournament
+from conftest import builtin_host
 
-from sodos_plugin import Host, Result
+from sodos_plugin import Result
 from sodos_plugin.engine.model import Participation
 from sodos_plugin.engine.scores import ABSENT, BYE, NOT_ASSIGNED, PAIRED, Pairings, Scores
 
@@ -36,7 +37,7 @@ def event():
 
 
 def scores(config=None, rounds=3):
-    host = Host(config or {}, config_file=False, entry_points=False)
+    host = builtin_host(config or {})
     t = event()
     settings = host.settings_for(t, system="mcmahon")
     pairings = Pairings(t, rounds)

@@ -8,14 +8,15 @@ inside a tie they are listed by rank (strongest first; unknown rank last), then 
 from __future__ import annotations
 
 from builders import B, J, tournament
+from conftest import builtin_host
 
-from sodos_plugin import Host, Player, Tournament
+from sodos_plugin import Player, Tournament
 from sodos_plugin.engine.advice import advice
 from sodos_plugin.engine.standings import order_players
 
 
 def host(config=None):
-    return Host(config or {}, config_file=False, entry_points=False)
+    return builtin_host(config or {})
 
 
 def names(standings):

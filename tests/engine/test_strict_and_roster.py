@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,19 +12,6 @@ from sodos_plugin import Host, InputError, StrictError
 from sodos_plugin.errors import ConfigError
 
 SAMPLE = ROOT / "sample_sgf"
-
-
-def sodos(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env.pop("SODOS_DEBUG", None)
-    return subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", *args, "--no-entry-points"],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def merged_folder(tmp_path: Path) -> Path:
@@ -43,16 +27,16 @@ def merged_folder(tmp_path: Path) -> Path:
 MERGED = "'Ann Lee' ({0}) and 'ANN LEE' ({1}) are one player"
 
 
-def test_a_warning_is_printed_and_the_run_goes_on(tmp_path):
+def test_a_warning_is_printed_and_the_run_goes_on(sodos, tmp_path):
     games = merged_folder(tmp_path)
-    done = sodos("standings", str(games), "--format", "csv", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert MERGED.format(games / "r1.sgf", games / "r2.sgf") in done.stderr
-    assert done.stdout.count("\n") == 3  # header and two players
+    done = sodos("standings", str(games), "--format", "csv")
+    assert done.status == 0, done.err
+    assert MERGED.format(games / "r1.sgf", games / "r2.sgf") in done.err
+    assert done.out.count("\n") == 3  # header and two players
 
 
 @pytest.mark.parametrize("how", ["option", "option-first", "config"])
-def test_strict_turns_every_warning_into_an_error(tmp_path, how):
+def test_strict_turns_every_warning_into_an_error(sodos, tmp_path, how):
     games = merged_folder(tmp_path)
     if how == "config":
         (tmp_path / "sodos.toml").write_text("strict = true\n")
@@ -61,41 +45,41 @@ def test_strict_turns_every_warning_into_an_error(tmp_path, how):
         args = ["standings", str(games), "--strict"]
     else:
         args = ["standings", "--strict", str(games)]
-    done = sodos(*args, cwd=tmp_path)
-    assert done.returncode == 2
-    assert done.stdout == ""  # no standings
-    lines = done.stderr.splitlines()
+    done = sodos(*args)
+    assert done.status == 2
+    assert done.out == ""  # no standings
+    lines = done.err.splitlines()
     assert lines[-1] == "sodos: error: 1 warning(s), errors under --strict"
     assert lines[0].startswith("error: " + MERGED.format(games / "r1.sgf", games / "r2.sgf"))
 
 
-def test_strict_lists_the_standings_warnings_too(tmp_path):
+def test_strict_lists_the_standings_warnings_too(sodos, host, tmp_path):
     games = folder(tmp_path / "games", {"r1.sgf": rec("Ann Lee", "Bob Ray")})
     # SODOS with MMS: advice warns (docs/rules.md); NR is no rank: a reader warning
-    done = sodos("standings", str(games), "--criteria", "MMS,SODOS", "--strict", cwd=tmp_path)
-    assert done.returncode == 2, done.stderr
-    host = Host({"strict": True, "criteria": ["MMS", "SODOS"]}, config_file=False)
-    read = Host(config_file=False, entry_points=False).read([games], jobs=1)
+    done = sodos("standings", str(games), "--criteria", "MMS,SODOS", "--strict")
+    assert done.status == 2, done.err
+    strict = Host({"strict": True, "criteria": ["MMS", "SODOS"]}, config_file=False)
+    read = host.read([games], jobs=1)
     with pytest.raises(StrictError) as caught:
-        host.standings(read.tournament)
-    assert caught.value.warnings and all(w in done.stderr for w in caught.value.warnings)
+        strict.standings(read.tournament)
+    assert caught.value.warnings and all(w in done.err for w in caught.value.warnings)
 
 
-def test_check_lists_warnings_as_errors_under_strict_and_exits_1(tmp_path):
+def test_check_lists_warnings_as_errors_under_strict_and_exits_1(sodos, tmp_path):
     games = merged_folder(tmp_path)
-    done = sodos("check", str(games), cwd=tmp_path)
-    assert done.returncode == 0, done.stdout
-    assert "warning: " + MERGED.format(games / "r1.sgf", games / "r2.sgf") in done.stdout
-    done = sodos("check", "--strict", str(games), cwd=tmp_path)
-    assert done.returncode == 1
-    assert "error: " + MERGED.format(games / "r1.sgf", games / "r2.sgf") in done.stdout
-    assert "ok:" not in done.stdout
+    done = sodos("check", str(games))
+    assert done.status == 0, done.out
+    assert "warning: " + MERGED.format(games / "r1.sgf", games / "r2.sgf") in done.out
+    done = sodos("check", "--strict", str(games))
+    assert done.status == 1
+    assert "error: " + MERGED.format(games / "r1.sgf", games / "r2.sgf") in done.out
+    assert "ok:" not in done.out
 
 
-def test_host_read_under_strict_raises_with_every_warning(tmp_path):
+def test_host_read_under_strict_raises_with_every_warning(make_host, tmp_path):
     games = merged_folder(tmp_path)
     with pytest.raises(StrictError) as caught:
-        Host(config_file=False, entry_points=False, strict=True).read([games], jobs=1)
+        make_host(strict=True).read([games], jobs=1)
     assert len(caught.value.warnings) == 1 and "are one player" in caught.value.warnings[0]
 
 
@@ -108,43 +92,43 @@ def roster_csv(path: Path, names: list[str]) -> Path:
     return path
 
 
-def test_a_name_not_in_the_roster_is_an_error_with_the_closest_match(tmp_path):
+def test_a_name_not_in_the_roster_is_an_error_with_the_closest_match(sodos, tmp_path):
     games = folder(
         tmp_path / "games",
         {"r1.sgf": rec("Schmidt Jonaz", "Weber Anna"), "r2.sgf": rec("Nobody Else", "X Y", ro="2")},
     )
     roster = roster_csv(tmp_path / "players.csv", ["Schmidt Jonas", "weber  ANNA", "Klein Paul"])
-    done = sodos("standings", str(games), "--roster", str(roster), cwd=tmp_path)
-    assert done.returncode == 2
-    assert done.stderr.strip().endswith(
+    done = sodos("standings", str(games), "--roster", str(roster))
+    assert done.status == 2
+    assert done.err.strip().endswith(
         f"3 player name(s) not in the roster {roster}: 'Schmidt Jonaz' (closest: "
         "'Schmidt Jonas'), 'Nobody Else' (no close name in the roster), "
         "'X Y' (no close name in the roster)"
-    ), done.stderr
-    assert done.stdout == ""
+    ), done.err
+    assert done.out == ""
 
 
-def test_a_roster_with_every_name_passes(tmp_path):
+def test_a_roster_with_every_name_passes(sodos, tmp_path):
     games = folder(tmp_path / "games", {"r1.sgf": rec("Schmidt Jonas", "Weber Anna")})
     roster_csv(tmp_path / "players.csv", ["SCHMIDT JONAS", "Weber\u00a0Anna", "Klein Paul"])
     (tmp_path / "sodos.toml").write_text('roster = "players.csv"\n')  # beside the config
-    done = sodos("standings", str(games), "--format", "csv", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert "Schmidt Jonas" in done.stdout
+    done = sodos("standings", str(games), "--format", "csv")
+    assert done.status == 0, done.err
+    assert "Schmidt Jonas" in done.out
 
 
-def test_surname_and_first_name_columns_and_semicolons(tmp_path):
+def test_surname_and_first_name_columns_and_semicolons(make_host, tmp_path):
     path = tmp_path / "players.csv"
     path.write_text("Name;First name;Rank\nSchmidt;Jonas;3k\nWeber;Anna;1d\n", encoding="utf-8")
     games = folder(tmp_path / "games", {"r1.sgf": rec("Schmidt Jonas", "Weber Anna")})
-    host = Host(config_file=False, entry_points=False, roster=path)
+    host = make_host(roster=path)
     assert host.roster.names == ["Schmidt Jonas", "Weber Anna"]
     assert len(host.read([games], jobs=1).tournament.players) == 2
 
 
-def test_any_tournament_file_is_a_roster():
+def test_any_tournament_file_is_a_roster(make_host):
     xml = TESTS / "data" / "sample_tournament.xml"
-    host = Host(config_file=False, entry_points=False, roster=xml)
+    host = make_host(roster=xml)
     result = host.read([SAMPLE], jobs=1, skip_bad=True)
     assert len(result.tournament.players) == len(host.roster.names)
 
@@ -158,23 +142,23 @@ def test_any_tournament_file_is_a_roster():
         (b"Name\n\xff\n", "not UTF-8"),
     ],
 )
-def test_a_bad_roster_is_a_config_error(tmp_path, content, message):
+def test_a_bad_roster_is_a_config_error(sodos, make_host, tmp_path, content, message):
     path = tmp_path / "players.csv"
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
-    host = Host(config_file=False, entry_points=False, roster=path)
+    host = make_host(roster=path)
     with pytest.raises(ConfigError, match=message):
         _ = host.roster
-    done = sodos("check", "--roster", str(path), cwd=tmp_path)
-    assert done.returncode == 1 and message in done.stdout
+    done = sodos("check", "--roster", str(path))
+    assert done.status == 1 and message in done.out
 
 
-def test_a_missing_roster_fails_check(tmp_path):
-    done = sodos("check", "--roster", "nowhere.csv", cwd=tmp_path)
-    assert done.returncode == 1 and "nowhere.csv: roster: cannot read: No such file" in done.stdout
+def test_a_missing_roster_fails_check(sodos):
+    done = sodos("check", "--roster", "nowhere.csv")
+    assert done.status == 1 and "nowhere.csv: roster: cannot read: No such file" in done.out
 
 
-def test_the_roster_check_is_one_error_for_the_api(tmp_path):
+def test_the_roster_check_is_one_error_for_the_api(make_host, tmp_path):
     games = folder(tmp_path / "games", {"r1.sgf": rec("Ann Lee", "Bob Ray")})
     roster = roster_csv(tmp_path / "players.csv", ["Ann Lee"])
     with pytest.raises(InputError, match=r"'Bob Ray' \(no close name"):
-        Host(config_file=False, entry_points=False, roster=roster).read([games], jobs=1)
+        make_host(roster=roster).read([games], jobs=1)

@@ -9,11 +9,11 @@ import dataclasses
 
 import msgspec
 from builders import B, J, W, tournament
+from conftest import builtin_host
 
-from sodos_plugin import Host
 from sodos_plugin.engine.context import Context
 
-HOST = Host(config_file=False, entry_points=False)
+HOST = builtin_host()
 CRITERIA = ["MMS", "SOSM", "SOSOSM", "SODOSM", "SOSM-1", "CUSSM", "EXT", "EXR", "DC", "SDC"]
 
 

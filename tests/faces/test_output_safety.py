@@ -9,8 +9,9 @@
 * Encodings, full disk, closed stdout: an encoding that cannot show a character gets
   ``?`` and a warning; a full disk and a closed standard output are reported as such.
 
-The command runs as a child process with the suite's memory limit and a timeout; its
-output is checked as bytes.
+The command runs in this process (the ``sodos`` fixture); where the process's own
+streams, file-size limit or encoding are the point, as a child with the suite's memory
+limit and a timeout, its output checked as bytes.
 """
 
 from __future__ import annotations
@@ -23,15 +24,14 @@ import resource
 import signal
 import stat
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
-from child import MEMORY_LIMIT
+from child import sodos_process
 from records import record
 
-from sodos_plugin import Host, OutputError, PluginError
+from sodos_plugin import OutputError, PluginError
 from sodos_plugin.cli._streams import MAX_MESSAGE_WIDTH, say
 from sodos_plugin.writers.csv_writer import text_cell
 
@@ -41,30 +41,18 @@ C1_AND_FORMAT = ["\x85", "\x9b", "\u202e", "\u2066", "\u2028", "\u200b"]
 
 
 def run(*args: str, cwd: Path, env: dict | None = None, **popen) -> subprocess.CompletedProcess:
-    """``sodos ARGS`` as a child, output as bytes."""
-    environment = dict(os.environ, **(env or {}))
-    environment.pop("SODOS_DEBUG", None)
-    preexec = popen.pop("preexec_fn", None)
-
-    def limits() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-        if preexec:
-            preexec()
-
+    """``sodos ARGS`` as a child under the suite's memory limit, output as bytes: for the
+    tests where the process's own streams, limits or encoding are the point."""
     popen.setdefault("stdout", subprocess.PIPE)
-    return subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", *args, "--no-entry-points"],
-        cwd=cwd,
-        env=environment,
-        stderr=subprocess.PIPE,
-        timeout=TIMEOUT,
-        preexec_fn=limits,
-        **popen,
-    )
+    return sodos_process(
+        *args, cwd=cwd, env=env, memory_limit=True, text=False, timeout=TIMEOUT,
+        stderr=subprocess.PIPE, **popen,
+    )  # fmt: skip
 
 
-def no_raw_controls(data: bytes) -> None:
+def no_raw_controls(data: bytes | str) -> None:
     """Only newlines: no ESC, CR, BEL... and no C1 control, bidi override, separator."""
+    data = data.encode("utf-8") if isinstance(data, str) else data
     for byte in CONTROL_BYTES:
         assert byte not in data, (byte, data[:400])
     text = data.decode("utf-8")
@@ -96,25 +84,21 @@ EXPECTED_REJECTED = {
 }
 
 
-def stderr_lines(done: subprocess.CompletedProcess) -> list[str]:
-    return done.stderr.decode("utf-8").splitlines()
-
-
 @pytest.mark.parametrize("fmt", ["table", "csv", "html", "json", "h9"])
-def test_control_characters_never_reach_any_output_raw(tmp_path, fmt):
+def test_control_characters_never_reach_any_output_raw(sodos, tmp_path, fmt):
     folder = hostile_folder(tmp_path)
-    done = run("standings", str(folder), "--skip-bad", "--format", fmt, cwd=tmp_path)
-    no_raw_controls(done.stdout)
-    no_raw_controls(done.stderr)
-    lines = stderr_lines(done)
+    done = sodos("standings", str(folder), "--skip-bad", "--format", fmt)
+    no_raw_controls(done.out)
+    no_raw_controls(done.err)
+    lines = done.err.splitlines()
     if fmt == "h9":  # Eve's OSC sequence holds a ';', an h9 comment mark: refused, escaped
-        assert done.returncode == 2 and done.stdout == b""
+        assert done.status == 2 and done.out == ""
         assert lines[-1].startswith("sodos: error: ") and lines[-1].endswith(
             "(a comment mark): player 'Eve\\x1b]0;pwned\\x07' (the row would not read back "
             "as written)"
         )
         return
-    assert done.returncode == 0, done.stderr
+    assert done.status == 0, done.err
     # every stderr line is one the tool wrote: the forged name stays inside its line
     assert all(line.startswith(("rejected: ", "warning: ", "excluded: ")) for line in lines)
     rejected = [line for line in lines if line.startswith("rejected: ")]
@@ -123,7 +107,7 @@ def test_control_characters_never_reach_any_output_raw(tmp_path, fmt):
         f"rejected: {folder}/bad\\x1b[2J\\nrejected: forged.sgf: not SGF: no game found (no '(;')"
     )
     assert rejected[1].startswith(f"rejected: {folder}/more.zip!m\\x1b[1m\\r.sgf: ")
-    out = done.stdout.decode("utf-8")
+    out = done.out
     if fmt == "json":  # exact data for programs, as JSON escapes
         names = {row["player"]["name"] for row in json.loads(out)["standings"]}
         assert names == {EVE, BOB}
@@ -154,7 +138,7 @@ def game(black: str, white: str, result: str = "RESULT_BLACKWINS") -> str:
     )
 
 
-def test_a_name_with_a_line_break_cannot_forge_a_line(tmp_path):
+def test_a_name_with_a_line_break_cannot_forge_a_line(sodos, tmp_path):
     """XML keeps a character reference &#10; in an attribute: a real newline in a name."""
     path = tmp_path / "t.xml"
     path.write_text(
@@ -164,28 +148,28 @@ def test_a_name_with_a_line_break_cannot_forge_a_line(tmp_path):
         )
     )
     for fmt in ("table", "csv", "h9", "html"):
-        done = run("standings", str(path), "--format", fmt, cwd=tmp_path)
-        assert done.returncode == 0, done.stderr
-        out = done.stdout.decode()
-        no_raw_controls(done.stdout)
+        done = sodos("standings", str(path), "--format", fmt)
+        assert done.status == 0, done.err
+        out = done.out
+        no_raw_controls(done.out)
         assert not any(line.startswith("rejected:") for line in out.splitlines())
         if fmt == "h9":  # h9 rows are words: any whitespace is one space there
             assert "Ann rejected: forged.sgf: x x" in out
         else:
             assert "Ann\\nrejected: forged.sgf: x\\rx" in out, out
-    done = run("explain", "Zed", str(path), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    no_raw_controls(done.stdout)
-    assert "Ann\\nrejected: forged.sgf: x\\rx" in done.stdout.decode()
+    done = sodos("explain", "Zed", str(path))
+    assert done.status == 0, done.err
+    no_raw_controls(done.out)
+    assert "Ann\\nrejected: forged.sgf: x\\rx" in done.out
 
 
-def test_the_error_line_of_the_command_is_escaped(tmp_path):
+def test_the_error_line_of_the_command_is_escaped(sodos):
     name = "x\x1b[2J\nrejected: y.h9"
-    done = run("standings", name, cwd=tmp_path)
-    assert done.returncode == 2
-    assert done.stderr.startswith(b"sodos: error: x\\x1b[2J\\nrejected: y.h9: ")
-    assert done.stderr.lower().endswith(b"no such file or directory\n")
-    assert done.stderr.count(b"\n") == 1
+    done = sodos("standings", name)
+    assert done.status == 2
+    assert done.err.startswith("sodos: error: x\\x1b[2J\\nrejected: y.h9: ")
+    assert done.err.lower().endswith("no such file or directory\n")
+    assert done.err.count("\n") == 1
 
 
 def test_say_escapes_and_bounds_one_line():
@@ -199,7 +183,7 @@ def test_say_escapes_and_bounds_one_line():
 # -- bounded output -----------------------------------------------------------------------
 
 
-def test_a_pathological_name_pads_no_column(tmp_path):
+def test_a_pathological_name_pads_no_column(sodos, tmp_path):
     long_name = "N" * 200_000
     lines = ["; EV[Pad]", "; Pl Name Rk Co Club NBW"]
     for i in range(50):
@@ -210,19 +194,19 @@ def test_a_pathological_name_pads_no_column(tmp_path):
     path = tmp_path / "pad.h9"
     path.write_text("\n".join(lines) + "\n")
     for fmt in ("h9", "csv", "html", "json"):
-        done = run("standings", str(path), "--format", fmt, cwd=tmp_path)
-        assert done.returncode == 0, done.stderr
+        done = sodos("standings", str(path), "--format", fmt)
+        assert done.status == 0, done.err
         # the long name at most twice (HTML: its cell and its opponent's tooltip), every
         # other row short: linear in the input, not 50 rows x 200 000
-        assert len(done.stdout) < 2 * 200_000 + 50 * 2_000, (fmt, len(done.stdout))
+        assert len(done.out) < 2 * 200_000 + 50 * 2_000, (fmt, len(done.out))
 
 
-def test_a_huge_token_in_a_rejection_is_cut_in_the_message(tmp_path):
+def test_a_huge_token_in_a_rejection_is_cut_in_the_message(sodos, tmp_path):
     path = tmp_path / "token.h9"
     path.write_text("; Pl Name Rk Co Club NBW\n1 A 1k FR Par 1 " + "x" * 100_000 + "\n")
-    done = run("standings", str(path), cwd=tmp_path)
-    assert done.returncode == 2
-    (line,) = stderr_lines(done)
+    done = sodos("standings", str(path))
+    assert done.status == 2
+    (line,) = done.err.splitlines()
     assert line.startswith(f"sodos: error: {path}:line 2: 'xxx") and "x…x" in line
     assert line.endswith("' is neither a value (3, 2½, 2.5) nor a round token (opp+/w2, 0=, 0-)")
     assert len(line) == MAX_MESSAGE_WIDTH
@@ -253,37 +237,35 @@ def formula_xml(path: Path) -> None:
     path.write_text(opengotha(players, game("=1+1", "-2", "RESULT_WHITEWINS"), general))
 
 
-def csv_rows(data: bytes) -> dict[str, list[str]]:
-    rows = list(csv.reader(io.StringIO(data.decode())))
+def csv_rows(data: str) -> dict[str, list[str]]:
+    rows = list(csv.reader(io.StringIO(data)))
     return {row[2]: row for row in rows[1:]}
 
 
-def test_csv_output_neutralises_formulas_but_not_numbers(tmp_path):
+def test_csv_output_neutralises_formulas_but_not_numbers(sodos, tmp_path):
     path = tmp_path / "f.xml"
     formula_xml(path)
-    done = run("standings", str(path), "--format", "csv", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    rows = csv_rows(done.stdout)
+    done = sodos("standings", str(path), "--format", "csv")
+    assert done.status == 0, done.err
+    rows = csv_rows(done.out)
     assert set(rows) == {"'=1+1", "'-2", "Plain"}
     assert rows["'=1+1"][4:7] == ["'+A", "'@B", "-5"]  # country, club, MMS -5: a number
     assert rows["'-2"][4:7] == ["C", "'=cmd|' /C calc'!A0", "-4"]
-    done = run(
+    done = sodos(
         "standings",
         str(path),
         "--format",
         "csv",
         "-o",
         "plugin.builtin.csv_writer.escape_formulas=false",
-        cwd=tmp_path,
     )
-    assert done.returncode == 0, done.stderr
-    assert set(csv_rows(done.stdout)) == {"=1+1", "-2", "Plain"}
-    done = run(
+    assert done.status == 0, done.err
+    assert set(csv_rows(done.out)) == {"=1+1", "-2", "Plain"}
+    done = sodos(
         "standings", str(path), "--format", "csv", "-o", "plugin.builtin.csv_writer.x=1",
-        cwd=tmp_path,
     )  # fmt: skip
-    assert done.returncode == 2
-    assert b"[plugin.builtin.csv_writer]: unknown key 'x' (known: escape_formulas)" in done.stderr
+    assert done.status == 2
+    assert "[plugin.builtin.csv_writer]: unknown key 'x' (known: escape_formulas)" in done.err
 
 
 # -- atomic --output ----------------------------------------------------------------------
@@ -300,26 +282,26 @@ def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
 
-def test_output_replaces_the_file_keeping_its_mode_and_a_link(tmp_path):
+def test_output_replaces_the_file_keeping_its_mode_and_a_link(sodos, tmp_path):
     source = small_h9(tmp_path / "t.h9")
     out = tmp_path / "real.json"
     out.write_text("old")
     out.chmod(0o640)
     link = tmp_path / "link.json"
     link.symlink_to(out)
-    done = run("standings", str(source), "--format", "json", "--output", str(link), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
+    done = sodos("standings", str(source), "--format", "json", "--output", str(link))
+    assert done.status == 0, done.err
     assert link.is_symlink() and json.loads(out.read_text())["standings"]
     assert stat.S_IMODE(out.stat().st_mode) == 0o640
     assert leftovers(tmp_path) == []
 
 
-def test_a_failing_writer_leaves_the_old_file(tmp_path):
+def test_a_failing_writer_leaves_the_old_file(make_host, tmp_path):
     from sodos_plugin.engine.model import Player, Tournament
 
     out = tmp_path / "out.h9"
     out.write_text("old results\n")
-    host = Host({"system": "swiss"}, config_file=False, entry_points=False)
+    host = make_host({"system": "swiss"})
     t = Tournament("t", 0, (Player("Ann", rank=None), Player("Bob", rank=1)), ())
     standings = host.standings(t)
     from sodos_plugin.cli._common import output
@@ -379,11 +361,11 @@ def test_a_full_disk_on_standard_output_is_reported_as_such(tmp_path, fmt):
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-def test_a_full_disk_on_the_output_file_is_reported_as_such(tmp_path):
+def test_a_full_disk_on_the_output_file_is_reported_as_such(sodos, tmp_path):
     source = small_h9(tmp_path / "t.h9")
-    done = run("standings", str(source), "--output", "/dev/full", cwd=tmp_path)
-    assert done.returncode == 2
-    assert done.stderr == b"sodos: error: /dev/full: cannot write: No space left on device\n"
+    done = sodos("standings", str(source), "--output", "/dev/full")
+    assert done.status == 2
+    assert done.err == "sodos: error: /dev/full: cannot write: No space left on device\n"
 
 
 def test_a_closed_standard_output_is_reported_as_such(tmp_path):
@@ -398,10 +380,9 @@ class FailingStream(io.StringIO):
         raise OSError(28, "No space left on device")
 
 
-def test_host_write_blames_the_stream_not_the_writer(tmp_path):
+def test_host_write_blames_the_stream_not_the_writer(host, tmp_path):
     source = small_h9(tmp_path / "t.h9")
     source.write_text(source.read_text().replace("Ann", "Anné"))
-    host = Host(config_file=False, entry_points=False)
     standings = host.standings(host.read([source]).tournament)
     with pytest.raises(OutputError, match="^cannot write the output: No space left on device$"):
         host.write(standings, "csv", FailingStream())

@@ -39,13 +39,12 @@ def test_no_installed_plugin_replaces_a_builtin():
     assert all(host.registry.plugins[p].builtin for p in host.registry.criterion_owner.values())
 
 
-def test_a_conformance_file_gives_the_builtin_values():
+def test_a_conformance_file_gives_the_builtin_values(host):
     path = shared_path(*JUVISY)
     criteria = ["MMS", "SOSM", "SOSOSM", "SODOS", "SODOSM", "CUSS"]
     user = Host(config_file=False)
-    clean = Host(config_file=False, entry_points=False)
     a = user.standings(user.read([path]).tournament, criteria=criteria)
-    b = clean.standings(clean.read([path]).tournament, criteria=criteria)
+    b = host.standings(host.read([path]).tournament, criteria=criteria)
     assert [(r.player.name, r.values) for r in a.rows()] == [
         (r.player.name, r.values) for r in b.rows()
     ]

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from builders import SEED_SCHEDULE, seed_games, tournament, values
-from conftest import TESTS
+from conftest import TESTS, builtin_host
 
 from sodos_plugin import ConfigError, Host, PluginError
 
@@ -43,7 +40,7 @@ def seed():
 @pytest.fixture
 def faulty(monkeypatch) -> Host:
     monkeypatch.syspath_prepend(str(FAULTS))
-    return Host({"plugins": ALL_FAULTY}, config_file=False, entry_points=False)
+    return builtin_host({"plugins": ALL_FAULTY})
 
 
 def failure(host: Host, plugin: str) -> PluginError:
@@ -55,18 +52,18 @@ def failure(host: Host, plugin: str) -> PluginError:
 # -- registration-time faults --------------------------------------------------------
 
 
-def test_a_named_module_that_cannot_be_imported_is_an_error(monkeypatch):
+def test_a_named_module_that_cannot_be_imported_is_an_error(make_host, monkeypatch):
     """As pytest's -p: the user asked for it, so the run stops, naming module and error."""
     monkeypatch.syspath_prepend(str(FAULTS))
     config = {"plugins": [*ALL_FAULTY, "sodos_fault_import"]}
     with pytest.raises(ConfigError) as caught:
-        Host(config, config_file=False, entry_points=False)
+        make_host(config)
     assert str(caught.value) == (
         "plugin module 'sodos_fault_import' (named in host config) cannot be imported: "
         "RuntimeError: this plugin cannot be imported"
     )
     # sodos plugins lists it as a row instead (raise_plugin_errors=False)
-    host = Host(config, config_file=False, entry_points=False, raise_plugin_errors=False)
+    host = make_host(config, raise_plugin_errors=False)
     error = failure(host, "sodos_fault_import")
     assert error.hook == "import"
     assert "this plugin cannot be imported" in str(error)
@@ -98,7 +95,7 @@ def test_configure_rejection_names_plugin_and_key(monkeypatch):
     def configured(level):
         section = {"sodos_fault_configure": {"level": level}}
         config = {"plugins": ["sodos_fault_configure"], "plugin": section}
-        return Host(config, config_file=False, entry_points=False)
+        return builtin_host(config)
 
     host = configured(3)
     error = failure(host, "sodos_fault_configure")
@@ -108,20 +105,20 @@ def test_configure_rejection_names_plugin_and_key(monkeypatch):
     assert not ok.registry.failures and "F-CONF" in ok.registry.criteria
 
 
-def test_a_plugin_failing_in_configure_says_what_is_not_used(monkeypatch, capsys):
+def test_a_plugin_failing_in_configure_says_what_is_not_used(make_host, monkeypatch):
     # issue 33: the warning named the plugin and the key, not what the run goes without
     # (a replaced built-in silently came back); docs/plugins.md promises "not used: ..."
     monkeypatch.syspath_prepend(str(FAULTS))
     config = {"plugins": ["sodos_fault_configure"], "plugin": {"sodos_fault_configure": {}}}
-    host = Host(config, config_file=False, entry_points=False)
+    host = make_host(config)
     (warning,) = [w for w in host.plugin_warnings() if "sodos_fault_configure" in w]
     assert "sodos_configure" in warning and warning.endswith("not used: F-CONF")
     assert host.registry.plugins["sodos_fault_configure"].lost == {"criteria": ["F-CONF"]}
 
 
-def test_a_plugin_failing_in_a_later_hook_contributes_nothing(monkeypatch):
+def test_a_plugin_failing_in_a_later_hook_contributes_nothing(make_host, monkeypatch):
     monkeypatch.syspath_prepend(str(FAULTS))
-    host = Host({"plugins": ["sodos_fault_later_hook"]}, config_file=False, entry_points=False)
+    host = make_host({"plugins": ["sodos_fault_later_hook"]})
     error = failure(host, "sodos_fault_later_hook")
     assert error.hook == "sodos_readers" and "readers hook exploded" in str(error)
     # its SODOS replacement was collected before the failure: dropped, the built-in stays
@@ -251,34 +248,28 @@ def write_tiny(directory: Path) -> Path:
     return path
 
 
-def run_cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+@pytest.fixture
+def run_cli(sodos, tmp_path):
+    """``sodos ARGS`` in this process with every faulty plugin named by a config file."""
     config = tmp_path / "sodos.toml"
     config.write_text(f"plugins = {json.dumps(ALL_FAULTY)}\n")
-    env = dict(os.environ)
-    env.pop("SODOS_DEBUG", None)
-    env["PYTHONPATH"] = os.pathsep.join([str(FAULTS), env.get("PYTHONPATH", "")])
-    return subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", *args, "--config", str(config)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+
+    def run(*args: str):
+        return sodos(*args, "--config", config, env={"PYTHONPATH": str(FAULTS)})
+
+    return run
 
 
-def test_cli_builtins_work_and_failures_are_warnings(tmp_path):
+def test_cli_builtins_work_and_failures_are_warnings(run_cli, tmp_path):
     path = write_tiny(tmp_path)
-    done = run_cli(
-        tmp_path, "standings", str(path), "--system", "swiss", "--criteria", "NBW,SODOS",
-        "--format", "json", "--no-entry-points",
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr
-    data = json.loads(done.stdout)
+    done = run_cli("standings", str(path), "--system", "swiss", "--criteria", "NBW,SODOS",
+        "--format", "json", )  # fmt: skip
+    assert done.status == 0, done.err
+    assert "Traceback" not in done.err
+    data = json.loads(done.out)
     assert data
-    assert "plugin 'sodos_fault_unknown_hook' failed in check_pending" in done.stderr
-    assert "plugin 'sodos_fault_hooks' failed in sodos_criteria" in done.stderr
+    assert "plugin 'sodos_fault_unknown_hook' failed in check_pending" in done.err
+    assert "plugin 'sodos_fault_hooks' failed in sodos_criteria" in done.err
 
 
 @pytest.mark.parametrize(
@@ -299,39 +290,39 @@ def test_cli_builtins_work_and_failures_are_warnings(tmp_path):
         (["--format", "boom"], "plugin 'sodos_fault_writers' failed in write (boom)"),
     ],
 )
-def test_cli_plugin_fault_is_one_line_without_traceback(tmp_path, args, expected):
+def test_cli_plugin_fault_is_one_line_without_traceback(run_cli, tmp_path, args, expected):
     path = write_tiny(tmp_path)
     common = ["standings", str(path), "--system", "swiss", "--no-entry-points"]
-    done = run_cli(tmp_path, *common, *args)
-    assert done.returncode == 2
-    assert expected in done.stderr
-    assert "Traceback" not in done.stderr
-    error_lines = [line for line in done.stderr.splitlines() if line.startswith("sodos: error")]
+    done = run_cli(*common, *args)
+    assert done.status == 2
+    assert expected in done.err
+    assert "Traceback" not in done.err
+    error_lines = [line for line in done.err.splitlines() if line.startswith("sodos: error")]
     assert len(error_lines) == 1
-    debug = run_cli(tmp_path, *common, *args, "--debug")
-    assert debug.returncode == 2
-    assert "Traceback" in debug.stderr and expected in debug.stderr
+    debug = run_cli(*common, *args, "--debug")
+    assert debug.status == 2
+    assert "Traceback" in debug.err and expected in debug.err
 
 
-def test_cli_reader_fault_is_one_line(tmp_path):
+def test_cli_reader_fault_is_one_line(run_cli, tmp_path):
     path = tmp_path / "x.bad.json"
     path.write_text("{}")
-    done = run_cli(tmp_path, "standings", str(path), "--no-entry-points")
-    assert done.returncode == 2
-    assert "plugin 'sodos_fault_reader_raises' failed in read (bad-json)" in done.stderr
-    assert "Traceback" not in done.stderr
+    done = run_cli("standings", str(path))
+    assert done.status == 2
+    assert "plugin 'sodos_fault_reader_raises' failed in read (bad-json)" in done.err
+    assert "Traceback" not in done.err
 
 
-def test_cli_plugins_lists_failures(tmp_path):
-    done = run_cli(tmp_path, "plugins", "--format", "json", "--no-entry-points")
-    assert done.returncode == 0, done.stderr
-    infos = {i["name"]: i for i in json.loads(done.stdout)}
+def test_cli_plugins_lists_failures(run_cli):
+    done = run_cli("plugins", "--format", "json")
+    assert done.status == 0, done.err
+    infos = {i["name"]: i for i in json.loads(done.out)}
     assert "check_pending" in infos["sodos_fault_unknown_hook"]["failed"]
     assert infos["builtin.sodos"]["criteria"] and not infos["builtin.sodos"]["failed"]
-    check = run_cli(tmp_path, "check", "--no-entry-points")
-    assert check.returncode == 1
-    assert "error: plugin 'sodos_fault_hooks' failed in sodos_criteria" in check.stdout
-    assert "Traceback" not in check.stdout + check.stderr
+    check = run_cli("check")
+    assert check.status == 1
+    assert "error: plugin 'sodos_fault_hooks' failed in sodos_criteria" in check.out
+    assert "Traceback" not in check.out + check.err
 
 
 def test_entry_point_plugins_that_fail_are_reported_by_entry_point_name(monkeypatch, tmp_path):
@@ -366,9 +357,9 @@ def test_entry_point_plugins_that_fail_are_reported_by_entry_point_name(monkeypa
     assert caught.value.plugin == "faulty-criteria"
 
 
-def test_criterion_mutating_the_context_cannot_change_builtins(monkeypatch, host):
+def test_criterion_mutating_the_context_cannot_change_builtins(make_host, monkeypatch, host):
     monkeypatch.syspath_prepend(str(FAULTS))
-    mutating = Host({"plugins": ["sodos_fault_mutates"]}, config_file=False, entry_points=False)
+    mutating = make_host({"plugins": ["sodos_fault_mutates"]})
     criteria = ["NBW", "SOSW", "SODOSW"]
     clean = host.standings(seed(), system="swiss", criteria=criteria)
     try:

@@ -7,35 +7,23 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
-
-from sodos_plugin import Host
+from child import sodos_process
+from conftest import builtin_host, shared_path
 
 JUVISY = ("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
 
 
 def sodos(*args, cwd: Path, folder: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SODOS_")}
-    env["PYTHONPATH"] = str(folder)
-    return subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", *map(str, args)],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
+    """``sodos ARGS`` as a child that finds the distribution installed in ``folder``."""
+    return sodos_process(*args, cwd=cwd, env={"PYTHONPATH": str(folder)}, entry_points=True)
 
 
 def builtin_sodos(path: Path) -> dict[str, float]:
-    host = Host(config_file=False, entry_points=False)
+    host = builtin_host()
     s = host.standings(host.read([path]).tournament, criteria=["MMS", "SODOS"])
     return {row.player.name: float(row.values["SODOS"]) for row in s.rows()}
 

@@ -64,8 +64,8 @@ def test_builtins_are_registered_as_plugins(host):
     assert host.registry.criterion_owner["SODOMS"] == "builtin.sodoms"
 
 
-def test_blocking_a_builtin(host):
-    blocked = Host({"disable": ["builtin.sodos"]}, config_file=False, entry_points=False)
+def test_blocking_a_builtin(make_host, host):
+    blocked = make_host({"disable": ["builtin.sodos"]})
     assert blocked.registry.plugins["builtin.sodos"].blocked
     assert "SODOSW" not in blocked.registry.criteria
     assert "SOS" in blocked.registry.criteria  # other built-ins untouched
@@ -102,9 +102,9 @@ def test_builtin_sodos_on_the_seed_in_mcmahon(host):
     assert values(s, "SODOS") == BUILTIN_SODOS_M
 
 
-def test_config_named_module_adds_and_replaces(modules):
+def test_config_named_module_adds_and_replaces(make_host, modules):
     write_module(modules, "sodos_test_extra", CRITERION_MODULE.format(name="SOS", value=7))
-    host = Host({"plugins": ["sodos_test_extra"]}, config_file=False, entry_points=False)
+    host = make_host({"plugins": ["sodos_test_extra"]})
     info = host.registry.plugins["sodos_test_extra"]
     # the bare family name stands for its W and M forms too (docs/plugins.md)
     assert info.origin == "config" and info.replaced == ["SOS", "SOSW", "SOSM"]
@@ -120,11 +120,11 @@ def test_config_named_module_adds_and_replaces(modules):
     assert values(s, "SOS")["A"] == 16
 
 
-def test_two_third_party_plugins_claiming_one_name(modules):
+def test_two_third_party_plugins_claiming_one_name(make_host, modules):
     write_module(modules, "sodos_claim_one", CRITERION_MODULE.format(name="SHARED", value=1))
     write_module(modules, "sodos_claim_two", CRITERION_MODULE.format(name="SHARED", value=2))
     config = {"plugins": ["sodos_claim_one", "sodos_claim_two"]}
-    host = Host(config, config_file=False, entry_points=False)  # the host still starts
+    host = make_host(config)  # the host still starts
     (conflict,) = host.registry.conflicts
     assert conflict.plugins == ("sodos_claim_one", "sodos_claim_two")
     with pytest.raises(ConfigError) as error:
@@ -134,30 +134,28 @@ def test_two_third_party_plugins_claiming_one_name(modules):
     assert "prefer" in message
     for winner, value in (("sodos_claim_one", 1), ("sodos_claim_two", 2)):
         # [prefer] keys are case-insensitive like every criterion name
-        host = Host({**config, "prefer": {"shared": winner}}, config_file=False, entry_points=False)
+        host = make_host({**config, "prefer": {"shared": winner}})
         assert host.registry.criterion_owner["SHARED"] == winner
         assert not host.registry.conflicts
         s = host.standings(seed(), system="swiss", criteria=["NBW", "SHARED"])
         assert set(values(s, "SHARED").values()) == {value}
 
 
-def test_two_third_party_plugins_replacing_a_builtin_conflict(modules):
+def test_two_third_party_plugins_replacing_a_builtin_conflict(make_host, modules):
     write_module(modules, "sodos_rep_one", CRITERION_MODULE.format(name="SOSOS", value=1))
     write_module(modules, "sodos_rep_two", CRITERION_MODULE.format(name="SOSOS", value=2))
     config = {"plugins": ["sodos_rep_one", "sodos_rep_two"]}
-    host = Host(config, config_file=False, entry_points=False)
+    host = make_host(config)
     # never a silent fall-back to the built-in: the name is unusable until [prefer] chooses
     assert "SOSOS" not in host.registry.criteria
     with pytest.raises(ConfigError, match="SOSOS.*sodos_rep_one, sodos_rep_two.*prefer"):
         host.standings(seed(), system="swiss", criteria=["NBW", "SOSOS"])
-    host = Host(
-        {**config, "prefer": {"SOSOS": "sodos_rep_two"}}, config_file=False, entry_points=False
-    )
+    host = make_host({**config, "prefer": {"SOSOS": "sodos_rep_two"}})
     assert host.registry.criterion_owner["SOSOS"] == "sodos_rep_two"
     assert host.registry.criterion_owner["SOSOSW"] == "sodos_rep_two"  # and its forms
 
 
-def test_unknown_hook_name_is_reported_by_check_pending(modules):
+def test_unknown_hook_name_is_reported_by_check_pending(make_host, modules):
     write_module(
         modules,
         "sodos_typo",
@@ -169,14 +167,14 @@ def test_unknown_hook_name_is_reported_by_check_pending(modules):
             return []
         """,
     )
-    host = Host({"plugins": ["sodos_typo"]}, config_file=False, entry_points=False)
+    host = make_host({"plugins": ["sodos_typo"]})
     (failure,) = [f for f in host.registry.failures if f.plugin == "sodos_typo"]
     assert failure.hook == "check_pending" and "sodos_criterias" in str(failure)
     assert host.plugin_host.pm.get_plugin("sodos_typo") is None
     assert "SOS" in host.registry.criteria  # the rest keeps working
 
 
-def test_plugin_that_raises_is_reported_by_name_and_hook(modules):
+def test_plugin_that_raises_is_reported_by_name_and_hook(make_host, modules):
     write_module(
         modules,
         "sodos_raises",
@@ -195,13 +193,13 @@ def test_plugin_that_raises_is_reported_by_name_and_hook(modules):
             raise RuntimeError("no writers today")
         """,
     )
-    host = Host({"plugins": ["sodos_raises"]}, config_file=False, entry_points=False)
+    host = make_host({"plugins": ["sodos_raises"]})
     (failure,) = [f for f in host.registry.failures if f.plugin == "sodos_raises"]
     assert failure.hook == "sodos_writers" and "no writers today" in str(failure)
     assert "table" in host.registry.writers  # other plugins' writers still there
 
 
-def test_criterion_that_raises_names_plugin_and_criterion(modules):
+def test_criterion_that_raises_names_plugin_and_criterion(make_host, modules):
     write_module(
         modules,
         "sodos_compute_raises",
@@ -216,16 +214,16 @@ def test_criterion_that_raises_names_plugin_and_criterion(modules):
             return [Criterion("BOOM", "raises", compute)]
         """,
     )
-    host = Host({"plugins": ["sodos_compute_raises"]}, config_file=False, entry_points=False)
+    host = make_host({"plugins": ["sodos_compute_raises"]})
     with pytest.raises(PluginError) as error:
         host.standings(seed(), system="swiss", criteria=["NBW", "BOOM"])
     assert error.value.plugin == "sodos_compute_raises"
     assert "BOOM" in error.value.hook and "ZeroDivisionError: boom" in str(error.value)
 
 
-def test_missing_config_module_is_an_error_naming_module_and_import_error():
+def test_missing_config_module_is_an_error_naming_module_and_import_error(make_host):
     with pytest.raises(ConfigError) as error:
-        Host({"plugins": ["sodos_no_such_module"]}, config_file=False, entry_points=False)
+        make_host({"plugins": ["sodos_no_such_module"]})
     assert str(error.value) == (
         "plugin module 'sodos_no_such_module' (named in host config) cannot be imported: "
         "ModuleNotFoundError: No module named 'sodos_no_such_module'"
@@ -240,9 +238,9 @@ def test_missing_config_module_is_an_error_naming_module_and_import_error():
     assert failure.hook == "import"
 
 
-def test_plugin_section_for_unknown_plugin_is_an_error():
+def test_plugin_section_for_unknown_plugin_is_an_error(make_host):
     with pytest.raises(ConfigError, match="no_such_plugin"):
-        Host({"plugin": {"no_such_plugin": {"x": 1}}}, config_file=False, entry_points=False)
+        make_host({"plugin": {"no_such_plugin": {"x": 1}}})
 
 
 def test_configure_hands_each_plugin_its_own_section(modules):

@@ -1,21 +1,18 @@
 """Plugin rules: names compared case-insensitively,
 family names standing for their W and M forms, isolation of failing plugins, and the
-command line's plugin control (``-p``, ``-p no:``, the environment), driven as a
-subprocess where it is about the CLI.
+command line's plugin control (``-p``, ``-p no:``, the environment), through the
+command where it is about the CLI.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 from builders import seed_games, tournament, values
-from conftest import on_path, shared_path
+from conftest import builtin_host, on_path, shared_path
 from sodos_hookspecs import Breakdown, Criterion, Reader, Writer, hookimpl
 
 from sodos_plugin import ConfigError, Host, PluginError
@@ -51,7 +48,7 @@ class Provides:
 
 
 def host_with(*plugins: tuple[str, object], config: dict | None = None) -> Host:
-    host = Host(config or {}, config_file=False, entry_points=False)
+    host = builtin_host(config or {})
     for name, plugin in plugins:
         host.register(plugin, name=name)
     return host
@@ -93,7 +90,7 @@ def test_criterion_names_are_case_insensitive_and_keep_the_builtin_spelling():
     assert s.as_dict()["providers"]["SOSM"]["plugin"] == "lower"
 
 
-def test_writer_names_are_case_insensitive(host, tmp_path):
+def test_writer_names_are_case_insensitive(host):
     import io
 
     s = host.standings(seed(), system="swiss", criteria=["NBW"])
@@ -146,13 +143,12 @@ def test_explicit_forms_win_over_the_family_name():
     assert set(values(s, "SODOSM").values()) == {1}
 
 
-def test_opengotha_file_with_m_form_criteria_uses_the_family_replacement():
+def test_opengotha_file_with_m_form_criteria_uses_the_family_replacement(host):
     path = shared_path(*JUVISY)
-    clean = Host(config_file=False, entry_points=False)
-    builtin = clean.standings(clean.read([path]).tournament)
+    builtin = host.standings(host.read([path]).tournament)
     assert builtin.criteria == ("MMS", "SOSM", "SOSOSM")  # the file's own M-form names
-    host = host_with(("sos7", Provides(Criterion("sos", "seven", constant(7)))))
-    replaced = host.standings(host.read([path]).tournament)
+    sos7 = host_with(("sos7", Provides(Criterion("sos", "seven", constant(7)))))
+    replaced = sos7.standings(sos7.read([path]).tournament)
     assert replaced.criteria == ("MMS", "SOSM", "SOSOSM")
     assert set(values(replaced, "SOSM").values()) == {7}
     assert values(replaced, "SOSOSM") == values(builtin, "SOSOSM")  # another family: built-in
@@ -257,7 +253,7 @@ def test_keyboard_interrupt_is_not_swallowed():
         host_with(("raiser", Raises("sodos_criteria", KeyboardInterrupt())))
 
 
-def test_a_failing_plugin_never_unregisters_another_with_its_name(tmp_path, monkeypatch):
+def test_a_failing_plugin_never_unregisters_another_with_its_name(make_host, tmp_path, monkeypatch):
     (tmp_path / "sodos_named_twice.py").write_text(
         textwrap.dedent(
             """
@@ -270,7 +266,7 @@ def test_a_failing_plugin_never_unregisters_another_with_its_name(tmp_path, monk
         )
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    host = Host({"plugins": ["sodos_named_twice"]}, config_file=False, entry_points=False)
+    host = make_host({"plugins": ["sodos_named_twice"]})
     first = host.plugin_host.pm.get_plugin("sodos_named_twice")
     host.register(Raises("sodos_criteria", RuntimeError("second")), name="sodos_named_twice")
     assert host.plugin_host.pm.get_plugin("sodos_named_twice") is first
@@ -325,24 +321,6 @@ def sodos_criteria():
 """
 
 
-def sodos(*args, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    environment = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("SODOS_DEBUG", "SODOS_PLUGINS", "SODOS_DISABLE_PLUGIN_AUTOLOAD")
-    }
-    environment.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", *map(str, args)],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
-
-
 @pytest.fixture
 def plugin_dir(tmp_path) -> Path:
     """Plugin modules and a distribution with entry points, on PYTHONPATH only."""
@@ -368,7 +346,7 @@ def env_for(folder: Path, **more: str) -> dict:
     return {"PYTHONPATH": str(folder), **more}
 
 
-def test_dash_p_loads_modules_before_or_after_the_command(plugin_dir, tmp_path):
+def test_dash_p_loads_modules_before_or_after_the_command(sodos, plugin_dir):
     juvisy = shared_path(*JUVISY)
     env = env_for(plugin_dir)
     for args in (
@@ -376,120 +354,137 @@ def test_dash_p_loads_modules_before_or_after_the_command(plugin_dir, tmp_path):
         ["standings", juvisy, "-p", "sodos_p_seven", "--format", "JSON"],
         ["standings", "-p", "sodos_p_seven", juvisy, "--format", "json"],
     ):
-        done = sodos(*args, "--no-entry-points", cwd=tmp_path, env=env)
-        assert done.returncode == 0, done.stderr
-        data = json.loads(done.stdout)
+        done = sodos(*args, env=env)
+        assert done.status == 0, done.err
+        data = json.loads(done.out)
         assert {row["values"]["SOSM"] for row in data["standings"]} == {7}
         assert data["providers"]["SOSM"]["plugin"] == "sodos_p_seven"
         assert data["providers"]["SOSM"]["replaces"] == "builtin.sos"
         line = "plugins: SOSM from module sodos_p_seven (named by -p) (replaces the built-in)"
-        assert line in done.stderr.splitlines()
+        assert line in done.err.splitlines()
 
 
-def test_dash_p_is_repeatable_and_blocks_with_no(plugin_dir, tmp_path):
+def test_dash_p_is_repeatable_and_blocks_with_no(sodos, plugin_dir):
     juvisy = shared_path(*JUVISY)
     env = env_for(plugin_dir)
     both = sodos(
         "-p", "sodos_p_nine", "standings", juvisy, "-p", "sodos_p_seven",
-        "--criteria", "MMS,NINE,SOS", "--format", "json", "--no-entry-points",
-        cwd=tmp_path, env=env,
+        "--criteria", "MMS,NINE,SOS", "--format", "json", env=env,
     )  # fmt: skip
-    assert both.returncode == 0, both.stderr
-    data = json.loads(both.stdout)
+    assert both.status == 0, both.err
+    data = json.loads(both.out)
     assert data["providers"]["NINE"]["plugin"] == "sodos_p_nine"
     assert data["providers"]["SOS"]["plugin"] == "sodos_p_seven"
     blocked = sodos(
         "-p", "sodos_p_seven", "-p", "no:sodos_p_seven", "-p", "no:builtin.sodoms",
-        "plugins", "--format", "json", "--no-entry-points", cwd=tmp_path, env=env,
+        "plugins", "--format", "json", env=env,
     )  # fmt: skip
-    rows = {r["name"]: r for r in json.loads(blocked.stdout)}
+    rows = {r["name"]: r for r in json.loads(blocked.out)}
     assert rows["sodos_p_seven"]["status"] == "blocked"
     assert rows["builtin.sodoms"]["status"] == "blocked"
     gone = sodos(
         "-p", "no:builtin.sodoms", "standings", juvisy, "--criteria", "MMS,SODOMS",
-        "--no-entry-points", cwd=tmp_path, env=env,
+        env=env,
     )  # fmt: skip
-    assert gone.returncode == 2 and "unknown criterion 'SODOMS'" in gone.stderr
-    assert "plugins blocked in this run (-p no:NAME, disable) that may provide it: " in gone.stderr
-    assert "'builtin.sodoms'" in gone.stderr.split("blocked in this run", 1)[1]
-    typo = sodos("-p", "no:builtin.sodom", "plugins", "--no-entry-points", cwd=tmp_path)
-    assert "warning: blocked plugin 'builtin.sodom': no plugin has that name" in typo.stdout
+    assert gone.status == 2 and "unknown criterion 'SODOMS'" in gone.err
+    assert "plugins blocked in this run (-p no:NAME, disable) that may provide it: " in gone.err
+    assert "'builtin.sodoms'" in gone.err.split("blocked in this run", 1)[1]
+    typo = sodos("-p", "no:builtin.sodom", "plugins")
+    assert "warning: blocked plugin 'builtin.sodom': no plugin has that name" in typo.out
 
 
 @pytest.mark.slow
-def test_environment_names_modules_and_disables_autoload(plugin_dir, tmp_path):
+def test_environment_names_modules_and_disables_autoload(sodos, plugin_dir):
     juvisy = shared_path(*JUVISY)
     env = env_for(plugin_dir, SODOS_PLUGINS="sodos_p_nine, sodos_p_seven")
-    done = sodos("standings", juvisy, "--criteria", "MMS,NINE,SOS", "--format", "json",
-                 cwd=tmp_path, env={**env, "SODOS_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
+    done = sodos(
+        "standings",
+        juvisy,
+        "--criteria",
+        "MMS,NINE,SOS",
+        "--format",
+        "json",
+        env={**env, "SODOS_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        entry_points=True,
+    )
+    assert done.status == 0, done.err
+    data = json.loads(done.out)
     assert data["providers"]["SOS"]["plugin"] == "sodos_p_seven"
     rows = json.loads(
         sodos(
             "plugins",
             "--format",
             "json",
-            cwd=tmp_path,
             env={**env, "SODOS_DISABLE_PLUGIN_AUTOLOAD": "1"},
-        ).stdout  # fmt: skip
+            entry_points=True,
+        ).out  # fmt: skip
     )
     assert "foo" not in {r["name"] for r in rows}  # entry points skipped
-    auto = json.loads(sodos("plugins", "--format", "json", cwd=tmp_path, env=env).stdout)
+    auto = json.loads(sodos("plugins", "--format", "json", env=env, entry_points=True).out)
     foo = {r["name"]: r for r in auto}["foo"]
     assert (foo["distribution"], foo["version"], foo["criteria"]) == ("sodos-foo", "1.2", ["EIGHT"])
     # -p NAME loads one entry point by name when autoload is off, as pytest's -p does
-    one = sodos("-p", "foo", "plugins", "--format", "json", cwd=tmp_path,
-                env=env_for(plugin_dir, SODOS_DISABLE_PLUGIN_AUTOLOAD="1"))  # fmt: skip
-    names = {r["name"]: r for r in json.loads(one.stdout)}
+    one = sodos(
+        "-p",
+        "foo",
+        "plugins",
+        "--format",
+        "json",
+        env=env_for(plugin_dir, SODOS_DISABLE_PLUGIN_AUTOLOAD="1"),
+        entry_points=True,
+    )
+    names = {r["name"]: r for r in json.loads(one.out)}
     assert "foo" in names and "broken" not in names
     assert names["foo"]["named_by"] == "named by -p"
 
 
-def test_a_named_module_that_cannot_be_imported_is_exit_2(plugin_dir, tmp_path):
+def test_a_named_module_that_cannot_be_imported_is_exit_2(sodos, plugin_dir):
     juvisy = shared_path(*JUVISY)
     for args, who in (
         (["-p", "sodos_p_nowhere"], "named by -p"),
         ([], "named in SODOS_PLUGINS"),
     ):
         env = env_for(plugin_dir) if args else env_for(plugin_dir, SODOS_PLUGINS="sodos_p_nowhere")
-        done = sodos(*args, "standings", juvisy, "--no-entry-points", cwd=tmp_path, env=env)
-        assert done.returncode == 2
-        assert done.stderr == (
+        done = sodos(*args, "standings", juvisy, env=env)
+        assert done.status == 2
+        assert done.err == (
             f"sodos: error: plugin module 'sodos_p_nowhere' ({who}) cannot be imported: "
             "ModuleNotFoundError: No module named 'sodos_p_nowhere'\n"
         )
     # `sodos plugins` still works and shows the failure as a row
-    listing = sodos("-p", "sodos_p_nowhere", "plugins", "--no-entry-points", cwd=tmp_path)
-    assert listing.returncode == 0
-    assert "sodos_p_nowhere [failed]: module sodos_p_nowhere (named by -p)" in listing.stdout
-    assert "No module named 'sodos_p_nowhere'" in listing.stdout
+    listing = sodos("-p", "sodos_p_nowhere", "plugins")
+    assert listing.status == 0
+    assert "sodos_p_nowhere [failed]: module sodos_p_nowhere (named by -p)" in listing.out
+    assert "No module named 'sodos_p_nowhere'" in listing.out
 
 
-def test_a_failing_entry_point_is_a_warning_naming_plugin_and_distribution(plugin_dir, tmp_path):
+def test_a_failing_entry_point_is_a_warning_naming_plugin_and_distribution(sodos, plugin_dir):
     juvisy = shared_path(*JUVISY)
-    done = sodos("standings", juvisy, cwd=tmp_path, env=env_for(plugin_dir))
-    assert done.returncode == 0, done.stderr
+    done = sodos("standings", juvisy, env=env_for(plugin_dir), entry_points=True)
+    assert done.status == 0, done.err
     assert (
         "warning: plugin 'broken' failed in import: ImportError: half installed "
-        "(distribution sodos-foo 1.2)" in done.stdout + done.stderr
+        "(distribution sodos-foo 1.2)" in done.out + done.err
     )
-    asked = sodos("standings", juvisy, "--criteria", "MMS,WHATEVER", cwd=tmp_path,
-                  env=env_for(plugin_dir))  # fmt: skip
-    assert asked.returncode == 2
-    assert "unknown criterion 'WHATEVER'" in asked.stderr
-    assert "plugins that failed to load and may provide it: 'broken' (sodos-foo 1.2)" in (
-        asked.stderr
+    asked = sodos(
+        "standings",
+        juvisy,
+        "--criteria",
+        "MMS,WHATEVER",
+        env=env_for(plugin_dir),
+        entry_points=True,
     )
+    assert asked.status == 2
+    assert "unknown criterion 'WHATEVER'" in asked.err
+    assert "plugins that failed to load and may provide it: 'broken' (sodos-foo 1.2)" in (asked.err)
 
 
-def test_plugins_always_works_conflicts_and_failures_are_rows(plugin_dir, tmp_path):
+def test_plugins_always_works_conflicts_and_failures_are_rows(sodos, plugin_dir):
     (plugin_dir / "sodos_p_eight_too.py").write_text(PLUGIN_MODULE.format(name="EIGHT", value=0))
     env = env_for(plugin_dir)
-    done = sodos("--no-entry-points", "plugins", "-p", "sodos_p_eight", "-p", "sodos_p_eight_too",
-                 cwd=tmp_path, env=env)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    text = done.stdout
+    done = sodos("plugins", "-p", "sodos_p_eight", "-p", "sodos_p_eight_too", env=env)  # fmt: skip
+    assert done.status == 0, done.err
+    text = done.out
     assert text.index("sodos_p_eight") < text.index("built-in:")  # third-party first
     # sodos_p_eight is the module of the entry point 'foo': the plugin is 'foo' however
     # it is loaded (docs/plugins.md)
@@ -502,17 +497,17 @@ def test_plugins_always_works_conflicts_and_failures_are_rows(plugin_dir, tmp_pa
         "    conflict: criterion 'EIGHT' is provided by plugins foo, "
         'sodos_p_eight_too; choose one with [prefer] EIGHT = "<plugin>"' in text
     )
-    kinds = sodos("plugins", "--kind", "writer", "--all", "--no-entry-points", cwd=tmp_path)
-    assert "writer json — JSON standings for programs" in kinds.stdout
-    assert "criterion" not in kinds.stdout
-    bad = sodos("plugins", "--kind", "flavour", "--no-entry-points", cwd=tmp_path)
-    assert bad.returncode == 2 and "unknown kind" in bad.stderr
+    kinds = sodos("plugins", "--kind", "writer", "--all")
+    assert "writer json — JSON standings for programs" in kinds.out
+    assert "criterion" not in kinds.out
+    bad = sodos("plugins", "--kind", "flavour")
+    assert bad.status == 2 and "unknown kind" in bad.err
 
 
-def test_version_lists_third_party_plugins(plugin_dir, tmp_path):
-    done = sodos("--version", cwd=tmp_path, env=env_for(plugin_dir))
-    assert done.returncode == 0
-    lines = done.stdout.splitlines()
+def test_version_lists_third_party_plugins(sodos, plugin_dir):
+    done = sodos("--version", env=env_for(plugin_dir), entry_points=True)
+    assert done.status == 0
+    lines = done.out.splitlines()
     assert lines[0].startswith("sodos 0.")
     assert "  plugin foo: sodos-foo 1.2 (sodos_p_eight)" in lines
     assert "  plugin broken: sodos-foo 1.2 (sodos_p_broken)" in lines
@@ -606,21 +601,20 @@ def test_prefer_naming_no_such_plugin_or_name_is_said(plugin_dir, monkeypatch, p
     assert found == ([] if said is None else [next(w for w in found if said in w)])
 
 
-def test_prefer_a_bare_family_name_for_its_form_is_no_warning(monkeypatch):
+def test_prefer_a_bare_family_name_for_its_form_is_no_warning(make_host):
     @hookimpl
     def sodos_criteria():
         return [Criterion("SODOS", "x", lambda ctx: Breakdown(1, totals=[0] * ctx.size))]
 
-    host = Host({"prefer": {"SODOSW": "mine"}}, config_file=False, entry_points=False)
+    host = make_host({"prefer": {"SODOSW": "mine"}})
     host.register(type("P", (), {"sodos_criteria": staticmethod(sodos_criteria)}), name="mine")
     assert not [w for w in host.registry.warnings if w.startswith("[prefer]")]
 
 
-def test_a_blocked_name_no_plugin_has_is_said_by_ratings_too(tmp_path):
+def test_a_blocked_name_no_plugin_has_is_said_by_ratings_too(make_host, tmp_path):
     record = "(;GM[1]FF[4]PB[Ann]PW[Bob]BR[3k]WR[3k]DT[2024-01-02]RE[B+R];B[pd])"
     (tmp_path / "g.sgf").write_text(record)
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False,
-                disable=["builtin.egff"])  # fmt: skip
+    host = make_host({"cache": {"enabled": False}}, disable=["builtin.egff"])
     run = host.ratings(host.history([tmp_path]), rating="egf")
     assert "blocked plugin 'builtin.egff': no plugin has that name (did you mean builtin.egf?)" in (
         run.warnings

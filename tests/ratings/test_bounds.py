@@ -8,7 +8,7 @@ import io
 import json
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, builtin_host
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from service import FAULTS
@@ -21,7 +21,7 @@ from sodos_plugin.ratings.initial import MAX_DEVIATION, MAX_RATING
 from sodos_plugin.ratings.report import write
 from sodos_plugin.serve import routes
 
-HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+HOST = builtin_host({"cache": {"enabled": False}})
 GAMES = GameHistory(
     (
         HistoryGame("2024-01-01", "e", "a", "b", 1.0),
@@ -117,7 +117,7 @@ def test_every_built_in_system_stays_finite_within_the_limits(system, starts, de
     assert json.loads(json.dumps(run.as_dict(), allow_nan=False))["players"]
 
 
-def test_a_long_name_does_not_widen_the_table(tmp_path, capsys):
+def test_a_long_name_does_not_widen_the_table():
     long = "N" * 100_000
     games = GameHistory(
         (

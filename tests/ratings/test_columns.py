@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import builtin_host
 from sodos_hookspecs import (
     Coded,
     GameColumns,
@@ -18,10 +19,9 @@ from sodos_hookspecs import (
     RatingState,
 )
 
-from sodos_plugin import Host
 from sodos_plugin.ratings.columns import argsort_ints, levels
 
-HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+HOST = builtin_host({"cache": {"enabled": False}})
 
 
 def random_games(seed: int, n: int = 300, players: int = 25) -> list[HistoryGame]:

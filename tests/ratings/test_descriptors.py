@@ -11,7 +11,6 @@ import pytest
 from conftest import ROOT, TESTS
 from sodos_hookspecs import RatingSystem
 
-from sodos_plugin import Host
 from sodos_plugin.cli import main
 from sodos_plugin.errors import ConfigError
 
@@ -83,15 +82,15 @@ def test_a_third_party_systems_state_is_checked_by_its_own_check(
     assert str(state) in err and "system_state.games" in err
 
 
-def test_the_default_system_comes_from_config(league, capsys):
-    host = Host({"ratings": {"default": "glicko2"}}, config_file=False, entry_points=False)
-    assert host.ratings(host.history([league])).system.name == "glicko2"
-    assert Host(config_file=False, entry_points=False).rating_system()[0].name == "egf"
+def test_the_default_system_comes_from_config(host, make_host, league, capsys):
+    glicko2 = make_host({"ratings": {"default": "glicko2"}})
+    assert glicko2.ratings(glicko2.history([league])).system.name == "glicko2"
+    assert host.rating_system()[0].name == "egf"
     code = main(["ratings", str(league), "--no-cache", "-o", "ratings.default=ogs"])
     out, err = capsys.readouterr()
     assert code == 0 and out.startswith("ogs"), err
     with pytest.raises(ConfigError, match="ratings.default"):
-        Host({"ratings": {"default": ""}}, config_file=False, entry_points=False)
+        make_host({"ratings": {"default": ""}})
 
 
 def test_the_built_ins_declare_what_the_core_used_to_know(host):
@@ -183,9 +182,9 @@ def test_the_core_routes_no_built_in_reader_by_name():
     assert found.stdout == ""
 
 
-def test_readers_declare_how_they_recognise_stdin(monkeypatch):
+def test_readers_declare_how_they_recognise_stdin(make_host, monkeypatch):
     monkeypatch.syspath_prepend(str(THIRD_PARTY))
-    host = Host({"plugins": ["sodos_tp_ladder"]}, config_file=False, entry_points=False)
+    host = make_host({"plugins": ["sodos_tp_ladder"]})
     assert host.stdin_suffix(b"2024-05-04 Ann Bob B\n") == ".ladder"  # the plugin's own
     heads = {
         b"\xef\xbb\xbf (;GM[1]PB[a])": ".sgf",

@@ -15,8 +15,6 @@ import pytest
 from conftest import ROOT, shared_path
 from sodos_hookspecs import RatingResult, RatingState, RatingStep, RatingSystem, hookimpl
 
-from sodos_plugin import Host
-from sodos_plugin.cli import main
 from sodos_plugin.ratings.report import explanation_dict, render_explanation
 from sodos_plugin.serve import routes
 
@@ -37,13 +35,19 @@ def strict(text: str):
     return json.loads(text, parse_constant=refuse)
 
 
-def sodos(capsys, *args: str) -> tuple[str, str]:
-    cache = ["--no-cache"] if args[0] in ("ratings", "explain") else []
-    status = main([*args, "--no-entry-points", *cache])
-    out, err = capsys.readouterr()
-    assert status == 0, err
-    assert "internal error" not in err and "Traceback" not in err, err
-    return out, err
+@pytest.fixture
+def succeed(sodos):
+    """``succeed(*args)``: ``sodos ARGS`` (the ``sodos`` fixture), which must succeed
+    without an internal error; its (out, err). Ratings and explain run without the cache."""
+
+    def run(*args: str) -> tuple[str, str]:
+        cache = ["--no-cache"] if args[0] in ("ratings", "explain") else []
+        done = sodos(*args, *cache)
+        assert done.status == 0, done.err
+        assert "internal error" not in done.err and "Traceback" not in done.err, done.err
+        return done.out, done.err
+
+    return run
 
 
 class Page(HTMLParser):
@@ -99,9 +103,9 @@ def check_html(text: str) -> Page:
 
 @pytest.mark.parametrize("source", ["h9", "sgf"])
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_ratings_in_every_format(capsys, system, source):
+def test_ratings_in_every_format(succeed, system, source):
     inputs = [*INPUTS[source], "--rating", system]
-    document = strict(sodos(capsys, "ratings", *inputs, "--format", "json")[0])
+    document = strict(succeed("ratings", *inputs, "--format", "json")[0])
     players = document["players"]
     assert document["system"] == system and players
     assert [p["place"] for p in players] == sorted(p["place"] for p in players)
@@ -109,47 +113,45 @@ def test_ratings_in_every_format(capsys, system, source):
     assert {s["status"] for s in document["summary"]} >= {"ingested"}
     names = {p["name"] for p in players}
     # the table: final ratings by default, with a header
-    table = sodos(capsys, "ratings", *inputs)[0]
+    table = succeed("ratings", *inputs)[0]
     assert "Place  Name" in table and "Rating periods" not in table
     assert all(name in table for name in names if len(name) < 40)
-    history = sodos(capsys, "ratings", *inputs, "--history")[0]
+    history = succeed("ratings", *inputs, "--history")[0]
     assert "Rating periods" in history and "Final ratings" in history
     # CSV: the final ratings, or every period
-    rows = list(
-        csv.DictReader(io.StringIO(sodos(capsys, "ratings", *inputs, "--format", "csv")[0]))
-    )
+    rows = list(csv.DictReader(io.StringIO(succeed("ratings", *inputs, "--format", "csv")[0])))
     assert list(rows[0])[: len(FINAL)] == FINAL
     assert [r["name"] for r in rows] == [p["name"] for p in players]
     assert all(math.isfinite(float(r["rating"])) for r in rows)
     for row, entry in zip(rows, players):
         assert float(row["rating"]) == entry["final"]["rating"]
-    steps = sodos(capsys, "ratings", *inputs, "--format", "csv", "--history")[0]
+    steps = succeed("ratings", *inputs, "--format", "csv", "--history")[0]
     assert len(list(csv.DictReader(io.StringIO(steps)))) == len(document["periods"])
     # one player's history
     player = PLAYER[source]
-    own = sodos(capsys, "ratings", *inputs, "--player", player)[0]
+    own = succeed("ratings", *inputs, "--player", player)[0]
     others = names - {player}
     assert player in own and not any(f"  {n}  " in own for n in others if len(n) > 3)
-    mine = strict(sodos(capsys, "ratings", *inputs, "--player", player, "--format", "json")[0])
+    mine = strict(succeed("ratings", *inputs, "--player", player, "--format", "json")[0])
     assert [p["name"] for p in mine["players"]] == [player]
     assert mine["periods"] and {p["player"] for p in mine["periods"]} == {player}
     # HTML: a page, its charts drawn as inline SVG
-    page = check_html(sodos(capsys, "ratings", *inputs, "--format", "html")[0])
+    page = check_html(succeed("ratings", *inputs, "--format", "html")[0])
     assert page.tags.get("svg", 0) >= 2 and page.tags.get("polyline", 0) >= 1
     assert page.tags.get("rect", 0) >= 1  # the distribution's bars
     assert page.final_rows == len(players) + 1  # the header row and one a player
-    one = check_html(sodos(capsys, "ratings", *inputs, "--player", player, "--format", "html")[0])
+    one = check_html(succeed("ratings", *inputs, "--player", player, "--format", "html")[0])
     assert one.final_rows == 2
 
 
 @pytest.mark.parametrize("source", ["h9", "sgf"])
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_explain_ratings_in_every_format(capsys, system, source):
+def test_explain_ratings_in_every_format(succeed, system, source):
     inputs = [PLAYER[source], *INPUTS[source], "--ratings", "--rating", system]
-    text = sodos(capsys, "explain", *inputs)[0]
+    text = succeed("explain", *inputs)[0]
     assert text.startswith(PLAYER[source]) and f"— {system} (" in text
     assert "change" in text
-    explained = strict(sodos(capsys, "explain", *inputs, "--format", "json")[0])
+    explained = strict(succeed("explain", *inputs, "--format", "json")[0])
     assert explained["player"] == PLAYER[source] and explained["system"] == system
     assert explained["steps"] and explained["final"]["rating"] == pytest.approx(
         explained["steps"][-1]["after"]["rating"]
@@ -161,17 +163,17 @@ def test_explain_ratings_in_every_format(capsys, system, source):
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_standings_with_rating_changes(capsys, system):
-    table = sodos(capsys, "standings", str(H9), "--rating", system)[0]
+def test_standings_with_rating_changes(succeed, system):
+    table = succeed("standings", str(H9), "--rating", system)[0]
     assert f"Rating change ({system}," in table
-    data = strict(sodos(capsys, "standings", str(H9), "--rating", system, "--format", "json")[0])
+    data = strict(succeed("standings", str(H9), "--rating", system, "--format", "json")[0])
     assert data["ratings"]["system"] == system and data["ratings"]["players"]
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_post_ratings(system):
+def test_post_ratings(make_host, system):
     body = (ROOT / "docs" / "json" / "league.json").read_bytes()
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host = make_host({"cache": {"enabled": False}})
     for key in ("rating", "system"):  # the one spelling, and the old one
         status, answer = routes.run(host, ("ratings", {key: system}, body))
         assert status == 200, answer
@@ -201,7 +203,7 @@ def _numpy_elo(history, initial, params):
     return RatingResult(steps=steps, final={n: RatingState(r) for n, r in ratings.items()})
 
 
-def test_explain_takes_a_plugins_numpy_numbers():
+def test_explain_takes_a_plugins_numpy_numbers(make_host):
     module = type("plugin", (), {})()
 
     @hookimpl
@@ -209,7 +211,7 @@ def test_explain_takes_a_plugins_numpy_numbers():
         return [RatingSystem("np-elo", "Elo in numpy", _numpy_elo)]
 
     module.sodos_rating_systems = sodos_rating_systems
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host = make_host({"cache": {"enabled": False}})
     host.register(module, "np-plugin")
     run = host.ratings(host.history([H9]), rating="np-elo", details=True)
     text = render_explanation(run, "Minieri Davide")
@@ -217,7 +219,7 @@ def test_explain_takes_a_plugins_numpy_numbers():
     assert json.dumps(explanation_dict(run, "Minieri Davide"), allow_nan=False)
 
 
-def test_the_old_spelling_of_the_rating_system_is_still_accepted(capsys):
-    new = sodos(capsys, "ratings", str(H9), "--rating", "ogs", "--format", "json")[0]
-    old = sodos(capsys, "ratings", str(H9), "--system", "ogs", "--format", "json")[0]
+def test_the_old_spelling_of_the_rating_system_is_still_accepted(succeed):
+    new = succeed("ratings", str(H9), "--rating", "ogs", "--format", "json")[0]
+    old = succeed("ratings", str(H9), "--system", "ogs", "--format", "json")[0]
     assert strict(old)["system"] == "ogs" and old == new

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from conftest import builtin_host
 from sodos_hookspecs import GameColumns, HistoryGame
 
 from sodos_plugin import Host
@@ -28,7 +29,7 @@ GAMES = {
 
 
 def make_host() -> Host:
-    return Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    return builtin_host({"cache": {"enabled": False}})
 
 
 def table(tmp_path, name: str, rows: list[str]) -> str:

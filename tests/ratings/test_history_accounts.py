@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from sodos_hookspecs import FileReport
 
-from sodos_plugin import Host
 from sodos_plugin.engine.model import Game, Player, Result, Tournament
 from sodos_plugin.ratings.history import file_summary
 from sodos_plugin.ratings.report import summary_lines
@@ -34,7 +33,7 @@ def test_the_summary_counts_by_status_then_key_largest_first() -> None:
     assert list(file_summary(files)["excluded"].values()) == [2, 1, 1]
 
 
-def test_games_of_a_tournament_not_rated_have_keys() -> None:
+def test_games_of_a_tournament_not_rated_have_keys(make_host) -> None:
     players = tuple(Player(n, rank=0) for n in ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay"))
     games = (
         Game(1, 0, 1, Result.BLACK_WINS),
@@ -43,7 +42,7 @@ def test_games_of_a_tournament_not_rated_have_keys() -> None:
         Game(2, 0, 2, Result.BOTH_LOSE),
     )
     t = Tournament("Cup", 2, players, games, date="2024-05-04", source="cup.h9")
-    h = Host({}, config_file=False, entry_points=False).history(tournaments=[t])
+    h = make_host({}).history(tournaments=[t])
     assert len(h.games) == 1
     assert [(f.path, f.kind) for f in h.files if f.status == "excluded"] == [
         ("cup.h9: round 1: Cid vs Dan", "forfeit"),
@@ -52,7 +51,7 @@ def test_games_of_a_tournament_not_rated_have_keys() -> None:
     ]
 
 
-def test_players_of_one_file_sharing_a_name_are_excluded_by_their_key() -> None:
+def test_players_of_one_file_sharing_a_name_are_excluded_by_their_key(make_host) -> None:
     t = Tournament(
         "Cup",
         1,
@@ -61,18 +60,18 @@ def test_players_of_one_file_sharing_a_name_are_excluded_by_their_key() -> None:
         date="2024-05-04",
         source="cup.h9",
     )
-    h = Host({}, config_file=False, entry_points=False).history(tournaments=[t])
+    h = make_host({}).history(tournaments=[t])
     assert file_summary(h.files)["excluded"] == {"shared name": 2}
 
 
-def test_a_rank_in_any_spelling_is_kept_in_its_plain_one(tmp_path) -> None:
+def test_a_rank_in_any_spelling_is_kept_in_its_plain_one(make_host, tmp_path) -> None:
     (tmp_path / "a.sgf").write_text(
         "(;GM[1]PB[Ann]PW[Bob]BR[P9段]WR[NR]DT[2024-05-04]RE[B+R])", "utf-8"
     )
     (tmp_path / "b.sgf").write_text(
         "(;GM[1]PB[Bob]PW[Cid]BR[3 dan]WR[18级]DT[2024-05-05]RE[B+R])", "utf-8"
     )
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host = make_host({"cache": {"enabled": False}})
     h = host.history([tmp_path])
     # Bob's first rank text is no rank (NR): his first Go rank is taken, a day later
     assert {n: p.rank for n, p in h.players.items()} == {"Ann": "9p", "Bob": "3d", "Cid": "18k"}

@@ -7,11 +7,9 @@ import json
 
 from conftest import ROOT
 
-from sodos_plugin import Host
 
-
-def test_a_folders_settings_file_is_excluded_by_its_path():
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+def test_a_folders_settings_file_is_excluded_by_its_path(make_host):
+    host = make_host({"cache": {"enabled": False}})
     history = host.history([ROOT / "sample_sgf"])
     settings = [f for f in history.files if f.path.endswith("sodos.toml")]
     assert [(f.path, f.status) for f in settings] == [
@@ -20,7 +18,7 @@ def test_a_folders_settings_file_is_excluded_by_its_path():
     assert "tournament settings" in settings[0].reason
 
 
-def test_a_games_own_komi_is_rated_without_the_events_km(tmp_path):
+def test_a_games_own_komi_is_rated_without_the_events_km(make_host, tmp_path):
     """A JSON game's ``komi`` reaches the history and the rating system (it was dropped
     unless ``info.KM`` was set: "1 game(s) without komi"); a game without one takes the
     event's KM."""
@@ -37,7 +35,7 @@ def test_a_games_own_komi_is_rated_without_the_events_km(tmp_path):
     }  # fmt: skip
     path = tmp_path / "komi.json"
     path.write_text(json.dumps(document), encoding="utf-8")
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host = make_host({"cache": {"enabled": False}})
     history = host.history([path])
     assert sorted((g.black, g.komi) for g in history.games) == [("Bob", 0.5), ("Dan", None)]
     report = host.ratings(history, rating="glicko2", handicap="effective")

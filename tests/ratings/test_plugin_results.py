@@ -10,7 +10,6 @@ import pytest
 from service import FAULTS
 from sodos_hookspecs import GameHistory, HistoryGame, Parameter
 
-from sodos_plugin import Host
 from sodos_plugin.cli import main
 from sodos_plugin.errors import ConfigError, InputError, PluginError
 
@@ -24,11 +23,9 @@ PLUGIN = "sodos_fault_rating_types"
 
 
 @pytest.fixture
-def faults(monkeypatch):
+def faults(monkeypatch, make_host):
     monkeypatch.syspath_prepend(str(FAULTS))
-    return Host(
-        {"cache": {"enabled": False}, "plugins": [PLUGIN]}, config_file=False, entry_points=False
-    )
+    return make_host({"cache": {"enabled": False}, "plugins": [PLUGIN]})
 
 
 @pytest.mark.parametrize(

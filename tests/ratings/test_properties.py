@@ -7,19 +7,17 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from decimal import Decimal
 
 import pytest
+from conftest import builtin_host
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sodos_hookspecs import HistoryGame, InitialRating, RatingState
 
-from sodos_plugin import Host
 from sodos_plugin.ratings.report import explain_steps
 
-HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+HOST = builtin_host({"cache": {"enabled": False}})
 NAMES = [f"p{i}" for i in range(6)]
 
 games_strategy = st.lists(
@@ -134,19 +132,15 @@ def test_explain_parts_add_up_to_the_printed_change(games, ratings, system):
             assert sum((v for _, v in item["parts"]), Decimal(0)) == item["change"]
 
 
-def test_explain_ratings_through_the_command(tmp_path):
+def test_explain_ratings_through_the_command(sodos):
     from conftest import shared_path
 
     path = shared_path("conformance", "go", "h9_wagc2025_opengotha.txt")
-    done = subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", "explain", "--ratings", "--format", "json",
-         "--no-entry-points", "--no-cache", "Kim", str(path)],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    if "several players" in done.stderr:
+    done = sodos("explain", "--ratings", "--format", "json", "--no-cache", "Kim", path)
+    if "several players" in done.err:
         pytest.skip("name part not unique in this file")
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
+    assert done.status == 0, done.err
+    data = json.loads(done.out)
     for step in data["steps"]:
         total = sum(Decimal(p["value"]) for p in step["parts"])
         assert total == Decimal(step["change"])

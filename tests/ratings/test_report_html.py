@@ -13,14 +13,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import builtin_host, shared_path
 from sodos_hookspecs import GameHistory, HistoryGame
 
-from sodos_plugin import Host
 from sodos_plugin.ratings.report import CHART_PLAYERS, write
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+HOST = builtin_host({"cache": {"enabled": False}})
 
 PROBE = """
 <script>

@@ -11,6 +11,7 @@ import json
 from datetime import date, timedelta
 
 import pytest
+from conftest import builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sodos_hookspecs import (
@@ -25,7 +26,6 @@ from sodos_hookspecs import (
     hookimpl,
 )
 
-from sodos_plugin import Host
 from sodos_plugin.cli import main
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.ratings.state import parse_state, read_state, write_state
@@ -37,7 +37,7 @@ RANKS = [None, "3d", "1k", "12k", "25k", "2p"]
 
 def make_host(**config):
     config.setdefault("cache", {"enabled": False})
-    return Host(config, config_file=False, entry_points=False)
+    return builtin_host(config)
 
 
 HOST = make_host()
@@ -199,7 +199,7 @@ def test_one_game_at_a_time_is_one_run():
     assert state.games == {"Ann": 2, "Bob": 2, "Cid": 2} and state.last_day == "2024-01-02"
 
 
-def test_a_run_from_a_state_refuses_what_one_run_would_not_give(tmp_path):
+def test_a_run_from_a_state_refuses_what_one_run_would_not_give():
     a = HOST.ratings(history([HistoryGame("2024-01-05", "t1", "Ann", "Bob", 1.0)]))
     state = saved_and_read(a)
     later = history([HistoryGame("2024-01-09", "t2", "Ann", "Cid", 0.0)])

@@ -8,14 +8,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import builtin_host
 from sodos_hookspecs import GameHistory, HistoryGame
 
-from sodos_plugin import Host
 from sodos_plugin.cli import main
 from sodos_plugin.errors import InputError, LimitError
 from sodos_plugin.ratings.state import read_state, write_state
 
-HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+HOST = builtin_host({"cache": {"enabled": False}})
 FIRST = GameHistory(
     (
         HistoryGame("2024-01-01", "e", "Ann", "Bob", 1.0),
@@ -156,11 +156,11 @@ def test_names_of_one_player_by_the_identity_rule_are_refused(tmp_path):
     assert "'ANN' and 'Ann'" in str(caught.value)
 
 
-def test_a_state_over_the_limit_names_the_config_key(tmp_path):
+def test_a_state_over_the_limit_names_the_config_key(make_host, tmp_path):
     # old: 1 GiB, not memory-safe (a state just under it ended in MemoryError); the limit
     # is now a config key, and its default keeps reading under 1 GiB
     path = saved(tmp_path, "whr", lambda document: None)
-    small = Host({"limits": {"max_state_bytes": 100}}, config_file=False, entry_points=False)
+    small = make_host({"limits": {"max_state_bytes": 100}})
     with pytest.raises(LimitError, match="limits.max_state_bytes") as caught:
         small.ratings(LATER, rating="whr", state=path)
     assert path in str(caught.value)

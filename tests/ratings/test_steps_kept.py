@@ -9,6 +9,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import builtin_host
 from sodos_hookspecs import Coded, GameColumns, GameHistory, HistoryGame
 
 from sodos_plugin import Host
@@ -18,7 +19,7 @@ from sodos_plugin.ratings.report import needs_steps, write
 from sodos_plugin.ratings.systems import glicko2
 from tests.conftest import shared_path
 
-HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+HOST = builtin_host({"cache": {"enabled": False}})
 SYSTEMS = ("ogs", "egf", "glicko2", "whr")
 
 

@@ -9,12 +9,12 @@ import random
 
 import numpy as np
 import pytest
+from conftest import builtin_host
 from sodos_hookspecs import GameHistory, HistoryGame, HistoryPlayer, InitialRating, RatingState
 
-from sodos_plugin import Host
 from sodos_plugin.ratings.systems import egf, glicko2, whr
 
-HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+HOST = builtin_host({"cache": {"enabled": False}})
 
 
 # -- GoR: the floor each formula came with ----------------------------------------------

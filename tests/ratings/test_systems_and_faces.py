@@ -5,13 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
 import types
 from decimal import Decimal
 
 import pytest
-from conftest import shared_path
+from conftest import builtin_host, shared_path
 from sodos_hookspecs import (
     GameHistory,
     HistoryGame,
@@ -23,14 +21,13 @@ from sodos_hookspecs import (
     hookimpl,
 )
 
-from sodos_plugin import Host
 from sodos_plugin.engine.model import Game, Player, Result, Tournament
 from sodos_plugin.errors import ConfigError, InputError
 
 
 def make_host(**config):
     config.setdefault("cache", {"enabled": False})
-    return Host(config, config_file=False, entry_points=False)
+    return builtin_host(config)
 
 
 def history(*games):
@@ -84,7 +81,7 @@ def test_two_third_party_systems_of_one_name_need_prefer():
     host.register(plugin_module("elo"), "two")
     with pytest.raises(ConfigError, match="prefer"):
         host.rating_system("elo")
-    chosen = Host({"prefer": {"elo": "two"}}, config_file=False, entry_points=False)
+    chosen = make_host(prefer={"elo": "two"})
     chosen.register(plugin_module("elo"), "one")
     chosen.register(plugin_module("elo"), "two")
     assert chosen.rating_system("elo")[1] == "two"
@@ -218,45 +215,34 @@ def test_initial_ratings_csv(tmp_path):
         host.ratings(h, initial=str(bad))
 
 
-def run_cli(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def test_cli_json_is_the_host_api_as_dict(tmp_path):
+def test_cli_json_is_the_host_api_as_dict(sodos):
     folder = shared_path("sgf", "tournament")
-    done = run_cli("ratings", str(folder), "--format", "json", "--no-cache", "--no-entry-points")
-    assert done.returncode == 0, done.stderr
+    done = sodos("ratings", str(folder), "--format", "json", "--no-cache")
+    assert done.status == 0, done.err
     host = make_host()
     run = host.ratings(host.history([folder]))
-    assert json.loads(done.stdout) == json.loads(json.dumps(run.as_dict()))
+    assert json.loads(done.out) == json.loads(json.dumps(run.as_dict()))
 
 
-def test_cli_ratings_over_h9_files_in_date_order():
+def test_cli_ratings_over_h9_files_in_date_order(sodos):
     folder = shared_path("conformance", "go")
     files = sorted(str(p) for p in folder.glob("*h9*"))
-    done = run_cli("ratings", *files, "--format", "csv", "--history", "--no-entry-points")
-    assert done.returncode == 0, done.stderr
-    rows = done.stdout.splitlines()[1:]
+    done = sodos("ratings", *files, "--format", "csv", "--history")
+    assert done.status == 0, done.err
+    rows = done.out.splitlines()[1:]
     dates = [row.split(",")[0] for row in rows]
     assert dates == sorted(dates) and dates[0] == "2019-10-26" and dates[-1] == "2025-05-18"
 
 
-def test_csv_and_json_print_the_same_change_the_difference_of_the_printed_ratings():
+def test_csv_and_json_print_the_same_change_the_difference_of_the_printed_ratings(sodos):
     # 2088.462 -> 2100.365 is +11.903, not the binary subtraction's 11.902999999999793
     folder = shared_path("conformance", "go")
     files = [str(folder / "opengotha_Tournoi_de_Juvisy.h9")]
-    csv_done = run_cli(
-        "ratings", *files, "--format", "csv", "--history", "--no-cache", "--no-entry-points"
-    )
-    json_done = run_cli("ratings", *files, "--format", "json", "--no-cache", "--no-entry-points")
-    assert csv_done.returncode == json_done.returncode == 0, csv_done.stderr + json_done.stderr
-    rows = list(csv.DictReader(io.StringIO(csv_done.stdout)))
-    periods = json.loads(json_done.stdout)["periods"]
+    csv_done = sodos("ratings", *files, "--format", "csv", "--history", "--no-cache")
+    json_done = sodos("ratings", *files, "--format", "json", "--no-cache")
+    assert csv_done.status == json_done.status == 0, csv_done.err + json_done.err
+    rows = list(csv.DictReader(io.StringIO(csv_done.out)))
+    periods = json.loads(json_done.out)["periods"]
     assert len(rows) == len(periods) > 10
     for row, period in zip(rows, periods):
         assert float(row["change"]) == period["change"]
@@ -264,9 +250,9 @@ def test_csv_and_json_print_the_same_change_the_difference_of_the_printed_rating
         assert Decimal(row["change"]) == printed, row
 
 
-def test_cli_unknown_system_fails_fast():
-    done = run_cli("ratings", "nowhere", "--system", "glicko")
-    assert done.returncode == 2 and "did you mean glicko2" in done.stderr
+def test_cli_unknown_system_fails_fast(sodos):
+    done = sodos("ratings", "nowhere", "--system", "glicko")
+    assert done.status == 2 and "did you mean glicko2" in done.err
 
 
 def test_the_same_tournament_in_two_formats_is_rated_once():

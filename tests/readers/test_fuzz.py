@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import builtin_host, shared_path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -252,7 +252,7 @@ def test_opengotha_xml_reader_result_or_input_error(data):
     read_with(opengotha_file.read_path, data.draw(mutations(seed)), ".xml")
 
 
-def test_mutation_strategy_keeps_files_readable_sometimes(tmp_path):
+def test_mutation_strategy_keeps_files_readable_sometimes():
     """The fuzz above is not vacuous: the unmutated seeds read as tournaments."""
     for name in ("opengotha_Tournoi_de_Juvisy.h9", "h9_mpj2022_opengotha_sodos.txt"):
         seed = shared_path("conformance", "go", name).read_bytes()
@@ -315,13 +315,13 @@ SGF_OPTIONS = st.dictionaries(
 @given(SGF_OPTIONS)
 def test_sgf_reader_options_are_config_or_input_errors(options):
     """Any [plugin."builtin.sgf"] section: standings, or a ConfigError/InputError naming it."""
-    from sodos_plugin import ConfigError, Host
+    from sodos_plugin import ConfigError
 
     with tempfile.TemporaryDirectory() as directory:
         folder = Path(directory)
         (folder / "a.sgf").write_bytes(b"(;EV[E]RO[1]PB[Alice]PW[Bob]BR[3k]WR[2k]RE[B+R])")
         (folder / "b.sgf").write_bytes(b"(;EV[E]RO[2]PB[Bob]PW[Alic\xe9]BR[2k]WR[3k]RE[W+R])")
-        host = Host({"plugin": {"builtin.sgf": options}}, config_file=False, entry_points=False)
+        host = builtin_host({"plugin": {"builtin.sgf": options}})
         try:
             host.read([folder], skip_bad=True, jobs=1)
         except (ConfigError, InputError) as error:

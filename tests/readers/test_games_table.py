@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sodos_hookspecs import Coded, FileReport, GameColumns, GameHistory, HistoryGame
@@ -40,7 +41,7 @@ def reports(t) -> dict[int, tuple[str, str, str]]:
 
 
 def host() -> Host:
-    return Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    return builtin_host({"cache": {"enabled": False}})
 
 
 def test_rows_are_games() -> None:

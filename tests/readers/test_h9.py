@@ -7,11 +7,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import builtin_host, shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Host, InputError, Result
+from sodos_plugin import InputError, Result
 from sodos_plugin.readers import h9, opengotha_file
 
 GO = ("conformance", "go")
@@ -36,7 +36,7 @@ def write(tmp_path: Path, data: bytes, name: str = "small.h9") -> Path:
 
 
 def standings(path: Path, **options):
-    host = Host(config_file=False, entry_points=False)
+    host = builtin_host()
     read = host.read([path])
     return host, read, host.standings(read.tournament, **options)
 
@@ -153,14 +153,14 @@ def test_missing_column_line_and_size_limit(tmp_path):
         h9.read_path(path, max_bytes=10)
 
 
-def test_claims_h9_but_not_sgf(tmp_path):
+def test_claims_h9_but_not_sgf():
     assert h9.claims(Path("x.txt"), SMALL.encode())
     assert not h9.claims(Path("x.sgf"), b"(;GM[1]EV[x])")
     assert not h9.claims(Path("x.txt"), b"; just a comment\n")
 
 
 def round_trip(xml_name: str, tmp_path: Path):
-    host = Host(config_file=False, entry_points=False)
+    host = builtin_host()
     xml = host.read([shared_path(*GO, xml_name)]).tournament
     before = host.standings(xml)
     out = io.StringIO()
@@ -197,7 +197,7 @@ def test_xml_to_h9_to_standings_round_trip(xml_name, tmp_path):
     assert after.criteria == before.criteria == ("MMS", "SOSM", "SOSOSM")  # one label each
 
 
-def test_writer_keeps_forfeits_byes_and_absences(tmp_path):
+def test_writer_keeps_forfeits_byes_and_absences(host, tmp_path):
     from builders import W, tournament
 
     t = tournament(
@@ -207,7 +207,6 @@ def test_writer_keeps_forfeits_byes_and_absences(tmp_path):
         byes=[(1, "C")],
         absences=[(2, "A")],
     )
-    host = Host(config_file=False, entry_points=False)
     before = host.standings(t, criteria=["MMS", "SOSM", "SODOSM"])
     out = io.StringIO()
     host.write(before, "h9", out)
@@ -251,7 +250,7 @@ def random_tournaments(draw):
 def test_writer_reader_round_trip_on_random_tournaments(tmp_path_factory, t, system, convention):
     """Any result kind, forfeits (visible with half-point), byes, absences, handicaps."""
     config = {"unplayed": {"virtual_opponent": convention}}
-    host = Host(config, config_file=False, entry_points=False)
+    host = builtin_host(config)
     criteria = ["MMS", "SOS", "SOSOS", "SODOS"] if system == "mcmahon" else None
     before = host.standings(t, system=system, criteria=criteria)
     out = io.StringIO()
@@ -263,17 +262,16 @@ def test_writer_reader_round_trip_on_random_tournaments(tmp_path_factory, t, sys
     assert comparable(after) == comparable(before)
 
 
-def test_writer_refuses_players_without_rank():
+def test_writer_refuses_players_without_rank(host):
     from builders import tournament
 
-    host = Host(config_file=False, entry_points=False)
     t = tournament(["A", "B"], 1, [(1, "A", "B", Result.BLACK_WINS)])
     standings = host.standings(t, system="swiss")
     with pytest.raises(InputError, match="h9 needs every player's rank; unknown for A, B"):
         host.write(standings, "h9", io.StringIO())
 
 
-def test_cli_writes_h9_that_reads_back(tmp_path, capsys):
+def test_cli_writes_h9_that_reads_back(tmp_path):
     from sodos_plugin.cli import main
 
     xml = shared_path(*GO, "opengotha_Tournoi_de_Juvisy.xml")
@@ -357,9 +355,8 @@ def test_columns_name_the_criteria_of_the_event(columns, criteria):
     assert t.settings["criteria"] == criteria
 
 
-def test_the_xml_and_the_h9_of_one_event_have_one_label_per_criterion():
+def test_the_xml_and_the_h9_of_one_event_have_one_label_per_criterion(host):
     """Juvisy's XML says SOSM, SOSOSM; OpenGotha's h9 of it SOS, SOSOS: read as the same."""
-    host = Host(config_file=False, entry_points=False)
     labels = [
         host.standings(host.read([shared_path(*GO, f"opengotha_{stem}")]).tournament).criteria
         for stem in ("Tournoi_de_Juvisy.xml", "Tournoi_de_Juvisy.h9")
@@ -437,11 +434,10 @@ def _every_shared_h9() -> list[Path]:
     return sorted(p for p in SHARED_DATA.rglob("*") if p.suffix.lower() in (".h9", ".h10"))
 
 
-def test_every_h9_in_the_shared_data_reads():
+def test_every_h9_in_the_shared_data_reads(host):
     paths = _every_shared_h9()
     if not paths:
         pytest.skip("shared data not found (set SODOS_SHARED_DATA)")
-    host = Host(config_file=False, entry_points=False)
     for path in paths:
         read = host.read([path])
         assert read.tournament.players, path

@@ -105,14 +105,13 @@ def tiny_games(count: int) -> bytes:
 
 @pytest.mark.parametrize("variation", [False, True])
 def test_a_collection_of_too_many_games_is_rejected_and_the_bound_is_configurable(
-    tmp_path, variation
+    host, tmp_path, variation
 ):
     folder = good_folder(tmp_path / "games")
     many = tiny_games(10_001)
     if variation:  # the fast scan declines it: sgfmill's full parse, then the count
         many = many.replace(b"WR[1k])", b"WR[1k](;B[aa])(;B[bb]))", 1)
     (folder / "many.sgf").write_bytes(many)
-    host = Host(config_file=False, entry_points=False)
     result = host.read([folder], skip_bad=True, jobs=1)
     (report,) = [f for f in result.files if f.path.endswith("many.sgf")]
     assert report.status == "rejected"
@@ -246,9 +245,8 @@ def thousands(path: Path, members: int) -> None:
             archive.writestr(f"r1/{i:05d}.sgf", record(f"B{i}", f"W{i}"))
 
 
-def test_archive_with_thousands_of_members(tmp_path):
+def test_archive_with_thousands_of_members(host, tmp_path):
     thousands(tmp_path / "many.zip", 5000)
-    host = Host(config_file=False, entry_points=False)
     result = host.read([tmp_path / "many.zip"], jobs=1)
     assert len(result.tournament.games) == 5000
 
@@ -391,11 +389,9 @@ def test_xml_of_tiny_elements_within_the_byte_limit_is_refused_by_node_count(tmp
         host.read([small])
 
 
-def test_h9_size_limit_is_configurable(tmp_path):
+def test_h9_size_limit_is_configurable(make_host, tmp_path):
     path = tmp_path / "t.h9"
     path.write_bytes(b"; EV[x]\n; Pl Name Rk Co Club NBW\n" + b"; padding\n" * 500)
-    host = Host(
-        {"plugin": {"builtin.h9": {"max_bytes": 1000}}}, config_file=False, entry_points=False
-    )
+    host = make_host({"plugin": {"builtin.h9": {"max_bytes": 1000}}})
     with pytest.raises(InputError, match="max_bytes"):
         host.read([path])

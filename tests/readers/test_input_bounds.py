@@ -188,14 +188,14 @@ def test_the_sgf_record_limit_names_its_option(tmp_path):
     )
 
 
-def test_a_zip_given_by_a_link_to_a_regular_file_is_still_read(tmp_path):
+def test_a_zip_given_by_a_link_to_a_regular_file_is_still_read(host, tmp_path):
     folder = tmp_path / "games"
     folder.mkdir()
     archive = tmp_path / "real.zip"
     with zipfile.ZipFile(archive, "w") as out:
         out.writestr("r1.sgf", record("Alice", "Bob"))
     (folder / "link.zip").symlink_to(archive)
-    result = Host(config_file=False, entry_points=False).read([folder])
+    result = host.read([folder])
     assert [p.name for p in result.tournament.players] == ["Alice", "Bob"]
 
 
@@ -260,18 +260,18 @@ def test_h9_header_with_too_many_columns_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("handicap", ["10", "12", "99"])
-def test_h9_handicap_outside_0_to_9_is_refused(tmp_path, handicap):
+def test_h9_handicap_outside_0_to_9_is_refused(host, tmp_path, handicap):
     path = tmp_path / "hc.h9"
     path.write_text(SMALL_H9.replace("/w0", f"/w{handicap}").replace("/b0", f"/b{handicap}"))
     with pytest.raises(InputError) as caught:
-        Host(config_file=False, entry_points=False).read([path])
+        host.read([path])
     assert str(caught.value) == f"{path}:line 3, round 1: handicap {handicap} outside 0..9"
 
 
-def test_h9_handicap_9_is_read(tmp_path):
+def test_h9_handicap_9_is_read(host, tmp_path):
     path = tmp_path / "hc.h9"
     path.write_text(SMALL_H9.replace("/w0", "/w9").replace("/b0", "/b9"))
-    (game,) = Host(config_file=False, entry_points=False).read([path]).tournament.games
+    (game,) = host.read([path]).tournament.games
     assert game.handicap == 9
 
 
@@ -305,13 +305,13 @@ def test_h9_place_of_thousands_of_digits_is_an_input_error(tmp_path):
         h9.read_path(path)
 
 
-def test_a_path_longer_than_the_system_allows_is_named(tmp_path, capsys):
+def test_a_path_longer_than_the_system_allows_is_named(make_host, tmp_path, capsys):
     """A 300-byte file name ended as ``sodos: error: cannot write: File name too long``,
     naming no file (``Path.exists`` raised the bare OSError): every command names it."""
     from sodos_plugin.cli import main
 
     long = tmp_path / ("a" * 300 + ".xml")
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host = make_host({"cache": {"enabled": False}})
     for read in (host.read, host.history):
         with pytest.raises(InputError, match="cannot read: File name too long") as error:
             read([long])

@@ -7,16 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_DATA
+from conftest import SHARED_DATA, builtin_host
 
-from sodos_plugin import Host
 from sodos_plugin.cli.convert import FIELDS
 from sodos_plugin.engine.explain import as_dict, explain_player
 from sodos_plugin.errors import InputError, SodosError
 from sodos_plugin.readers.json_tournament import dumps, parse, to_document
 from sodos_plugin.schemas import codec
 
-HOST = Host(config_file=False, entry_points=False)
+HOST = builtin_host()
 CONFORMANCE = SHARED_DATA / "conformance"
 
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -674,51 +672,45 @@ def test_sample_sgf_folder_reads_back_to_the_same_standings(host):
 # -- the commands -------------------------------------------------------------------------
 
 
-def sodos(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    script = Path(sys.executable).with_name("sodos")
-    base = [str(script)] if script.exists() else [sys.executable, "-m", "sodos_plugin.cli"]
-    return subprocess.run([*base, *args], cwd=cwd, input=stdin, capture_output=True, timeout=120)
-
-
-def test_sodos_schema_prints_the_generated_schema_as_shipped(tmp_path):
-    done = sodos("schema", cwd=tmp_path)
-    assert done.returncode == 0
-    assert done.stdout.decode() == catalog.text("tournament")
-    assert done.stdout.decode() == catalog.shipped("tournament").read_text("utf-8")
-    assert json.loads(sodos("schema", "standings", cwd=tmp_path).stdout)["title"]
+def test_sodos_schema_prints_the_generated_schema_as_shipped(sodos):
+    done = sodos("schema")
+    assert done.status == 0
+    assert done.out == catalog.text("tournament")
+    assert done.out == catalog.shipped("tournament").read_text("utf-8")
+    assert json.loads(sodos("schema", "standings").out)["title"]
 
 
 @pytest.mark.slow
-def test_convert_writes_ids_unknown_colours_and_the_event(tmp_path):
+def test_convert_writes_ids_unknown_colours_and_the_event(sodos, tmp_path):
     """Ids, colours not given (``colours_known: false``, never a colour made up), the
     event's class and komi: what the ratings of the converted file need."""
     xml = shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")  # FFG licences
-    done = sodos("convert", str(xml), "--to", "json", cwd=tmp_path)
-    assert done.returncode == 0 and b"not written" not in done.stderr
-    document = json.loads(done.stdout)
+    done = sodos("convert", str(xml), "--to", "json")
+    assert done.status == 0 and "not written" not in done.err
+    document = json.loads(done.out)
     assert document["version"] == 2
     assert sum("ids" in p for p in document["players"]) == 19
     h9 = shared_path("conformance", "go", "h9_mpj2022_opengotha_sodos.txt")  # no colours
-    done = sodos("convert", str(h9), "--to", "json", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    games = json.loads(done.stdout)["games"]
+    done = sodos("convert", str(h9), "--to", "json")
+    assert done.status == 0, done.err
+    games = json.loads(done.out)["games"]
     assert sum(g.get("colours_known") is False for g in games) == len(games) == 56
     wagc = shared_path("conformance", "go", "h9_wagc2025_opengotha.txt")
     out = tmp_path / "wagc.json"
-    assert sodos("convert", str(wagc), "--to", "json", "--output", str(out), cwd=tmp_path)
+    assert sodos("convert", str(wagc), "--to", "json", "--output", str(out)).status == 0
     info = json.loads(out.read_text("utf-8"))["info"]
     assert (info["CL"], info["KM"], info["DT"]) == ("A", "6.5", "2025-05-18,2025-05-21")
     ratings = [
-        sodos("ratings", str(path), "-o", "cache.enabled=false", "--format", "json", cwd=tmp_path)
+        sodos("ratings", str(path), "-o", "cache.enabled=false", "--format", "json")
         for path in (wagc, out)
     ]
-    assert ratings[0].returncode == ratings[1].returncode == 0, ratings[1].stderr
-    original, converted = (json.loads(done.stdout) for done in ratings)
+    assert ratings[0].status == ratings[1].status == 0, ratings[1].err
+    original, converted = (json.loads(done.out) for done in ratings)
     original.pop("files"), converted.pop("files")  # the paths read
     assert converted == original and len(original["players"]) == 52
 
 
-def test_convert_names_the_input_when_it_cannot_write(tmp_path, monkeypatch, capsys):
+def test_convert_names_the_input_when_it_cannot_write(monkeypatch, capsys):
     original = json_tournament.to_document
 
     def losing_a_game(tournament):
@@ -735,33 +727,33 @@ def test_convert_names_the_input_when_it_cannot_write(tmp_path, monkeypatch, cap
 
 
 @pytest.mark.slow
-def test_convert_then_standings_through_the_cli(tmp_path):
+def test_convert_then_standings_through_the_cli(sodos, tmp_path):
     xml = shared_path("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
     out = tmp_path / "juvisy.json"
-    done = sodos("convert", str(xml), "--to", "json", "--output", str(out), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    original = sodos("standings", str(xml), "--format", "csv", cwd=tmp_path)
-    converted = sodos("standings", str(out), "--format", "csv", cwd=tmp_path)
-    assert original.returncode == converted.returncode == 0
-    assert converted.stdout == original.stdout
+    done = sodos("convert", str(xml), "--to", "json", "--output", str(out))
+    assert done.status == 0, done.err
+    original = sodos("standings", str(xml), "--format", "csv")
+    converted = sodos("standings", str(out), "--format", "csv")
+    assert original.status == converted.status == 0
+    assert converted.out == original.out
     lines = out.read_text("utf-8").splitlines()
     assert lines[1] == ' "format": "sodos-tournament",'
     assert sum(line.startswith('  {"round"') for line in lines) >= 36  # a game per line
 
 
-def test_convert_sgf_folder_to_stdout(tmp_path):
-    done = sodos("convert", str(ROOT / "sample_sgf"), "--to", "json", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    document = json.loads(done.stdout)
+def test_convert_sgf_folder_to_stdout(sodos):
+    done = sodos("convert", str(ROOT / "sample_sgf"), "--to", "json")
+    assert done.status == 0, done.err
+    document = json.loads(done.out)
     assert document["name"] == "Sodos Spring McMahon 2026" and len(document["players"]) == 24
 
 
-def test_standings_of_a_bad_json_file_is_one_line(tmp_path):
+def test_standings_of_a_bad_json_file_is_one_line(sodos, tmp_path):
     path = tmp_path / "t.json"
     path.write_bytes(encoded(changed(games__0__white="Zed")))
-    done = sodos("standings", str(path), cwd=tmp_path)
-    assert done.returncode == 2
-    assert done.stderr.decode().strip() == (
+    done = sodos("standings", str(path))
+    assert done.status == 2
+    assert done.err.strip() == (
         f'sodos: error: {path}:games[0].white: no player has the id or name "Zed"'
     )
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_DATA, shared_path
+from conftest import SHARED_DATA, builtin_host, shared_path
 
 from sodos_plugin import Host, InputError, Result
 from sodos_plugin.cli import main
@@ -152,12 +152,11 @@ def test_forfeits_byes_corrections_and_doubled_values(tmp_path):
     assert t.players[t.player_index("Beta Bob")].smms_correction == 1
 
 
-def test_participating_zero_is_an_absence_unless_paired(tmp_path):
+def test_participating_zero_is_an_absence_unless_paired(host, tmp_path):
     path = xml_file(tmp_path, game(1, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS"))
     t = opengotha_file.read_path(path)
     gamma = t.player_index("Gamma Guy")
     assert t.absences == {(2, gamma)}  # participating="101"
-    host = Host(config_file=False, entry_points=False)
     standings = host.standings(t)
     # Gamma 5K: start 25, round 2 absent ½ floored to 0; Beta 1K + correction 1 = 30.
     assert standings.value("MMS", gamma) == 25
@@ -185,9 +184,9 @@ def test_participating_zero_is_an_absence_unless_paired(tmp_path):
         ),
     ],
 )
-def test_odd_games_are_read_as_opengotha_reads_them_and_named(tmp_path, games, warning):
+def test_odd_games_are_read_as_opengotha_reads_them_and_named(host, tmp_path, games, warning):
     path = xml_file(tmp_path, games)
-    result = Host(config_file=False, entry_points=False).read([path])
+    result = host.read([path])
     assert any(warning in w and str(path) in w for w in result.warnings), result.warnings
 
 
@@ -299,7 +298,7 @@ def outputs() -> list[dict]:
 
 
 def host(**config) -> Host:
-    return Host(config, config_file=False, entry_points=False)
+    return builtin_host(config)
 
 
 def minimal(name: str) -> Path:
@@ -654,7 +653,7 @@ def test_dtd_defaults_apply_when_the_file_names_the_dtd(tmp_path):
     assert t.settings["scoring"]["bye"] == "1/2"  # tournament.dtd: genNBW2ValueBye "1"
 
 
-def test_identifiers_and_unknown_colours_are_kept(tmp_path):
+def test_identifiers_and_unknown_colours_are_kept(host, tmp_path):
     """egfPin, ffgLicence, agaId as Player.ids (empty: none); knownColor="false" as
     colours unknown, which no writer shows (docs/rules.md §6, §12)."""
     unknown = game(1, "ALPHAANN", "BETABOB", "RESULT_BLACKWINS").replace(
@@ -674,7 +673,6 @@ def test_identifiers_and_unknown_colours_are_kept(tmp_path):
         {"egd": "19713452", "ffg": "1500104"}, {"aga": "14722"}, {}
     ]  # fmt: skip
     assert sorted((g.round, g.colours_known) for g in t.games) == [(1, False), (2, True)]
-    host = Host(config_file=False, entry_points=False)
     standings = host.standings(t)
     line = {p: n for n, p in enumerate(standings.order, start=1)}
     cells = table.round_cells(standings, line)

@@ -19,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,7 +37,7 @@ RE_TEXT = {
 
 @pytest.fixture(scope="module")
 def engine() -> Host:
-    return Host(config_file=False, entry_points=False)
+    return builtin_host()
 
 
 def random_games(seed: int, players: int, rounds: int) -> tuple[list[Player], list[Game]]:

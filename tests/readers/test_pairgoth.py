@@ -11,7 +11,7 @@ from conftest import shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Host, InputError, Result
+from sodos_plugin import InputError, Result
 from sodos_plugin.cli import main
 from sodos_plugin.readers import pairgoth, pairgoth_file
 
@@ -43,8 +43,7 @@ def test_bosp2024_tour_standings_equal_its_opengotha_xml(capsys, round_):
     assert len(found[0]["standings"]) == 71
 
 
-def test_bosp2024_reads_byes_skips_ids_and_settings():
-    host = Host(config_file=False, entry_points=False)
+def test_bosp2024_reads_byes_skips_ids_and_settings(host):
     read = host.read([shared_path(*PAIRGOTH, "bosp2024.tour")])
     t = read.tournament
     xml = host.read([shared_path(*BOSP_XML)]).tournament
@@ -60,8 +59,7 @@ def test_bosp2024_reads_byes_skips_ids_and_settings():
     assert any("not used by sodos" in w and "players' final" in w for w in read.warnings)
 
 
-def test_marseille_2018_layout_reads():
-    host = Host(config_file=False, entry_points=False)
+def test_marseille_2018_layout_reads(host):
     read = host.read([shared_path(*PAIRGOTH, "20180907-marseille.tour")])
     t = read.tournament
     assert (t.name, t.rounds, len(t.players)) == ("Frioul 2018", 4, 58)
@@ -70,8 +68,7 @@ def test_marseille_2018_layout_reads():
     host.standings(t)
 
 
-def test_stage_2021_reads_with_its_76_players_and_no_games():
-    host = Host(config_file=False, entry_points=False)
+def test_stage_2021_reads_with_its_76_players_and_no_games(host):
     t = host.read([shared_path(*PAIRGOTH, "000003-stage-2021.tour")]).tournament
     assert len(t.players) == 76 and t.games == () and t.byes == frozenset()
     assert t.rounds == 10
@@ -133,13 +130,12 @@ def test_what_pairgoth_would_not_write_is_refused_by_member(members, message):
         pairgoth_file.interpret(doc(**members), "cup.tour")
 
 
-def test_tour_files_and_pairgoth_json_are_claimed_other_json_is_not(tmp_path):
+def test_tour_files_and_pairgoth_json_are_claimed_other_json_is_not(host, tmp_path):
     path = tmp_path / "x.tour"
     assert pairgoth.claims(path, b"")
     head = json.dumps(doc()).encode()
     assert pairgoth.claims(tmp_path / "stdin", head)
     assert not pairgoth.claims(tmp_path / "t.json", b'{"format": "sodos-tournament"}')
-    host = Host(config_file=False, entry_points=False)
     (tmp_path / "cup.tour").write_text(json.dumps(doc()))
     assert host.read([tmp_path / "cup.tour"]).tournament.name == "Cup"
 

@@ -11,7 +11,7 @@ from conftest import shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Host, InputError, Result
+from sodos_plugin import InputError, Result
 from sodos_plugin.cli import main
 from sodos_plugin.readers import tou, tou_file
 
@@ -57,8 +57,7 @@ def test_a_tou_and_the_h9_of_one_session_convert_to_the_same_facts(capsys, stem)
     assert tou_doc["byes"] == h9_doc["byes"] and tou_doc["absences"] == h9_doc["absences"]
 
 
-def test_toutest_keeps_by_default_marks_unknown_results_and_licences():
-    host = Host(config_file=False, entry_points=False)
+def test_toutest_keeps_by_default_marks_unknown_results_and_licences(host):
     read = host.read([shared_path(*FFG, "TouTest.tou")])
     t = read.tournament
     # 4+!w0 / 1-!b0: won by default in round 2; 3?/w0 / 2?/b0: result unknown
@@ -71,8 +70,7 @@ def test_toutest_keeps_by_default_marks_unknown_results_and_licences():
     assert any("no placement criteria nor system" in w for w in read.warnings)
 
 
-def test_juvisy_reads_handicaps_and_half_point_absences():
-    host = Host(config_file=False, entry_points=False)
+def test_juvisy_reads_handicaps_and_half_point_absences(host):
     t = host.read([shared_path(*FFG, "Tournoi de Juvisy.tou")]).tournament
     assert sorted({g.handicap for g in t.games}) == [0, 1, 2, 3, 4, 7, 8, 9]
     assert sorted(t.absences) == [(1, 13), (2, 1), (3, 1), (4, 1)]
@@ -128,10 +126,9 @@ def test_tou_files_and_the_column_line_are_claimed(tmp_path):
     assert not tou.claims(tmp_path / "a.h9", b"; EV[x]\n; Pl Name Rk Co Club\n")
 
 
-def test_iso_8859_15_is_read(tmp_path):
+def test_iso_8859_15_is_read(host, tmp_path):
     path = tmp_path / "e.tou"
     path.write_bytes(SMALL.replace("Durand Marie", "Durand Mélie").encode("iso-8859-15"))
-    host = Host(config_file=False, entry_points=False)
     assert host.read([path]).tournament.players[1].name == "Durand Mélie"
 
 

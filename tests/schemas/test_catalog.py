@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, SHARED_DATA, TESTS
 
-from sodos_plugin import Host
 from sodos_plugin.engine.explain import document as explanation
 from sodos_plugin.engine.explain import explain_player
 from sodos_plugin.errors import SodosError
@@ -66,8 +65,7 @@ def inputs() -> list[Path]:
 
 
 @pytest.mark.slow
-def test_the_documents_of_every_input_match_their_schemas():
-    host = Host(config_file=False, entry_points=False)
+def test_the_documents_of_every_input_match_their_schemas(host):
     checked = {name: 0 for name in catalog.NAMES}
     for number, path in enumerate(inputs()):
         try:

@@ -11,6 +11,7 @@ import sqlite3
 from datetime import date, timedelta
 
 import pytest
+from conftest import builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +23,7 @@ from sodos_plugin.store.api import NotFound
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve"]
 RESULTS = ["B+R", "W+R", "B+3.5", "W+0.5", "0"]
-HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+HOST = builtin_host({"cache": {"enabled": False}})
 SYSTEMS = [
     ("ogs", {}),
     ("glicko2", {"period": "game"}),
@@ -287,7 +288,7 @@ def test_a_game_of_a_closed_period_is_refused_saying_why(tmp_path):
     assert first.order == 1 and store.player("Ann").games == 1
 
 
-def test_limits_come_from_the_config_and_name_their_key(tmp_path):
+def test_limits_come_from_the_config_and_name_their_key(make_host, tmp_path):
     host = Host(
         {"cache": {"enabled": False}, "store": {"max_batch": 2, "max_leaderboard": 5}},
         config_file=False,
@@ -301,12 +302,12 @@ def test_limits_come_from_the_config_and_name_their_key(tmp_path):
     with pytest.raises(LimitError, match=r"config store.max_leaderboard"):
         store.leaderboard(6)
     assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2
-    other = Host({"store": {"synchronous": "normal"}}, config_file=False, entry_points=False)
+    other = make_host({"store": {"synchronous": "normal"}})
     assert other.store(tmp_path / "n.db").db.execute("PRAGMA synchronous").fetchone()[0] == 1
 
 
-def test_a_locked_store_is_a_clear_error_and_loses_nothing(tmp_path):
-    host = Host({"store": {"busy_timeout": 0.2}}, config_file=False, entry_points=False)
+def test_a_locked_store_is_a_clear_error_and_loses_nothing(make_host, tmp_path):
+    host = make_host({"store": {"busy_timeout": 0.2}})
     store = host.store(tmp_path / "s.db")
     store.add(game(0, "Ann", "Bob", "B+R"))
     other = sqlite3.connect(tmp_path / "s.db", isolation_level=None)

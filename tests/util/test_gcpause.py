@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sodos_hookspecs import Reader, ReadResult, hookimpl
 
-from sodos_plugin import Host, Tournament
+from sodos_plugin import Tournament
 from sodos_plugin.util.gcpause import paused, paused_gc, worker_start
 
 
@@ -73,9 +73,8 @@ class _Probe:
         return [Writer("probe", "probe", self._write)]
 
 
-def test_host_calls_run_with_the_collector_paused_and_restore_it(tmp_path: Path) -> None:
+def test_host_calls_run_with_the_collector_paused_and_restore_it(host, tmp_path: Path) -> None:
     probe = _Probe()
-    host = Host(config_file=False, entry_points=False)
     host.register(probe, name="probe")
     path = tmp_path / "t.probe"
     path.write_text("x")

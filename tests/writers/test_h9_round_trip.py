@@ -26,18 +26,18 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SHARED_DATA
+from conftest import ROOT, SHARED_DATA, builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Game, Host, Player, Result, Tournament
+from sodos_plugin import Game, Player, Result, Tournament
 from sodos_plugin.engine import explain
 from sodos_plugin.engine.model import SYMBOLS, Ids
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers import h9
 from sodos_plugin.writers.h9_writer import _property, h9_name, h9_text, unsafe_in_h9
 
-HOST = Host(config_file=False, entry_points=False)
+HOST = builtin_host()
 TOURNAMENT_FILES = (".xml", ".h9", ".txt")
 
 

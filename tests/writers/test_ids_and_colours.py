@@ -8,10 +8,12 @@ import csv
 import io
 import json
 
-from sodos_plugin import Game, Host, Player, Result, Tournament
+from conftest import builtin_host
+
+from sodos_plugin import Game, Player, Result, Tournament
 from sodos_plugin.engine import explain
 
-HOST = Host(config_file=False, entry_points=False)
+HOST = builtin_host()
 
 
 def event() -> Tournament:

@@ -20,16 +20,17 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from conftest import builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Game, Host, Player, Result, Tournament
+from sodos_plugin import Game, Player, Result, Tournament
 from sodos_plugin.errors import InputError
 from sodos_plugin.util.textsafe import printable
 from sodos_plugin.writers.csv_writer import FORMULA_STARTS, text_cell
 from sodos_plugin.writers.h9_writer import h9_text
 
-HOST = Host(config_file=False, entry_points=False)
+HOST = builtin_host()
 
 #: pieces that mean something to one reader or another
 PARTS = [

@@ -8,15 +8,15 @@ import io
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_DATA
+from conftest import SHARED_DATA, builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Game, Host, InputError, Player, Result, Tournament
+from sodos_plugin import Game, InputError, Player, Result, Tournament
 from sodos_plugin.engine.model import Ids
 from sodos_plugin.readers import tou_file
 
-HOST = Host(config_file=False, entry_points=False)
+HOST = builtin_host()
 
 
 def real_inputs() -> list[Path]:
@@ -123,7 +123,7 @@ FORGERS = [
 
 
 @pytest.mark.parametrize("text", FORGERS)
-def test_no_name_club_or_event_text_makes_a_second_row_or_header_line(text, tmp_path):
+def test_no_name_club_or_event_text_makes_a_second_row_or_header_line(text):
     t = Tournament(
         text, 1,
         (Player(text, 0, club=text), Player("Bob", -1, club="x")),

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SHARED_DATA, TESTS
+from conftest import ROOT, SHARED_DATA, TESTS, builtin_host
 
 from sodos_plugin import Host
 
@@ -77,7 +77,7 @@ def digests(host: Host, paths: list[Path]) -> dict[str, str]:
 
 def check(inputs: dict[str, list[Path]]) -> None:
     golden = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
-    host = Host(config_file=False, entry_points=False)
+    host = builtin_host()
     found = {name: digests(host, paths) for name, paths in inputs.items()}
     if UPDATE:
         golden.update(found)
@@ -115,7 +115,7 @@ if __name__ == "__main__":  # pragma: no cover - a helper for timing
     sys.exit(pytest.main([__file__, "-q"]))
 
 
-def test_html_tooltips_escape_names_with_controls_and_markup_as_a_whole_would():
+def test_html_tooltips_escape_names_with_controls_and_markup_as_a_whole_would(host):
     """round_cells escapes a tooltip as its parts (each name once): the same text as
     escaping the whole tooltip, for names with markup, quotes, controls and bidi."""
     from builders import B, W, tournament
@@ -124,7 +124,6 @@ def test_html_tooltips_escape_names_with_controls_and_markup_as_a_whole_would():
 
     odd = ['A&"<b>\x1b[2J', "Bob\u202e\u200d'x", "Cid\n\u0301 Z"]
     t = tournament([(n, "1d") for n in odd], 2, [(1, odd[0], odd[1], B, 2), (2, odd[2], odd[0], W)])
-    host = Host(config_file=False, entry_points=False)
     page = host.render(host.standings(t), "html")
     for side, name, more in (("White", odd[0], ", handicap 2"), ("Black", odd[1], ", handicap 2")):
         assert f'title="{html.escape(f"{side} against {name}{more}")}"' in page

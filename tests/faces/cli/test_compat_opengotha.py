@@ -7,7 +7,6 @@ import json
 
 from conftest import shared_path
 
-from sodos_plugin import Host
 from sodos_plugin.cli import main
 
 EXAMPLES = ("conformance", "opengotha", "xml")
@@ -46,9 +45,8 @@ def test_compat_option_and_config_print_opengothas_values(capsys, tmp_path):
     assert set(sosm1(json.loads(out)).values()) == {0}
 
 
-def test_compat_drops_the_games_opengotha_loses(capsys):
+def test_compat_drops_the_games_opengotha_loses(host):
     path = shared_path(*EXAMPLES, "example__V1_missing_dataVersion.xml")
-    host = Host(config_file=False, entry_points=False)
     t = host.read([path]).tournament
     ours = host.standings(t)
     theirs = host.standings(t, compat="opengotha")

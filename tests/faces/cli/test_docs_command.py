@@ -11,24 +11,17 @@ import subprocess
 import pytest
 from conftest import ROOT
 
-from sodos_plugin.cli import main
 from sodos_plugin.cli.docs import PAGES, folder
 
 DOCS = ROOT / "docs"
-
-
-def sodos(capsys, *args: str) -> tuple[int, str, str]:
-    status = main(list(args))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_the_pages_are_every_page_of_docs():
     assert set(PAGES) == {path.stem for path in DOCS.glob("*.md")}
 
 
-def test_the_listing_names_every_page_and_the_folder(capsys):
-    status, out, _ = sodos(capsys, "docs")
+def test_the_listing_names_every_page_and_the_folder(sodos):
+    status, out, _ = sodos("docs")
     assert status == 0
     listed = [line.split()[0] for line in out.splitlines()[1:-1]]
     assert listed == list(PAGES)
@@ -36,15 +29,15 @@ def test_the_listing_names_every_page_and_the_folder(capsys):
 
 
 @pytest.mark.parametrize("page", list(PAGES))
-def test_a_page_is_printed_as_the_file_is(capsys, page):
-    status, out, _ = sodos(capsys, "docs", page)
+def test_a_page_is_printed_as_the_file_is(sodos, page):
+    status, out, _ = sodos("docs", page)
     assert status == 0
     assert out == (DOCS / f"{page}.md").read_text("utf-8")
 
 
 @pytest.mark.parametrize("name", ["Config", "config.md", "docs/config.md", " CONFIG.MD "])
-def test_a_page_is_found_as_people_write_it(capsys, name):
-    assert sodos(capsys, "docs", name)[1] == (DOCS / "config.md").read_text("utf-8")
+def test_a_page_is_found_as_people_write_it(sodos, name):
+    assert sodos("docs", name).out == (DOCS / "config.md").read_text("utf-8")
 
 
 @pytest.mark.parametrize(
@@ -57,8 +50,8 @@ def test_a_page_is_found_as_people_write_it(capsys, name):
         ("10", "## §10 Ratings", "## §11"),
     ],
 )
-def test_a_rules_section_by_its_number(capsys, wanted, first, not_after):
-    status, out, _ = sodos(capsys, "docs", "rules", wanted)
+def test_a_rules_section_by_its_number(sodos, wanted, first, not_after):
+    status, out, _ = sodos("docs", "rules", wanted)
     assert status == 0
     assert out.startswith(first)
     assert not_after not in out
@@ -67,32 +60,32 @@ def test_a_rules_section_by_its_number(capsys, wanted, first, not_after):
         assert "### §10.7" in out  # a section holds its subsections
 
 
-def test_a_section_by_the_words_of_its_heading(capsys):
-    status, out, _ = sodos(capsys, "docs", "hosts", "json TOURNAMENT format")
+def test_a_section_by_the_words_of_its_heading(sodos):
+    status, out, _ = sodos("docs", "hosts", "json TOURNAMENT format")
     assert status == 0 and out.startswith("### The JSON tournament format\n")
     assert "### `sodos serve`" not in out
     # whole words ("serve" is not "a server" in the title), the shortest heading first
-    assert sodos(capsys, "docs", "hosts", "serve")[1].startswith("### `sodos serve`\n")
-    assert sodos(capsys, "docs", "hosts", "any language")[1].startswith("## Hosts in any")
+    assert sodos("docs", "hosts", "serve").out.startswith("### `sodos serve`\n")
+    assert sodos("docs", "hosts", "any language").out.startswith("## Hosts in any")
 
 
-def test_a_comment_in_a_code_block_is_not_a_heading(capsys):
+def test_a_comment_in_a_code_block_is_not_a_heading(sodos):
     assert "# 1. The manager" in (DOCS / "hosts.md").read_text("utf-8")
-    status, _, err = sodos(capsys, "docs", "hosts", "The manager, created")
+    status, _, err = sodos("docs", "hosts", "The manager, created")
     assert status == 2 and "no section" in err
 
 
-def test_an_unknown_page_or_section_is_one_error_line(capsys):
-    status, out, err = sodos(capsys, "docs", "confg")
+def test_an_unknown_page_or_section_is_one_error_line(sodos):
+    status, out, err = sodos("docs", "confg")
     assert (status, out) == (2, "")
     assert "did you mean config?" in err and len(err.splitlines()) == 1
-    status, _, err = sodos(capsys, "docs", "rules", "99")
+    status, _, err = sodos("docs", "rules", "99")
     assert status == 2 and "§7 OpenGotha compatibility" in err
 
 
-def test_path_names_the_folder_or_the_page(capsys):
-    assert sodos(capsys, "docs", "--path")[1] == f"{DOCS}\n"
-    assert sodos(capsys, "docs", "--path", "hosts")[1] == f"{DOCS / 'hosts.md'}\n"
+def test_path_names_the_folder_or_the_page(sodos):
+    assert sodos("docs", "--path").out == f"{DOCS}\n"
+    assert sodos("docs", "--path", "hosts").out == f"{DOCS / 'hosts.md'}\n"
 
 
 def test_an_installed_package_reads_its_own_pages_first(tmp_path):

@@ -11,7 +11,6 @@ import json
 import pytest
 from conftest import ROOT
 
-from sodos_plugin import Host
 from sodos_plugin.cli import main
 
 ARCHIVE = """id,date,black,white,result,black rank,white rank,komi,handicap
@@ -36,7 +35,7 @@ def table(capsys, *args) -> dict[str, tuple[float, float]]:
     }
 
 
-def test_a_store_from_a_games_table_is_the_batch_run_and_goes_on(tmp_path, capsys):
+def test_a_store_from_a_games_table_is_the_batch_run_and_goes_on(make_host, tmp_path, capsys):
     archive, later = tmp_path / "archive.csv", tmp_path / "later.csv"
     archive.write_text(ARCHIVE, encoding="utf-8")
     later.write_text(LATER, encoding="utf-8")
@@ -46,7 +45,7 @@ def test_a_store_from_a_games_table_is_the_batch_run_and_goes_on(tmp_path, capsy
     assert made == batch  # the same numbers, printed the same
     # a new store from an existing one is refused (it would mix two histories)
     assert main(["store", str(store_path), str(archive), "--no-cache"]) == 2
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host = make_host({"cache": {"enabled": False}})
     with host.store(store_path) as store:
         for row in csv.DictReader(io.StringIO(LATER)):
             store.add({**row, "date": row["date"].replace(" ", "T")})
@@ -96,10 +95,12 @@ def test_a_history_that_cannot_be_read_leaves_no_store(tmp_path, capsys):
     "rating,params",
     [("ogs", []), ("glicko2", ["--param", "period=day"]), ("egf", []), ("whr", [])],
 )
-def test_a_batch_run_goes_on_from_every_system_s_exported_state(tmp_path, capsys, rating, params):
+def test_a_batch_run_goes_on_from_every_system_s_exported_state(
+    make_host, tmp_path, capsys, rating, params
+):
     """Games posted to a store, its state exported, one more game rated from it by
     ``sodos ratings --state``: the numbers of one run over every game."""
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host = make_host({"cache": {"enabled": False}})
     extra = dict(p.split("=") for p in params[1::2])
     first = tmp_path / "first.csv"
     rows = [

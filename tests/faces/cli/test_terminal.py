@@ -6,16 +6,12 @@ table with each round as OpenGotha shows it, empty columns dropped, CJK names al
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from builders import B, J, W, tournament
 from conftest import ROOT, shared_path
 
-from sodos_plugin import Game, Host, Player, Result, Tournament
+from sodos_plugin import Game, Player, Result, Tournament
 from sodos_plugin.util.textsafe import display_width
 from sodos_plugin.writers import table
 
@@ -24,21 +20,9 @@ JUVISY = ("conformance", "go", "opengotha_Tournoi_de_Juvisy.xml")
 CHINOIS = ("conformance", "go", "opengotha_TournoiChinois.xml")
 
 
-def sodos(*args, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SODOS_")}
-    return subprocess.run(
-        [sys.executable, "-m", "sodos_plugin.cli", *map(str, args), "--no-entry-points"],
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        timeout=120,
-    )
-
-
 def text(done) -> str:
-    assert done.returncode == 0, done.stderr.decode()
-    return done.stdout.decode("utf-8")
+    assert done.status == 0, done.err
+    return done.out
 
 
 def render(standings) -> str:
@@ -49,7 +33,7 @@ def render(standings) -> str:
     return out.getvalue()
 
 
-def test_round_cells_as_opengotha_shows_them():
+def test_round_cells_as_opengotha_shows_them(host):
     t = tournament(
         [("Ann", "2d"), ("Bob", "1d"), ("Cid", "1k"), ("Dan", "2k")],
         3,
@@ -58,7 +42,6 @@ def test_round_cells_as_opengotha_shows_them():
         byes=[(2, "Cid")],
         absences=[(2, "Dan")],
     )  # fmt: skip
-    host = Host(config_file=False, entry_points=False)
     lines = render(host.standings(t, system="mcmahon", criteria=["MMS"])).splitlines()
     assert lines[0] == "test — standings after round 3 of 3 (mcmahon)"
     # no country, no club known: those columns are dropped
@@ -72,12 +55,11 @@ def test_round_cells_as_opengotha_shows_them():
     assert by_name["Dan"][3:6] == ["3+/b3", "abs", "–"]
 
 
-def test_cjk_names_align_and_long_names_are_cut():
+def test_cjk_names_align_and_long_names_are_cut(host):
     names = ["高 传德", "Vannier Remi", "马 超", "X" * 55]
     players = tuple(Player(n, r) for n, r in zip(names, (1, 1, 0, -4)))
     games = (Game(1, 0, 1, Result.WHITE_WINS), Game(1, 2, 3, Result.BLACK_WINS))
     t = Tournament("cjk", 1, players, games)
-    host = Host(config_file=False, entry_points=False)
     lines = render(host.standings(t, system="swiss", criteria=["NBW"])).splitlines()
     header, rows = lines[1], lines[2:6]
     rank_column = display_width(header[: header.index("Rank")])
@@ -91,61 +73,59 @@ def test_cjk_names_align_and_long_names_are_cut():
     assert lines[-1].startswith("note: names longer than the column are cut with …")
 
 
-def test_default_round_is_the_last_with_results_and_says_so(tmp_path):
+def test_default_round_is_the_last_with_results_and_says_so(sodos):
     path = shared_path(*CHINOIS)  # 5 rounds scheduled, results in round 1 only
-    out = text(sodos("standings", path, cwd=tmp_path))
+    out = text(sodos("standings", path))
     assert out.splitlines()[0] == (
         "Tournoi chinois — standings after round 1 of 5 (mcmahon); the last round with "
         "results (rounds 2-5: none yet; --round to choose)"
     )
-    done = sodos("standings", path, "--format", "json", cwd=tmp_path)
+    done = sodos("standings", path, "--format", "json")
     data = json.loads(text(done))
     assert data["tournament"]["rounds"] == 1 and data["tournament"]["scheduled_rounds"] == 5
-    assert "note: standings after round 1 of 5, the last round with results" in (
-        done.stderr.decode()
-    )
-    asked = text(sodos("standings", path, "--round", "5", cwd=tmp_path))
+    assert "note: standings after round 1 of 5, the last round with results" in done.err
+    asked = text(sodos("standings", path, "--round", "5"))
     assert asked.splitlines()[0] == "Tournoi chinois — standings after round 5 of 5 (mcmahon)"
 
 
-def test_format_any_case_and_from_the_output_extension(tmp_path):
+def test_format_any_case_and_from_the_output_extension(sodos, tmp_path):
     path = shared_path(*JUVISY)
-    assert json.loads(text(sodos("standings", path, "--format", "JSON", cwd=tmp_path)))
+    assert json.loads(text(sodos("standings", path, "--format", "JSON")))
     for name, start in (("s.html", "<!DOCTYPE html>"), ("s.CSV", "place,"), ("s.json", "{"),
                         ("s.h9", "; CL[A]"),  # OpenGotha's header starts with the class
                         ("s.txt", "Tournoi de Juvisy — standings")):  # fmt: skip
-        done = sodos("standings", path, "--output", tmp_path / name, cwd=tmp_path)
-        assert done.returncode == 0, done.stderr.decode()
+        done = sodos("standings", path, "--output", tmp_path / name)
+        assert done.status == 0, done.err
         assert (tmp_path / name).read_text("utf-8").startswith(start), name
 
 
 @pytest.mark.parametrize("parts", [JUVISY_H9, JUVISY])
-def test_stdin_with_the_format_found_from_the_content(parts, tmp_path):
+def test_stdin_with_the_format_found_from_the_content(sodos, parts):
     path = shared_path(*parts)
-    from_file = json.loads(text(sodos("standings", path, "--format", "json", cwd=tmp_path)))
-    done = sodos("standings", "-", "--format", "json", cwd=tmp_path, stdin=path.read_bytes())
+    from_file = json.loads(text(sodos("standings", path, "--format", "json")))
+    done = sodos("standings", "-", "--format", "json", stdin=path.read_bytes())
     from_stdin = json.loads(text(done))
     assert from_stdin["standings"] == from_file["standings"]
 
 
-def test_stdin_sgf_record_and_errors(tmp_path):
+def test_stdin_sgf_record_and_errors(sodos):
     record = next((ROOT / "sample_sgf" / "round-1").glob("*.sgf")).read_bytes()
-    out = text(sodos("standings", "-", cwd=tmp_path, stdin=record))
+    out = text(sodos("standings", "-", stdin=record))
     assert "standings after round 1 of 1" in out
-    empty = sodos("standings", "-", cwd=tmp_path, stdin=b"")
-    assert empty.returncode == 2
-    assert empty.stderr.decode() == "sodos: error: stdin: nothing to read (empty input)\n"
-    mixed = sodos("standings", "-", ROOT / "sample_sgf", cwd=tmp_path, stdin=record)
-    assert mixed.returncode == 2 and b"stdin is one tournament" in mixed.stderr
+    empty = sodos("standings", "-", stdin=b"")
+    assert empty.status == 2
+    assert empty.err == "sodos: error: stdin: nothing to read (empty input)\n"
+    mixed = sodos("standings", "-", ROOT / "sample_sgf", stdin=record)
+    assert mixed.status == 2 and "stdin is one tournament" in mixed.err
 
 
-def test_messages_about_stdin_name_it_not_its_temporary_file(tmp_path):
+def test_messages_about_stdin_name_it_not_its_temporary_file(sodos):
     document = (
         b'{"format": "sodos-tournament", "version": 1, "name": "x", "rounds": 1,'
         b' "players": [{"name": "A", "rank": "3x"}], "games": []}'
     )
-    done = sodos("standings", "-", cwd=tmp_path, stdin=document)
-    assert done.returncode == 2
-    assert done.stderr.decode() == (
+    done = sodos("standings", "-", stdin=document)
+    assert done.status == 2
+    assert done.err == (
         "sodos: error: stdin:players[0].rank: not a Go rank: '3x' (expected e.g. 5k, 3d, 1p)\n"
     )

@@ -21,7 +21,8 @@ import threading
 import time
 
 import pytest
-from service import Service, command, environment
+from child import sodos_process
+from service import FAULTS, Service, command, environment
 
 pytest.importorskip("waitress", reason="sodos serve needs the serve extra (waitress)")
 
@@ -257,14 +258,11 @@ def test_long_and_control_keys_are_echoed_short_and_escaped(folder):
 
 
 def run_serve(folder, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*command(), "serve", "--port", "0", *args],
-        cwd=folder,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    """``sodos serve`` as a child (a service that wrongly started would block this process)."""
+    return sodos_process(
+        "serve", "--port", "0", *args, cwd=folder, env={"PYTHONPATH": str(FAULTS)},
+        entry_points=True, script=True, timeout=60,
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(

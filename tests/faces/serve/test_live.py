@@ -12,11 +12,10 @@ import time
 from datetime import date, timedelta
 
 import pytest
+from conftest import builtin_host
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from service import Service
-
-from sodos_plugin import Host
 
 pytest.importorskip("waitress")
 jsonschema = pytest.importorskip("jsonschema")
@@ -27,7 +26,7 @@ CONFIG = """
 [serve]
 concurrency = 1
 """
-HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+HOST = builtin_host({"cache": {"enabled": False}})
 RESULTS = ["B+R", "W+R", "B+3.5", "W+0.5", "0"]
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import socket
-import subprocess
 import threading
 import time
 import urllib.request
@@ -19,8 +18,9 @@ import wsgiref.validate
 from pathlib import Path
 
 import pytest
+from child import sodos_process
 from conftest import shared_path
-from service import FAULTS, Service, command, environment
+from service import FAULTS, Service
 
 from sodos_plugin import Host
 from sodos_plugin.readers import json_tournament
@@ -83,15 +83,18 @@ def small_file(tmp_path_factory) -> Path:
     return path
 
 
-def cli(service: Service, *args: str) -> bytes:
-    done = subprocess.run(
-        [*command(), *args, "--config", str(service.config)],
-        env=environment(),
-        capture_output=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+@pytest.fixture
+def cli(sodos):
+    """``cli(service, *args)``: what ``sodos ARGS`` prints (in this process) with the
+    service's config and plugins, as bytes."""
+
+    def run(service: Service, *args: str) -> bytes:
+        env = {"PYTHONPATH": str(FAULTS)}
+        done = sodos(*args, "--config", service.config, env=env, entry_points=True)
+        assert done.status == 0, done.err
+        return done.out.encode("utf-8")
+
+    return run
 
 
 def error_of(status: int, body: bytes, expected_status: int, field: str | None = None) -> dict:
@@ -114,7 +117,7 @@ def test_health(service):
     assert health["status"] == "ok" and health["workers"] == 2
 
 
-def test_criteria_is_what_the_cli_prints(service):
+def test_criteria_is_what_the_cli_prints(cli, service):
     status, _, body = service.request("GET", "/criteria")
     assert status == 200
     assert body == cli(service, "plugins", "--kind", "criterion", "--format", "json")
@@ -124,7 +127,7 @@ def test_criteria_is_what_the_cli_prints(service):
     assert {"SLEEP", "CRASH", "BOOM"} <= set(rows["sodos_fault_serve"]["criteria"])
 
 
-def test_plugins_is_what_the_cli_prints(service):
+def test_plugins_is_what_the_cli_prints(cli, service):
     status, _, body = service.request("GET", "/plugins")
     assert status == 200
     assert body == cli(service, "plugins", "--format", "json")
@@ -142,7 +145,7 @@ def python_api(config: Path, path: Path, **options) -> bytes:
     return stream.getvalue().encode("utf-8")
 
 
-def test_standings_byte_identical_cli_api_http(service, small_file, monkeypatch):
+def test_standings_byte_identical_cli_api_http(cli, service, small_file, monkeypatch):
     monkeypatch.syspath_prepend(str(FAULTS))  # the config names the fault plugin
     status, _, body = service.post("/standings", small_file.read_bytes())
     assert status == 200
@@ -152,17 +155,12 @@ def test_standings_byte_identical_cli_api_http(service, small_file, monkeypatch)
     assert [row["player"]["id"] for row in document["standings"]] == ["p1", "p2", "p3", "p4"]
 
 
-def test_real_tournament_byte_identical(service, tmp_path, monkeypatch):
+def test_real_tournament_byte_identical(service, cli, sodos, tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(FAULTS))
     xml = shared_path(*JUVISY)
     converted = tmp_path / "juvisy.json"
-    done = subprocess.run(
-        [*command(), "convert", str(xml), "--to", "json", "--output", str(converted)],
-        env=environment(),
-        capture_output=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    done = sodos("convert", xml, "--to", "json", "--output", converted)
+    assert done.status == 0, done.err
     status, _, body = service.post("/standings?round=3", converted.read_bytes())
     assert status == 200
     assert body == cli(service, "standings", str(converted), "--format", "json", "--round", "3")
@@ -172,7 +170,7 @@ def test_real_tournament_byte_identical(service, tmp_path, monkeypatch):
     assert json.loads(body)["standings"] == by_xml["standings"]
 
 
-def test_query_options_are_the_cli_options(service, small_file):
+def test_query_options_are_the_cli_options(cli, service, small_file):
     query = "/standings?round=2&criteria=mms,sos,sodos&system=swiss"
     status, _, body = service.post(query, small_file.read_bytes())
     assert status == 200
@@ -192,7 +190,7 @@ def test_query_options_are_the_cli_options(service, small_file):
     assert json.loads(body)["criteria"] == ["MMS", "SOS", "SODOS"]
 
 
-def test_explain_byte_identical_and_by_id(service, small_file):
+def test_explain_byte_identical_and_by_id(cli, service, small_file):
     status, _, body = service.post("/explain?player=Dan", small_file.read_bytes())
     assert status == 200
     assert body == cli(service, "explain", "Dan", str(small_file), "--format", "json")
@@ -437,13 +435,10 @@ def test_binds_loopback_by_default(tmp_path):
 
 def test_bad_service_config_is_one_line_exit_2(tmp_path):
     (tmp_path / "sodos.toml").write_text("[serve]\ntimeout = -1\n", encoding="utf-8")
-    done = subprocess.run(
-        [*command(), "serve", "--config", str(tmp_path / "sodos.toml")],
-        env=environment(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = sodos_process(  # a child: a service that wrongly started would block this process
+        "serve", "--config", tmp_path / "sodos.toml", cwd=tmp_path,
+        env={"PYTHONPATH": str(FAULTS)}, entry_points=True, script=True, timeout=60,
+    )  # fmt: skip
     assert done.returncode == 2
     assert "serve.timeout" in done.stderr and "Traceback" not in done.stderr
 
@@ -451,7 +446,7 @@ def test_bad_service_config_is_one_line_exit_2(tmp_path):
 # -- the WSGI application in another server ----------------------------------------------------
 
 
-def test_wsgi_app_mounts_in_another_server(small_file):
+def test_wsgi_app_mounts_in_another_server(host, small_file):
     """PEP 3333 checked by wsgiref's validator, served by the standard library's server."""
     from sodos_plugin.serve import make_app
 
@@ -470,7 +465,6 @@ def test_wsgi_app_mounts_in_another_server(small_file):
         )
         with urllib.request.urlopen(request, timeout=60) as response:
             body = response.read()
-        host = Host(config_file=False, entry_points=False)
         tournament, warnings = json_tournament.parse(small_file.read_bytes(), "request")
         stream = io.StringIO()
         host.write(host.standings(tournament, warnings=warnings), "json", stream)
@@ -489,7 +483,7 @@ class _QuietHandler(wsgiref.simple_server.WSGIRequestHandler):
 # -- ratings --------------------------------------------------------------------------------
 
 
-def test_ratings_is_the_document_the_cli_prints(service, small_file, tmp_path):
+def test_ratings_is_the_document_the_cli_prints(cli, service, small_file, tmp_path):
     dated = json.loads(small_file.read_text("utf-8"))
     dated["date"] = "2026-03-14"
     path = tmp_path / "dated.json"

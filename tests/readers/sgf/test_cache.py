@@ -1,11 +1,13 @@
 """The ingest cache uses only its own file, keys files by what they are, and trusts no
 value it reads back (docs/ratings.md, "The cache").
 
-The runs are the command in a child process with a memory limit and a timeout
-(tests/child.py): a cache path that blocks (a FIFO) or a value that blows up fails the
-test instead of taking the suite down. As root, no test touches a device outside its
-temporary folder: the character device is made there with ``mknod`` (a copy of the
-null device's numbers), or the check runs on a faked file status."""
+The runs with a cache path that is not the cache's own file, or a value that blows up,
+are the command in a child process with a memory limit and a timeout (tests/child.py): a
+cache path that blocks (a FIFO) fails the test instead of taking the suite down. The
+runs on the cache's own file are the command in this process (the ``sodos`` fixture).
+As root, no test touches a device outside its temporary folder: the character device is
+made there with ``mknod`` (a copy of the null device's numbers), or the check runs on a
+faked file status."""
 
 from __future__ import annotations
 
@@ -18,8 +20,8 @@ from pathlib import Path
 
 import pytest
 from child import clean, cli
+from conftest import builtin_host
 
-from sodos_plugin import Host
 from sodos_plugin.readers.sgf import cache as sgf_cache
 
 RECORD = "(;GM[1]FF[4]SZ[19]KM[{km}]PB[{b}]PW[{w}]BR[3k]WR[{wr}]DT[{dt}]RE[{re}];B[pd];W[dd])"
@@ -40,19 +42,27 @@ def games(tmp_path: Path) -> Path:
     return folder
 
 
-def ratings(cwd: Path, target: str, cache: Path | str | None) -> tuple[dict, list[str]]:
-    """The JSON ratings of ``target`` and the warning lines, with ``cache`` (None: off)."""
+def ratings(cwd: Path, target: str, cache: Path | str | None, sodos=None) -> tuple[dict, list[str]]:
+    """The JSON ratings of ``target`` and the warning lines, with ``cache`` (None: off):
+    in a child, or given the ``sodos`` fixture, in this process (a cache path that is
+    the cache's own file or none: nothing that can block)."""
     option = ["--no-cache"] if cache is None else ["-o", f"cache.path={json.dumps(str(cache))}"]
-    done = cli("ratings", target, "--format", "json", *option, cwd=cwd)
+    args = ("ratings", target, "--format", "json", *option)
+    if sodos is None:
+        done = cli(*args, cwd=cwd)
+        status, out = done.returncode, done.stdout
+    else:
+        done = sodos(*args, cwd=cwd)
+        status, out = done.status, done.out
     stderr = clean(done)
-    assert done.returncode == 0, stderr
-    return json.loads(done.stdout), [line for line in stderr.splitlines() if "cache" in line]
+    assert status == 0, stderr
+    return json.loads(out), [line for line in stderr.splitlines() if "cache" in line]
 
 
 def api_ratings(folder: Path, cache: Path | None) -> tuple[dict, list[str]]:
     """The same in this process (the value checks: many runs, nothing that can block)."""
     config = {"cache": {"enabled": cache is not None, "path": str(cache or "")}}
-    host = Host(config, config_file=False, entry_points=False)
+    host = builtin_host(config)
     history = host.history([folder])
     run = host.ratings(history, rating="egf").as_dict()
     return run, [w for w in history.warnings if "cache" in w]
@@ -224,10 +234,10 @@ def test_a_path_that_cannot_be_used_is_one_warning_and_the_run_goes_on(tmp_path,
 # -- the cache's own file ------------------------------------------------------------------
 
 
-def test_the_cache_is_made_whole_and_marked_as_its_own(tmp_path):
+def test_the_cache_is_made_whole_and_marked_as_its_own(sodos, tmp_path):
     folder = games(tmp_path)
     path = tmp_path / "deep" / "er" / "cache.sqlite3"
-    assert ratings(tmp_path, str(folder), path)[1] == []
+    assert ratings(tmp_path, str(folder), path, sodos)[1] == []
     assert path.read_bytes()[68:72] == sgf_cache.APPLICATION_ID.to_bytes(4, "big")
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone() == (sgf_cache.FORMAT,)
@@ -238,21 +248,21 @@ def test_the_cache_is_made_whole_and_marked_as_its_own(tmp_path):
 
 
 @pytest.mark.slow
-def test_its_own_damaged_file_is_rebuilt(tmp_path):
+def test_its_own_damaged_file_is_rebuilt(sodos, tmp_path):
     folder = games(tmp_path)
     path = tmp_path / "cache.sqlite3"
-    first = ratings(tmp_path, str(folder), path)[0]
+    first = ratings(tmp_path, str(folder), path, sodos)[0]
     data = path.read_bytes()
     path.write_bytes(data[:100] + b"\x5a" * (len(data) - 100))  # its header, then garbage
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-    again, warnings = ratings(tmp_path, str(folder), path)
+    again, warnings = ratings(tmp_path, str(folder), path, sodos)
     assert finals(again) == finals(first)
     assert len(warnings) == 1 and "damaged" in warnings[0] and "rebuilt" in warnings[0]
-    assert ratings(tmp_path, str(folder), path)[1] == []  # the rebuilt file is used
+    assert ratings(tmp_path, str(folder), path, sodos)[1] == []  # the rebuilt file is used
 
 
-def test_a_cache_of_the_older_format_is_its_own_and_rebuilt(tmp_path):
+def test_a_cache_of_the_older_format_is_its_own_and_rebuilt(sodos, tmp_path):
     folder = games(tmp_path)
     path = tmp_path / "cache.sqlite3"
     make_sqlite(
@@ -265,7 +275,7 @@ def test_a_cache_of_the_older_format_is_its_own_and_rebuilt(tmp_path):
         " NOT NULL, PRIMARY KEY (name, context, start))",
         "INSERT INTO meta VALUES ('format', '1')",
     )(path)
-    warnings = ratings(tmp_path, str(folder), path)[1]
+    warnings = ratings(tmp_path, str(folder), path, sodos)[1]
     assert len(warnings) == 1 and "an older format; rebuilt" in warnings[0]
     assert path.read_bytes()[68:72] == sgf_cache.APPLICATION_ID.to_bytes(4, "big")
 
@@ -273,7 +283,7 @@ def test_a_cache_of_the_older_format_is_its_own_and_rebuilt(tmp_path):
 # -- keys: what a file is ------------------------------------------------------------------
 
 
-def test_the_same_relative_path_in_another_folder_is_another_file(tmp_path):
+def test_the_same_relative_path_in_another_folder_is_another_file(sodos, tmp_path):
     """relA/games/g1.sgf (Ann-Bob) and relB/games/g1.sgf (Cid-Dan): same size, same time."""
     a = write(tmp_path / "relA" / "games", "g1.sgf", b="Ann", w="Bob")
     b = write(tmp_path / "relB" / "games", "g1.sgf", b="Cid", w="Dan")
@@ -281,14 +291,14 @@ def test_the_same_relative_path_in_another_folder_is_another_file(tmp_path):
         os.utime(path, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
     assert a.stat().st_size == b.stat().st_size
     path = tmp_path / "cache.sqlite3"
-    assert set(finals(ratings(tmp_path / "relA", "games", path)[0])) == {"Ann", "Bob"}
-    assert set(finals(ratings(tmp_path / "relB", "games", path)[0])) == {"Cid", "Dan"}
+    assert set(finals(ratings(tmp_path / "relA", "games", path, sodos)[0])) == {"Ann", "Bob"}
+    assert set(finals(ratings(tmp_path / "relB", "games", path, sodos)[0])) == {"Cid", "Dan"}
 
 
-def test_the_same_file_named_another_way_keeps_its_entry_and_its_name(tmp_path):
+def test_the_same_file_named_another_way_keeps_its_entry_and_its_name(sodos, tmp_path):
     write(tmp_path / "relA" / "games", "g1.sgf")
     path = tmp_path / "cache.sqlite3"
-    first = ratings(tmp_path, "relA/games", path)[0]
+    first = ratings(tmp_path, "relA/games", path, sodos)[0]
     db = sqlite3.connect(path)
     assert db.execute("SELECT path FROM entries").fetchall() == [
         (str((tmp_path / "relA" / "games" / "g1.sgf").resolve()),)
@@ -296,7 +306,7 @@ def test_the_same_file_named_another_way_keeps_its_entry_and_its_name(tmp_path):
     db.execute("DELETE FROM parts")  # the entry, not the assembly, serves the next run
     db.commit()
     db.close()
-    second = ratings(tmp_path / "relA", "games", path)[0]
+    second = ratings(tmp_path / "relA", "games", path, sodos)[0]
     assert finals(second) == finals(first)
     assert json.dumps(second).count("relA") == 0  # sources as this run gives them
 
@@ -308,26 +318,26 @@ def rewrite_keeping_size_and_mtime(path: Path, text: str) -> None:
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
-def test_a_file_rewritten_with_its_size_and_time_restored_is_read_again(tmp_path):
+def test_a_file_rewritten_with_its_size_and_time_restored_is_read_again(sodos, tmp_path):
     """``utime`` restores the modification time, never the status-change time."""
     folder = tmp_path / "games"
     g1 = write(folder, "g1.sgf", b="Ann", w="Bob")
     path = tmp_path / "cache.sqlite3"
-    assert set(finals(ratings(tmp_path, "games", path)[0])) == {"Ann", "Bob"}
+    assert set(finals(ratings(tmp_path, "games", path, sodos)[0])) == {"Ann", "Bob"}
     rewrite_keeping_size_and_mtime(g1, g1.read_text().replace("Ann", "Eve"))
-    assert set(finals(ratings(tmp_path, "games", path)[0])) == {"Eve", "Bob"}
+    assert set(finals(ratings(tmp_path, "games", path, sodos)[0])) == {"Eve", "Bob"}
 
 
-def test_a_file_replaced_by_another_with_the_same_size_and_times_is_read_again(tmp_path):
+def test_a_file_replaced_by_another_with_the_same_size_and_times_is_read_again(sodos, tmp_path):
     folder = tmp_path / "games"
     g1 = write(folder, "g1.sgf", b="Ann", w="Bob")
     path = tmp_path / "cache.sqlite3"
-    ratings(tmp_path, "games", path)
+    ratings(tmp_path, "games", path, sodos)
     other = write(tmp_path, "other.sgf", b="Eve", w="Bob")
     st = g1.stat()
     os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))
     os.replace(other, g1)  # a new inode at the same path
-    assert set(finals(ratings(tmp_path, "games", path)[0])) == {"Eve", "Bob"}
+    assert set(finals(ratings(tmp_path, "games", path, sodos)[0])) == {"Eve", "Bob"}
 
 
 # -- values read back under a valid checksum ---------------------------------------------

@@ -7,9 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import InlinePool
+from conftest import InlinePool, builtin_host
 
-from sodos_plugin import Host
 from sodos_plugin.readers.sgf import history as sgf_history
 from sodos_plugin.util.gcpause import worker_start
 
@@ -29,7 +28,7 @@ def write(
 
 def host(tmp_path, **extra):
     config = {"cache": {"path": str(tmp_path / "cache.sqlite3")}, **extra}
-    return Host(config, config_file=False, entry_points=False)
+    return builtin_host(config)
 
 
 def statuses(history):

@@ -10,10 +10,10 @@ import json
 import os
 import sqlite3
 
+from conftest import builtin_host
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sodos_plugin import Host
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.engine.model import Result
 from sodos_plugin.ratings.history import _in_game_order
@@ -41,7 +41,7 @@ def write(folder, name, b, w, dt, ev="Cup", re="B+R", move="dd", br="2k"):
 
 def host(tmp_path, enabled=True):
     config = {"cache": {"path": str(tmp_path / "cache.sqlite3"), "enabled": enabled}}
-    return Host(config, config_file=False, entry_points=False)
+    return builtin_host(config)
 
 
 def everything(history):
@@ -92,7 +92,7 @@ def test_new_files_after_the_saved_ones_are_the_only_ones_read(tmp_path, monkeyp
     assert everything(third) == everything(second)
 
 
-def test_new_games_that_start_an_event_earlier_regroup_it(tmp_path, monkeypatch):
+def test_new_games_that_start_an_event_earlier_regroup_it(tmp_path):
     games = tmp_path / "games"
     archive(games, 0, 30, day=lambda n: "2024-05-10")
     first = host(tmp_path).history([games])

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from sodos_plugin import Host
 from sodos_plugin.readers.sgf import history, walk
 from tests.conftest import shared_path
 
@@ -22,9 +21,9 @@ def workers_at_any_size(monkeypatch):
 
 
 @pytest.mark.parametrize("folder", FOLDERS)
-def test_history_with_workers_is_one_process_history(folder, workers_at_any_size):
+def test_history_with_workers_is_one_process_history(make_host, folder, workers_at_any_size):
     path = shared_path(folder)
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host = make_host({"cache": {"enabled": False}})
     one = host.history([path], jobs=1)
     two = host.history([path], jobs=2)
     assert len(one.files) > 5

@@ -109,12 +109,11 @@ def test_first_rounds_rank_wins_and_changes_are_warned(tmp_path: Path) -> None:
     assert any("Ann: rank '2d' in round 2" in w and "3d in round 1" in w for w in result.warnings)
 
 
-def test_unparseable_rank_is_none_and_mcmahon_stops_cleanly(tmp_path: Path) -> None:
+def test_unparseable_rank_is_none_and_mcmahon_stops_cleanly(host, tmp_path: Path) -> None:
     root = folder(tmp_path, {"a.sgf": rec("Ann", "Bob", br="1524*", wr="NR")})
     result = read([root], {"jobs": 1})
     assert [p.rank for p in result.tournament.players] == [None, None]
     assert any("not a Go rank" in w for w in result.warnings)
-    host = Host(config_file=False, entry_points=False)
     with pytest.raises(InputError, match="unknown rank for Ann, Bob"):
         host.standings(result.tournament, system="mcmahon")
     assert host.standings(result.tournament, system="swiss").order
@@ -539,7 +538,7 @@ def test_cli_lists_files_not_ingested_and_prints_each_warning_once(tmp_path, cap
     assert out.count(warning) == 0
 
 
-def test_one_reason_one_verdict_in_a_history(tmp_path: Path) -> None:
+def test_one_reason_one_verdict_in_a_history(make_host, tmp_path: Path) -> None:
     """A record lacking a player's name is excluded from a history ("no player name"),
     and a root with no names, result or date is no game record (rejected): the reason
     "no player name" was also the rejection's, so one reason had two verdicts."""
@@ -548,7 +547,7 @@ def test_one_reason_one_verdict_in_a_history(tmp_path: Path) -> None:
         "none.sgf": b"(;FF[4]AB[dd]C[a diagram])",
         "ok.sgf": rec("Eve", "Fay"),
     }
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host = make_host({"cache": {"enabled": False}})
     history = host.history([folder(tmp_path, files)])
     verdicts: dict[str, set[str]] = {}
     for report in history.files:

@@ -16,10 +16,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, TESTS
+from conftest import ROOT, TESTS, builtin_host
 from sgfmill import sgf
 
-from sodos_plugin import Host
 from sodos_plugin.cli import main
 from sodos_plugin.engine.model import Participation, Result
 
@@ -29,7 +28,7 @@ XML = TESTS / "data" / "sample_tournament.xml"
 
 @pytest.fixture(scope="module")
 def sample():
-    host = Host(config_file=False, entry_points=False)
+    host = builtin_host()
     return host, host.read([SAMPLE], jobs=1)
 
 

@@ -10,9 +10,8 @@ does with it (rated, or excluded by its reason's key; never rejected).
 from __future__ import annotations
 
 import pytest
-from conftest import shared_path
+from conftest import builtin_host, shared_path
 
-from sodos_plugin import Host
 from sodos_plugin.engine.model import Result
 from sodos_plugin.readers.sgf.history import game_date, ingest_unit
 from sodos_plugin.readers.sgf.ingest import ingest_bytes, ingest_file
@@ -35,7 +34,7 @@ def one(name: str):
 
 
 def history_of(tmp_path, *paths):
-    host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    host = builtin_host({"cache": {"enabled": False}})
     return host.history([str(p) for p in paths])
 
 
@@ -121,7 +120,7 @@ def test_two_cut_names_are_two_players_as_the_server_wrote_them(tmp_path) -> Non
     )
 
 
-def test_professional_ranks_seed_as_professionals(tmp_path) -> None:
+def test_professional_ranks_seed_as_professionals(make_host, tmp_path) -> None:
     """Fox ``WR[P6段]`` and ``BR[P9p]`` are 6p and 9p: GoR seeds them at the EGD's 2850 and
     2940 (docs/rules.md §10.1), not at the default."""
     h = history_of(
@@ -131,7 +130,7 @@ def test_professional_ranks_seed_as_professionals(tmp_path) -> None:
     )
     ranks = {name: p.rank for name, p in h.players.items()}
     assert ranks["张学斌"] == "6p" and ranks["Zhou Junxun"] == "9p" and ranks["虎虎有生气"] == "9d"
-    run = Host({}, config_file=False, entry_points=False).ratings(h, rating="egf")
+    run = make_host({}).ratings(h, rating="egf")
     start = {p["name"]: p["initial"] for p in run.as_dict()["players"]}
     assert start["张学斌"] == "rank 6p" and start["Zhou Junxun"] == "rank 9p"
     first = {s.player: s.before.rating for s in run.result.steps}

@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 from child import clean, cli
-from conftest import InlinePool
+from conftest import InlinePool, builtin_host
 from records import folder, make_tgz, make_zip, rec, status
 
-from sodos_plugin import Host
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.readers.sgf import read
 from sodos_plugin.readers.sgf import walk as walk_module
@@ -41,7 +40,7 @@ def event(tmp_path: Path) -> dict[str, bytes]:
 
 
 def standings(paths: list[Path]) -> list[tuple[str, str]]:
-    host = Host(config_file=False, entry_points=False)
+    host = builtin_host()
     read_result = host.read(paths, jobs=1)
     table = host.standings(read_result.tournament)
     return [(r.player.name, str(r.values["MMS"])) for r in table.rows()]
@@ -52,14 +51,14 @@ def standings(paths: list[Path]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("maker", [make_zip, make_tgz])
 @pytest.mark.parametrize("inside", ["", "games/"])
-def test_an_archive_keeps_its_folder_settings(tmp_path, maker, inside):
+def test_an_archive_keeps_its_folder_settings(host, tmp_path, maker, inside):
     files = {**event(tmp_path), "sodos.toml": SETTINGS}
     games = folder(tmp_path / "games", files)
     suffix = ".zip" if maker is make_zip else ".tar.gz"
     archive = maker(tmp_path / f"games{suffix}", {inside + k: v for k, v in files.items()})
     expected = standings([games])
     assert expected[0] != ("Cid Fox", "Fraction(1, 1)")  # the bye and the bar do matter
-    from_archive = Host(config_file=False, entry_points=False).read([archive], jobs=1)
+    from_archive = host.read([archive], jobs=1)
     assert from_archive.tournament.settings["mcmahon"] == {"bar": "1d"}
     assert standings([archive]) == expected
     reports = {f.path: (f.status, f.reason) for f in from_archive.files}
@@ -226,21 +225,21 @@ def test_a_link_to_a_folder_is_reported_not_followed(tmp_path):
 # -- contradictions -----------------------------------------------------------------------
 
 
-def test_bar_below_floor_is_an_error_naming_both():
+def test_bar_below_floor_is_an_error_naming_both(make_host):
     with pytest.raises(ConfigError, match=r"mcmahon\.bar 5k \(host config\) is below"):
-        Host({"mcmahon": {"bar": "5k", "floor": "1d"}}, config_file=False, entry_points=False)
+        make_host({"mcmahon": {"bar": "5k", "floor": "1d"}})
 
 
 @pytest.mark.parametrize("criteria", [["MMS", "SOS", "MMS"], ["MMS", "sos", "SOS"]])
-def test_a_criterion_listed_twice_is_an_error(criteria):
+def test_a_criterion_listed_twice_is_an_error(make_host, criteria):
     with pytest.raises(ConfigError, match="is listed twice"):
-        Host({"criteria": criteria}, config_file=False, entry_points=False)
+        make_host({"criteria": criteria})
 
 
-def test_a_criterion_listed_twice_on_the_command_line(tmp_path):
+def test_a_criterion_listed_twice_on_the_command_line(sodos, tmp_path):
     games = folder(tmp_path / "games", event(tmp_path))
-    done = cli("standings", str(games), "--criteria", "MMS,SOS,MMS", cwd=tmp_path)
-    assert done.returncode == 2 and "criteria: MMS is listed twice" in clean(done)
+    done = sodos("standings", games, "--criteria", "MMS,SOS,MMS")
+    assert done.status == 2 and "criteria: MMS is listed twice" in clean(done)
 
 
 def test_two_folders_with_different_settings_are_an_error(tmp_path):
@@ -310,11 +309,11 @@ def test_duplicate_and_other_event_games_inside_a_collection_are_reported(tmp_pa
     assert reports["b.sgf#3"] == ("duplicate", f"same game as {games / 'a.sgf'}")
 
 
-def test_check_exits_1_and_lists_rejected_inputs(tmp_path):
+def test_check_exits_1_and_lists_rejected_inputs(sodos, tmp_path):
     games = folder(tmp_path / "games", {**event(tmp_path), "bad.sgf": rec("X", "Y", re="B+Jigo")})
-    done = cli("check", str(games), cwd=tmp_path)
-    out = done.stdout
-    assert done.returncode == 1, out + done.stderr
+    done = sodos("check", games)
+    out = done.out
+    assert done.status == 1, out + done.err
     assert f"rejected: {games / 'bad.sgf'}: RE[B+Jigo]: says Black won and says jigo" in out
     assert "error: 1 input file(s) rejected" in out and "ok:" not in out
 
@@ -362,15 +361,15 @@ def _bad_crc(data, local, central):
         (_bad_crc, "cannot read member: Bad CRC-32 for file 'b.sgf'"),
     ],
 )
-def test_a_member_that_cannot_be_read_is_rejected_alone(tmp_path, patch, reason):
+def test_a_member_that_cannot_be_read_is_rejected_alone(sodos, tmp_path, patch, reason):
     archive = _patched_zip(tmp_path, patch)
     result = read([archive], {"jobs": 1})
     reports = {f.path.split("!")[1]: (f.status, f.reason) for f in result.files}
     assert reports == {"a.sgf": ("ingested", ""), "b.sgf": ("rejected", reason)}
-    done = cli("standings", str(archive), "--skip-bad", "--format", "json", cwd=tmp_path)
-    assert done.returncode == 0 and f"rejected: {archive}!b.sgf: {reason}" in clean(done)
-    done = cli("standings", str(archive), cwd=tmp_path)
-    assert done.returncode == 2 and "plugin 'builtin.sgf' failed" not in clean(done)
+    done = sodos("standings", archive, "--skip-bad", "--format", "json")
+    assert done.status == 0 and f"rejected: {archive}!b.sgf: {reason}" in clean(done)
+    done = sodos("standings", archive)
+    assert done.status == 2 and "plugin 'builtin.sgf' failed" not in clean(done)
 
 
 # -- run options a folder cannot set; workers capped -------------------------------------
