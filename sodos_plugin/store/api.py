@@ -204,10 +204,10 @@ class Store:
         )
         ids = {}
         for game in games:
-            black, _ = self._player(
+            black, _, _ = self._player(
                 game.black_key, game.black, game.black_id, game.black_rank, "black_rank"
             )
-            white, _ = self._player(
+            white, _, _ = self._player(
                 game.white_key, game.white, game.white_id, game.white_rank, "white_rank"
             )
             ids[game.id] = db.execute(
@@ -327,10 +327,7 @@ class Store:
                 (game.white_key, game.white, game.white_id, game.white_rank, "white_rank"),
             ):
                 if key not in players:
-                    number, state = self._player(key, name, pid, rank, f"games[{k}].{where}")
-                    (shown,) = db.execute(
-                        "SELECT name FROM players WHERE id = ?", (number,)
-                    ).fetchone()
+                    number, state, shown = self._player(key, name, pid, rank, f"games[{k}].{where}")
                     players[key] = [number, shown, state, 0, None]
         (top,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM games").fetchone()
         chosen = [posted[k] for k in fresh]
@@ -400,12 +397,13 @@ class Store:
 
     def _player(
         self, key: str, name: str, player_id: str | None, rank: str | None = None, where=""
-    ) -> tuple[int, RatingState]:
+    ) -> tuple[int, RatingState, str]:
+        """The player of ``key`` (made when new): his number, state and name as kept."""
         row = self.db.execute(
-            "SELECT id, rating, deviation, volatility FROM players WHERE key = ?", (key,)
+            "SELECT id, rating, deviation, volatility, name FROM players WHERE key = ?", (key,)
         ).fetchone()
         if row is not None:
-            return row[0], RatingState(row[1], row[2], row[3])
+            return row[0], RatingState(row[1], row[2], row[3]), row[4]
         try:
             state, start = self.rater.start(rank)
         except ValueError as error:
@@ -415,7 +413,7 @@ class Store:
             "VALUES (?, ?, ?, ?, ?, ?)",
             (key, name, *state, start),
         )
-        return cursor.lastrowid, state  # type: ignore[return-value]
+        return cursor.lastrowid, state, name  # type: ignore[return-value]
 
     def _add(self, game: Posted) -> Rated:
         db = self.db
@@ -443,10 +441,10 @@ class Store:
                     "sodos ratings)",
                     where="date",
                 )
-        black, b = self._player(
+        black, b, black_name = self._player(
             game.black_key, game.black, game.black_id, game.black_rank, "black_rank"
         )
-        white, w = self._player(
+        white, w, white_name = self._player(
             game.white_key, game.white, game.white_id, game.white_rank, "white_rank"
         )
         seq = db.execute(
@@ -461,10 +459,7 @@ class Store:
             nb, nw = self._apply(seq, game, black, b, white, w)  # type: ignore[arg-type]
         else:
             nb, nw = self._apply_period(seq, game, black, white, index)  # type: ignore[arg-type]
-        names = db.execute(
-            "SELECT name FROM players WHERE id IN (?, ?) ORDER BY id = ?", (black, white, white)
-        ).fetchall()
-        return Rated(game.id, seq, False, (names[0][0], nb), (names[1][0], nw))  # type: ignore[arg-type]
+        return Rated(game.id, seq, False, (black_name, nb), (white_name, nw))  # type: ignore[arg-type]
 
     def _apply(self, seq: int, game: Posted, black: int, b, white: int, w):
         nb, nw = self.rater.rate(b, w, game)

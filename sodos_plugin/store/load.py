@@ -12,7 +12,9 @@ in today's formats and ``--save-state`` saves.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 from collections import Counter
 from datetime import date as Date
 from typing import Any
@@ -22,15 +24,29 @@ from sodos_hookspecs import GameHistory, RatingResult, RatingState, RatingStep
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError
 from sodos_plugin.ratings.periods import event_order, events_in_order, game_order
+from sodos_plugin.util.lazy import LazyModule
+
+np = LazyModule("numpy", globals(), "np")  # imported when a store is loaded
+
+
+_RESULT_TEXT = {1.0: "B+", 0.0: "W+"}
 
 
 def _result_text(score: float) -> str:
-    return {1.0: "B+", 0.0: "W+"}.get(score, "0")
+    return _RESULT_TEXT.get(score, "0")
 
 
 def from_run(store, run: Any) -> int:
     """Load ``run`` (a :class:`~sodos_plugin.ratings.run.RatingRun` of the store's
-    system and parameters, game by game) into the empty ``store``; returns the games."""
+    system and parameters, game by game) into the empty ``store``; returns the games.
+
+    In one transaction, as a bulk load: every game's row made in one pass over the
+    history, the players numbered in order of first appearance, each table's rows given
+    to one ``executemany`` (the history's in its key's order: appended, not inserted
+    here and there), and in SQLite the secondary indexes made after the rows (one sort
+    each, not an entry per row) with a large page cache for the load only
+    (:func:`_bulk`). The finished store is what adding its rows one by one makes, and as
+    durable (the store's ``synchronous``; all or nothing)."""
     if run.system.name.lower() != store.system:
         raise InputError(f"the run is of {run.system.name}, the store of {store.system}")
     if getattr(store.rater, "per_tournament", False):
@@ -50,38 +66,48 @@ def from_run(store, run: Any) -> int:
         counts: Counter = Counter()
         last: dict[str, str] = {}
         ids: dict[str, int] = {}
-        for g in games:
-            counts[g.black] += 1
-            counts[g.white] += 1
-            last[g.black] = last[g.white] = g.date
-        player_id: dict[str, int] = {}
-        for name in counts:
-            state = final[name]
-            player_id[name] = db.execute(
-                "INSERT INTO players (key, name, rating, deviation, volatility, start, games, "
-                "last_game) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (f"name:{identity_key(name)}", name, *state, starts.get(name, ""),
-                 counts[name], last[name]),
-            ).lastrowid  # fmt: skip
-        game_rows, history_rows = [], []
+        game_rows = []
         names, before, after = _step_columns(steps) if not whole else ([], [], [])
         for k, g in enumerate(games):
-            if not whole and (names[2 * k] != g.black or names[2 * k + 1] != g.white):
+            black, white = g.black, g.white
+            if not whole and (names[2 * k] != black or names[2 * k + 1] != white):
                 raise InputError("the run's steps are not in its games' order")
+            counts[black] += 1
+            counts[white] += 1
+            last[black] = last[white] = g.date
             gid, content = _posted(g, ids, k + 1)
-            seq = k + 1
             game_rows.append(
-                (seq, gid, json.dumps(content, sort_keys=True, separators=(",", ":")), g.date,
-                 g.time, player_id[g.black], player_id[g.white], g.result, g.handicap, g.komi,
-                 g.size)
+                [k + 1, gid, content, g.date, g.time, black, white, g.result,
+                 g.handicap, g.komi, g.size]
             )  # fmt: skip
-            for i, name in ((2 * k, g.black), (2 * k + 1, g.white)):
-                if not whole:
-                    history_rows.append((player_id[name], seq, *before[i], *after[i]))
-        db.executemany("INSERT INTO games (seq, id, content, date, time, black, white, result, "
-                       "handicap, komi, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       game_rows)  # fmt: skip
-        db.executemany("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?)", history_rows)
+        (top,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM players").fetchone()
+        player_id = {name: top + n for n, name in enumerate(counts, 1)}
+        player_rows = [
+            (player_id[name], f"name:{identity_key(name)}", name, *final[name],
+             starts.get(name, ""), counts[name], last[name])
+            for name in counts
+        ]  # fmt: skip
+        for row in game_rows:
+            row[5], row[6] = player_id[row[5]], player_id[row[6]]
+        history_rows: Any = ()
+        if not whole:  # in the key's order (player, game): stable, each player's in order
+            numbers = np.fromiter(map(player_id.__getitem__, names), np.int64, len(names))
+            order = np.argsort(numbers, kind="stable")
+            history_rows = zip(
+                numbers[order].tolist(),
+                ((order >> 1) + 1).tolist(),
+                *(np.asarray(column)[order].tolist() for column in (*before, *after)),
+            )
+        with _bulk(db):
+            db.executemany(
+                "INSERT INTO players (id, key, name, rating, deviation, volatility, start, "
+                "games, last_game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                player_rows,
+            )
+            db.executemany("INSERT INTO games (seq, id, content, date, time, black, white, "
+                           "result, handicap, komi, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           game_rows)  # fmt: skip
+            db.executemany("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?)", history_rows)
         if whole:
             store._refit()  # the batch run's fit, kept day by day
         return len(games)
@@ -89,24 +115,54 @@ def from_run(store, run: Any) -> int:
     return store._write(work)
 
 
+#: A game's content as the store keeps a posted one (:func:`~.games.parse_game`'s JSON).
+_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+#: The page cache of a load (KiB): the rows' pages and the indexes' sorts in memory.
+LOAD_CACHE_KIB = 256 << 10
+
+
+@contextlib.contextmanager
+def _bulk(db):
+    """Rows inserted inside it as a bulk load: in SQLite, the secondary indexes (those
+    the schema names, not the keys') dropped before and made again after, from the
+    same statements, with a large page cache meanwhile; inside the caller's
+    transaction, so that a failure leaves the store as it was."""
+    if not isinstance(db, sqlite3.Connection):
+        yield
+        return
+    indexes = db.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+    ).fetchall()
+    (cache,) = db.execute("PRAGMA cache_size").fetchone()
+    db.execute(f"PRAGMA cache_size = -{LOAD_CACHE_KIB}")
+    try:
+        for name, _ in indexes:
+            db.execute(f'DROP INDEX "{name}"')
+        yield
+        for _, sql in indexes:
+            db.execute(sql)
+    finally:
+        db.execute(f"PRAGMA cache_size = {int(cache)}")
+
+
 def _step_columns(steps) -> tuple[list, list, list]:
-    """Each step's player, state before and state after, as lists (from the arrays of
-    :class:`~sodos_plugin.ratings.columns.StepColumns` when the steps are columns: no
-    object per step)."""
+    """Each step's player, and the states before and after as columns (rating,
+    deviation, volatility: an array or a list each; the arrays of
+    :class:`~sodos_plugin.ratings.columns.StepColumns` as they are when the steps are
+    columns: no object per step)."""
     if all(hasattr(steps, a) for a in ("names", "player", "before", "after")):
         n = len(steps)
         names = [steps.names[p] for p in steps.player.tolist()]
 
-        def rows(columns):
-            lists = [[None] * n if c is None else c.tolist() for c in columns]
-            return list(zip(*lists))
+        def columns(arrays):
+            return [[None] * n if c is None else c for c in arrays]
 
-        return names, rows(steps.before), rows(steps.after)
-    return (
-        [s.player for s in steps],
-        [tuple(s.before) for s in steps],
-        [tuple(s.after) for s in steps],
-    )
+        return names, columns(steps.before), columns(steps.after)
+    names = [s.player for s in steps]
+    before = [list(column) for column in zip(*(tuple(s.before) for s in steps))]
+    after = [list(column) for column in zip(*(tuple(s.after) for s in steps))]
+    return names, before or [[], [], []], after or [[], [], []]
 
 
 def as_result(store) -> tuple[GameHistory, RatingResult]:
@@ -196,7 +252,7 @@ def _tournaments(store, run: Any) -> int:
             db.execute(
                 "INSERT INTO games (id, content, date, time, black, white, result, handicap, "
                 "komi, size, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (gid, json.dumps(content, sort_keys=True, separators=(",", ":")), g.date,
+                (gid, content, g.date,
                  g.time, player_id[g.black], player_id[g.white], g.result, g.handicap, g.komi,
                  g.size, key),
             )  # fmt: skip
@@ -205,17 +261,59 @@ def _tournaments(store, run: Any) -> int:
     return count
 
 
-def _posted(game, ids: dict[str, int], number: int) -> tuple[str, dict]:
+def _posted(game, ids: dict[str, int], number: int) -> tuple[str, str]:
     """A history's game as the store keeps a posted one: its id (the game's own, else its
-    source, else its number; one given again gets ``#2``, ``#3`` ...) and its content."""
+    source, else its number; one given again gets ``#2``, ``#3`` ...) and its content as
+    canonical JSON (:func:`_content`)."""
     gid = game.id or game.source or f"#{number}"
     seen = ids.setdefault(gid, 0)
     ids[gid] = seen + 1
     if seen:
         gid = f"{gid}#{seen + 1}"
     when = game.date if game.time is None else f"{game.date}T{game.time}"
-    content = dict(
-        id=gid, date=when, black=game.black, white=game.white, result=_result_text(game.result),
-        handicap=game.handicap, komi=game.komi, size=game.size, black_id=None, white_id=None,
+    return gid, _content(
+        gid, when, game.black, game.white, _result_text(game.result), game.handicap, game.komi,
+        game.size,
     )  # fmt: skip
-    return gid, content
+
+
+#: JSON's own spelling of a text (escaped to ASCII, quoted), of an int and of a float.
+_quote = json.encoder.encode_basestring_ascii
+_JSON_FLOAT = {float("inf"): "Infinity", float("-inf"): "-Infinity"}
+
+
+def _content(gid, when, black, white, result, handicap, komi, size) -> str:
+    """A game's content, the text ``json.dumps`` (sorted keys, no spaces, ASCII) makes
+    of its members as :func:`~.games.parse_game` keeps a posted game's — written
+    directly when the members are of their usual types (texts, ints, a float or
+    None), which a load of millions of games needs; else by ``json.dumps`` itself."""
+    if (
+        type(handicap) is int and type(size) is int
+        and (komi is None or type(komi) is float) and type(gid) is str
+        and type(black) is str and type(white) is str
+    ):  # fmt: skip
+        if komi is None:
+            k = "null"
+        elif komi != komi:
+            k = "NaN"
+        else:
+            k = _JSON_FLOAT.get(komi) or float.__repr__(komi)
+        return (
+            f'{{"black":{_quote(black)},"black_id":null,"date":{_quote(when)},'
+            f'"handicap":{handicap},"id":{_quote(gid)},"komi":{k},"result":"{result}",'
+            f'"size":{size},"white":{_quote(white)},"white_id":null}}'
+        )
+    return _canonical(
+        dict(
+            id=gid,
+            date=when,
+            black=black,
+            white=white,
+            result=result,
+            handicap=handicap,
+            komi=komi,
+            size=size,
+            black_id=None,
+            white_id=None,
+        )  # fmt: skip
+    )

@@ -29,8 +29,6 @@ FORMAT = "sodos-rating-store"
 VERSION = 5
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SYNCHRONOUS = ("full", "normal", "extra")
-#: The page cache of a store's connection (KiB).
-CACHE_KIB = 256 << 10
 #: How long a writer waits for another process's transaction (milliseconds).
 BUSY_TIMEOUT_MS = 10_000
 
@@ -230,9 +228,10 @@ def connect(
         db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
-        # the pages a game touches (two players, their index entries) stay in memory
-        # with a million players: SQLite's default cache is 2 MB
-        db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        # SQLite's own page cache (2 MB) is kept: a larger one costs each commit time in
+        # proportion to the pages it holds (SQLite walks it as a transaction ends), so
+        # the cost of a game grew with the players; the pages of players a game meets
+        # are read from the system's file cache (benchmarks/README.md, the live store)
         db.execute("PRAGMA foreign_keys = ON")
         if meta is None:
             _create(db, system, parameters)

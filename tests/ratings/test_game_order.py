@@ -89,6 +89,33 @@ def test_times_of_one_day_are_rated_in_order_whatever_the_files_order(tmp_path):
     assert final(host.ratings(host.history([one]), rating="ogs")) == final(run)
 
 
+def sgf(tmp_path, name: str, when: str, black: str, white: str, result: str) -> str:
+    path = tmp_path / name
+    path.write_text(f"(;GM[1]FF[4]SZ[19]DT[{when}]PB[{black}]PW[{white}]RE[{result}];B[pd])")
+    return str(path)
+
+
+@pytest.mark.parametrize("system", ["ogs", "glicko2", "egf"])
+def test_sgf_times_of_one_day_are_rated_in_order_whatever_the_files_names(tmp_path, system):
+    """SGF ``DT`` with a time (as Fox writes it): the 05:30 game before the 23:30 one,
+    though the 23:30 file's name sorts first, the same ratings as a games table with
+    those times; without the times the files' order decides (the other ratings)."""
+    host = make_host()
+    late = sgf(tmp_path, "a.sgf", "2024-01-01 23:30:00", "Bob", "Ann", "B+R")
+    early = sgf(tmp_path, "b.sgf", "2024-01-01 05:30:00", "Ann", "Bob", "B+R")
+    history = host.history([late, early])
+    assert [(g.black, g.time) for g in history.games] == [("Ann", "05:30:00"), ("Bob", "23:30:00")]
+    rows = ["1,2024-01-01 23:30,Bob,Ann,B+R", "2,2024-01-01 05:30,Ann,Bob,B+R"]
+    expected = final(host.ratings(host.history([table(tmp_path, "t.csv", rows)]), rating=system))
+    assert final(host.ratings(history, rating=system)) == expected
+    untimed = [
+        sgf(tmp_path, "c.sgf", "2024-01-01", "Bob", "Ann", "B+R"),
+        sgf(tmp_path, "d.sgf", "2024-01-01", "Ann", "Bob", "B+R"),
+    ]
+    assert [g.time for g in host.history(untimed).games] == [None, None]
+    assert final(host.ratings(host.history(untimed), rating=system)) != expected
+
+
 @pytest.mark.parametrize("system", ["ogs", "whr"])
 def test_from_a_saved_state_9_then_10_and_0530_then_2330(tmp_path, system):
     host = make_host()

@@ -62,7 +62,7 @@ from sodos_plugin.readers.sgf.results import ParsedResult
 
 #: The cache format (SQLite's ``user_version``): another one is rebuilt. Bumped also
 #: when what ingest extracts changes: older entries are read again.
-FORMAT = 3
+FORMAT = 4
 #: SQLite's ``application_id`` of a sodos cache ("SoDo"): the mark of the cache's own file.
 APPLICATION_ID = 0x536F446F
 FEW_KEYS = 5000

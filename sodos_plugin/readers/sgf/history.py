@@ -196,6 +196,14 @@ def game_date(text: str | None) -> str | None:
     return dated.first_day(text)
 
 
+def game_time(text: str | None) -> str | None:
+    """The time of day a ``DT`` value writes right after its first date, ``HH:MM:SS``
+    (Fox's ``2017-01-04 09:35:00``, ``2017-04-04T09:59:32.86+00:00``, ``2017.06.21
+    19:43``), or None (a date alone, a list or range of dates): it orders one day's
+    games as a games table's times do (:func:`sodos_plugin.readers.dated.time_of_day`)."""
+    return dated.time_of_day(text)
+
+
 #: ``ParsedResult.how`` of a result not rated → the reason's key.
 _NOT_RATED = {
     "void": dated.VOID,
@@ -229,7 +237,7 @@ def _unusable(record: Record, date: str | None) -> tuple[str, str] | None:
 #: The kept games' columns, as :class:`Assembly` holds and saves them.
 KEPT = (
     "date", "black", "white", "score", "handicap", "komi", "size", "round", "source",
-    "event", "black_rank", "white_rank", "fingerprint",
+    "event", "black_rank", "white_rank", "fingerprint", "time",
 )  # fmt: skip
 
 
@@ -261,8 +269,10 @@ KEPT_VALUES: dict[str, Callable[[Any], bool]] = {
     "black_rank": _maybe_text,
     "white_rank": _maybe_text,
     "fingerprint": _text,
+    "time": lambda v: v is None or (type(v) is str and _TIME.fullmatch(v) is not None),
 }
 _FULL_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_TIME = re.compile(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d")
 
 
 def _packed(column: list) -> list | dict[str, Any]:
@@ -378,7 +388,7 @@ class Assembly:
         self.units = 0  # units added
         self.file_units: list[int] = []  # the unit each file report is of
         self.row_units: list[int] = []  # the unit each kept game is from
-        self._dates: dict[str | None, str | None] = {}  # DT text → its date
+        self._dates: dict[str | None, tuple] = {}  # DT text → its date and time of day
 
     # -- saving and resuming -----------------------------------------------------------
 
@@ -518,9 +528,10 @@ class Assembly:
         used = 0
         problems: list[tuple[str, str, str, str]] = []  # (where, status, reason, kind)
         for record, extra in zip(outcome.records, result.extras):
-            date = dates.get(record.date, _UNSEEN)
-            if date is _UNSEEN:
-                date = dates[record.date] = game_date(record.date)
+            when = dates.get(record.date, _UNSEEN)
+            if when is _UNSEEN:
+                when = dates[record.date] = (game_date(record.date), game_time(record.date))
+            date, time = when
             why = _unusable(record, date)
             if why is not None:
                 problems.append((record.source, "excluded", why[1], why[0]))
@@ -550,7 +561,7 @@ class Assembly:
                 (
                     date, black, white, score, record.handicap, extra.komi, extra.size,
                     record.round, record.source, record.event, record.black_rank,
-                    record.white_rank, extra.fingerprint,
+                    record.white_rank, extra.fingerprint, time,
                 ),
             ):  # fmt: skip
                 kept[name].append(value)
@@ -614,6 +625,7 @@ class Assembly:
             size=kept["size"],
             round=kept["round"],
             source=sources,
+            time=kept["time"],
         )
         players = dated.first_ranks(
             dates, kept["black"], kept["white"], kept["black_rank"], kept["white_rank"], sources

@@ -13,7 +13,7 @@ import pytest
 from conftest import builtin_host, shared_path
 
 from sodos_plugin.engine.model import Result
-from sodos_plugin.readers.sgf.history import game_date, ingest_unit
+from sodos_plugin.readers.sgf.history import game_date, game_time, ingest_unit
 from sodos_plugin.readers.sgf.ingest import ingest_bytes, ingest_file
 from sodos_plugin.readers.sgf.scan import scan_single
 from sodos_plugin.readers.sgf.values import FOX, komi, no_jigo, writer
@@ -56,6 +56,26 @@ def test_dates_with_dots_and_times_are_days(tmp_path) -> None:
     assert [(g.date, g.black, g.white, g.result) for g in h.games] == [
         ("2018-04-27", "FineArt", "BADUKi", 1.0)
     ]
+
+
+def test_a_time_after_the_date_is_the_game_s_time_of_day(tmp_path) -> None:
+    """Fox's ``DT[2017-01-04 09:35:00]`` and AlphaGo Zero's ISO timestamp give the time
+    of day that orders one day's games (docs/rules.md §10.1); a date alone, a list of
+    dates or a range gives none."""
+    h = history_of(
+        tmp_path,
+        variant("21_51-2017.01.04-Master-Zhou_Junxun.sgf"),
+        variant("00_1-1_FineArt_VS_BADUKi.sgf"),
+    )
+    times = {g.source.rsplit("/", 1)[-1]: (g.date, g.time) for g in h.games}
+    assert times == {
+        "21_51-2017.01.04-Master-Zhou_Junxun.sgf": ("2017-01-04", "09:35:00"),
+        "00_1-1_FineArt_VS_BADUKi.sgf": ("2018-04-27", None),
+    }
+    assert game_time(one("18_Fig5c_Game1.sgf").date) == "09:59:32"  # self-play: not rated
+    assert game_time("2017.06.21 19:43") == "19:43:00"  # Wbaduk
+    for no_time in ("2018.04.27", "2002-10-23,24", "2016-03-09 ~ 2016-03-15", "2024-01-05 25:00"):
+        assert game_time(no_time) is None, no_time
 
 
 def test_a_property_repeated_with_one_value_is_read_once() -> None:
