@@ -1,24 +1,26 @@
 """The store: games in, ratings out, kept in SQLite (docs/ratings.md, "A server's live
 ratings").
 
-Contract: :class:`Store` rates each game added, in the order it arrives, in one
-transaction (``BEGIN IMMEDIATE``: two processes on one store take turns, and each reads
-the two players' states inside its own transaction, so every game is applied once, in
-order). Adding a game reads and writes its two players only: its cost does not grow with
-the number of players. A game id posted again with the same content answers what it
-answered the first time; with other content it is a :class:`StoreConflict`. Voiding or
-correcting a game rates again every game after it (their players' states are put back
-to where they were before it), so that every rating equals a batch run over the
-corrected history in the order of arrival (:meth:`Store.games` is that history).
+Contract: :class:`Store` rates each game added, in the order it arrives, in a
+transaction committed before it answers (``BEGIN IMMEDIATE``: two processes on one store
+take turns, and each reads the two players' states inside its own transaction, so every
+game is applied once, in order). The writes of threads that come while a commit runs
+share the next transaction, each in its own savepoint (a refusal is its caller's alone),
+and the games of a system rated game by game are rated together in waves
+(:mod:`sodos_plugin.store.group`). Adding a game reads and writes its two players only:
+its cost does not grow with the number of players. A game id posted again with the same
+content answers what it answered the first time; with other content it is a
+:class:`StoreConflict`. Voiding or correcting a game rates again every game after it
+(their players' states are put back to where they were before it), so that every rating
+equals a batch run over the corrected history in the order of arrival
+(:meth:`Store.games` is that history).
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import math
-import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -38,6 +40,7 @@ from sodos_plugin.ratings.systems.whr import ELO
 from sodos_plugin.schemas import live
 from sodos_plugin.store import backend, schema
 from sodos_plugin.store.games import LiveGame, Posted, parse_game
+from sodos_plugin.store.group import GroupCommit
 from sodos_plugin.store.incremental import for_system
 
 #: The most players one leaderboard answer lists (``store.max_leaderboard``).
@@ -142,7 +145,22 @@ class Store:
             self.db = schema.connect(
                 self.path, self.system, self.parameters, synchronous, busy_timeout
             )
-        self._lock = threading.Lock()
+        #: rated in waves, one game of a player after another (not a period, a
+        #: tournament or a whole history at once)
+        self._in_waves = not (
+            self.rater.periodic
+            or self._whole_history
+            or getattr(self.rater, "per_tournament", False)
+        )
+        #: every write goes through it: the works of threads that come while one commit
+        #: runs are committed together, their games rated together in waves when the
+        #: system rates game by game (store/group.py)
+        self._writes = GroupCommit(
+            self.db,
+            backend.errors_of(path),
+            lambda error: _stored(error, self.path),
+            self._together if self._in_waves else None,
+        )
 
     # -- writing ---------------------------------------------------------------------
 
@@ -163,9 +181,23 @@ class Store:
         ]
         if getattr(self.rater, "per_tournament", False):
             return self._write(lambda: self._add_tournament(posted))
-        if len(posted) > 1 and not self.rater.periodic and not self._whole_history:
-            return self._write(lambda: self._add_waves(posted))
+        if self._in_waves:
+            if len(posted) == 1:
+                return self._write(lambda: [self._add(posted[0])], posted)
+            return self._write(lambda: self._add_waves(posted), posted)
         return self._write(lambda: [self._add(p) for p in posted])
+
+    def _together(self, parts: list[list[Posted]]) -> list[list[Rated]]:
+        """The games of several requests rated as one batch (in waves), each request's
+        answers as it would have had them alone after the requests before it; a conflict
+        or a refusal in any of them raises, and each is then rated alone
+        (:class:`~sodos_plugin.store.group.GroupCommit`)."""
+        rated = self._add_waves([game for part in parts for game in part])
+        out, k = [], 0
+        for part in parts:
+            out.append(rated[k : k + len(part)])
+            k += len(part)
+        return out
 
     def _add_tournament(self, posted: list[Posted]) -> list[Rated]:
         """GoR: the games posted at once are one tournament (one game alone is its own),
@@ -377,26 +409,11 @@ class Store:
         again. Returns the number of games rated again (it included)."""
         return self._write(lambda: self._change(game_id, result))
 
-    def _write(self, work):
-        with self._lock:
-            try:
-                self.db.execute("BEGIN IMMEDIATE")
-            except backend.errors() as error:
-                raise _stored(error, self.path) from None
-            try:
-                out = work()
-                self.db.execute("COMMIT")
-            except backend.errors() as error:
-                self._rollback()
-                raise _stored(error, self.path) from None
-            except BaseException:
-                self._rollback()
-                raise
-            return out
-
-    def _rollback(self) -> None:
-        with contextlib.suppress(*backend.errors()):
-            self.db.execute("ROLLBACK")
+    def _write(self, work, games: list[Posted] | None = None):
+        """``work()``'s answer once its transaction is committed (with the works other
+        threads hand in meanwhile: :class:`~sodos_plugin.store.group.GroupCommit`);
+        ``games``: the games it adds, when they may be rated together with others'."""
+        return self._writes.run(work, games)
 
     def _player(
         self, key: str, name: str, player_id: str | None, rank: str | None = None, where=""
