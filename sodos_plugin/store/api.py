@@ -47,6 +47,8 @@ from sodos_plugin.store.incremental import for_system
 MAX_LEADERBOARD = 1000
 #: The most games one batch adds (``store.max_batch``).
 MAX_BATCH = 100_000
+#: Game ids looked up by one query of a batch (SQLite takes 32,766 parameters).
+ID_CHUNK = 500
 
 
 class StoreConflict(InputError):
@@ -236,10 +238,10 @@ class Store:
         )
         ids = {}
         for game in games:
-            black, _ = self._player(
+            black, _, _ = self._player(
                 game.black_key, game.black, game.black_id, game.black_rank, "black_rank"
             )
-            white, _ = self._player(
+            white, _, _ = self._player(
                 game.white_key, game.white, game.white_id, game.white_rank, "white_rank"
             )
             ids[game.id] = db.execute(
@@ -336,10 +338,16 @@ class Store:
         results: list[Rated | None] = [None] * len(posted)
         first_of: dict[str, int] = {}
         fresh: list[int] = []
+        ids = list({game.id: None for game in posted})
+        known = set()
+        for at in range(0, len(ids), ID_CHUNK):  # one query a chunk, not one a game
+            chunk = ids[at : at + ID_CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            known.update(
+                gid for (gid,) in db.execute(f"SELECT id FROM games WHERE id IN ({marks})", chunk)
+            )
         for k, game in enumerate(posted):
-            found = db.execute("SELECT seq, content FROM games WHERE id = ?", (game.id,))
-            row = found.fetchone()
-            if row is not None:
+            if game.id in known:
                 results[k] = self._add(game)  # rated before: the same answer, or a conflict
                 continue
             j = first_of.setdefault(game.id, k)
@@ -359,10 +367,7 @@ class Store:
                 (game.white_key, game.white, game.white_id, game.white_rank, "white_rank"),
             ):
                 if key not in players:
-                    number, state = self._player(key, name, pid, rank, f"games[{k}].{where}")
-                    (shown,) = db.execute(
-                        "SELECT name FROM players WHERE id = ?", (number,)
-                    ).fetchone()
+                    number, shown, state = self._player(key, name, pid, rank, f"games[{k}].{where}")
                     players[key] = [number, shown, state, 0, None]
         (top,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM games").fetchone()
         chosen = [posted[k] for k in fresh]
@@ -417,12 +422,14 @@ class Store:
 
     def _player(
         self, key: str, name: str, player_id: str | None, rank: str | None = None, where=""
-    ) -> tuple[int, RatingState]:
+    ) -> tuple[int, str, RatingState]:
+        """A player's id, name as the store keeps it and state; a new one is added, at
+        the start of his rank (``where``: the member a rank that is no rank is named by)."""
         row = self.db.execute(
-            "SELECT id, rating, deviation, volatility FROM players WHERE key = ?", (key,)
+            "SELECT id, name, rating, deviation, volatility FROM players WHERE key = ?", (key,)
         ).fetchone()
         if row is not None:
-            return row[0], RatingState(row[1], row[2], row[3])
+            return row[0], row[1], RatingState(row[2], row[3], row[4])
         try:
             state, start = self.rater.start(rank)
         except ValueError as error:
@@ -432,7 +439,7 @@ class Store:
             "VALUES (?, ?, ?, ?, ?, ?)",
             (key, name, *state, start),
         )
-        return cursor.lastrowid, state  # type: ignore[return-value]
+        return cursor.lastrowid, name, state  # type: ignore[return-value]
 
     def _add(self, game: Posted) -> Rated:
         db = self.db
@@ -460,10 +467,10 @@ class Store:
                     "sodos ratings)",
                     where="date",
                 )
-        black, b = self._player(
+        black, black_name, b = self._player(
             game.black_key, game.black, game.black_id, game.black_rank, "black_rank"
         )
-        white, w = self._player(
+        white, white_name, w = self._player(
             game.white_key, game.white, game.white_id, game.white_rank, "white_rank"
         )
         seq = db.execute(
@@ -478,10 +485,7 @@ class Store:
             nb, nw = self._apply(seq, game, black, b, white, w)  # type: ignore[arg-type]
         else:
             nb, nw = self._apply_period(seq, game, black, white, index)  # type: ignore[arg-type]
-        names = db.execute(
-            "SELECT name FROM players WHERE id IN (?, ?) ORDER BY id = ?", (black, white, white)
-        ).fetchall()
-        return Rated(game.id, seq, False, (names[0][0], nb), (names[1][0], nw))  # type: ignore[arg-type]
+        return Rated(game.id, seq, False, (black_name, nb), (white_name, nw))  # type: ignore[arg-type]
 
     def _apply(self, seq: int, game: Posted, black: int, b, white: int, w):
         nb, nw = self.rater.rate(b, w, game)
