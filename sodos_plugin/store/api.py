@@ -143,10 +143,14 @@ class Store:
         self._whole_history = getattr(self.rater, "whole_history", False)
         if backend.is_url(path):
             self.db = schema.connect_postgres(path, self.system, self.parameters)
+            #: the reading methods' connection: what is committed, never what a write
+            #: holds open in ``db`` (the players, leaderboard and history answers)
+            self._reads: Any = backend.Postgres(path)
         else:
             self.db = schema.connect(
                 self.path, self.system, self.parameters, synchronous, busy_timeout
             )
+            self._reads = schema.reader(self.path, busy_timeout)
         #: rated in waves, one game of a player after another (not a period, a
         #: tournament or a whole history at once)
         self._in_waves = not (
@@ -789,7 +793,7 @@ class Store:
 
     def _find(self, who: str) -> tuple | None:
         for key in (f"id:{who}", f"name:{identity_key(who)}"):
-            row = self.db.execute(
+            row = self._reads.execute(
                 "SELECT id, key, name, rating, deviation, volatility, games, last_game "
                 "FROM players WHERE key = ?",
                 (key,),
@@ -823,8 +827,8 @@ class Store:
         with his next game of the period)."""
         if not self.rater.periodic:
             return False
-        (open_period,) = self.db.execute("SELECT MAX(period) FROM games").fetchone()
-        row = self.db.execute("SELECT period FROM players WHERE name = ?", (name,)).fetchone()
+        (open_period,) = self._reads.execute("SELECT MAX(period) FROM games").fetchone()
+        row = self._reads.execute("SELECT period FROM players WHERE name = ?", (name,)).fetchone()
         return row is not None and row[0] == open_period
 
     @_reading
@@ -833,7 +837,7 @@ class Store:
         row = self._find(who)
         if row is None:
             raise NotFound(f"no player {who!r} in the store", where="player")
-        rows = self.db.execute(
+        rows = self._reads.execute(
             "SELECT g.id, h.seq, g.date, g.time, h.rating_before, h.deviation_before, "
             "h.rating, h.deviation FROM history h JOIN games g ON g.seq = h.seq "
             "WHERE h.player = ? ORDER BY h.seq",
@@ -864,7 +868,7 @@ class Store:
             )
         if offset < 0:
             raise InputError(f"offset {offset}: expected 0 or more", where="offset")
-        rows = self.db.execute(
+        rows = self._reads.execute(
             "SELECT name, rating, deviation, volatility, games FROM players WHERE games > 0 "
             "ORDER BY rating DESC, name LIMIT ? OFFSET ?",
             (limit, offset),
@@ -885,7 +889,7 @@ class Store:
     @_reading
     def ratings(self) -> dict[str, RatingState]:
         """Every player with a game rated: name → current state."""
-        rows = self.db.execute(
+        rows = self._reads.execute(
             "SELECT name, rating, deviation, volatility FROM players WHERE games > 0"
         ).fetchall()
         return {n: RatingState(r, rd, v) for n, r, rd, v in rows}
@@ -894,7 +898,7 @@ class Store:
     def games(self) -> GameHistory:
         """The games rated (not voided) in the order of arrival, as a history that
         ``Host.ratings`` rates in that order (the batch run the store equals)."""
-        rows = self.db.execute(
+        rows = self._reads.execute(
             "SELECT g.id, g.date, g.time, b.name, w.name, g.result, g.handicap, g.komi, "
             "g.size, COALESCE(g.event, g.id) FROM games g JOIN players b ON b.id = g.black "
             "JOIN players w ON w.id = g.white WHERE g.void = 0 ORDER BY g.seq"
@@ -905,15 +909,16 @@ class Store:
         ]
         events = {
             key: HistoryEvent(key, name, day, klass, "store")
-            for key, name, day, klass in self.db.execute("SELECT * FROM events")
+            for key, name, day, klass in self._reads.execute("SELECT * FROM events")
         }
-        ranked = self.db.execute(
+        ranked = self._reads.execute(
             "SELECT name, start FROM players WHERE start LIKE 'rank %' AND games > 0"
         ).fetchall()
         players = {n: HistoryPlayer(n, start[5:], None, "store") for n, start in ranked}
         return GameHistory(games=games, events=events, players=players)
 
     def close(self) -> None:
+        self._reads.close()
         self.db.close()
 
     def __enter__(self) -> Store:

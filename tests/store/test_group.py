@@ -1,7 +1,8 @@
 """Group commit (sodos_plugin/store/group.py): the writes of threads that come while one
 commit runs share the next transaction, each answered only after that commit, each
 failure its own caller's; and through the store, games added from many threads at once
-are each rated once, in the order recorded, equal to a batch run over that order."""
+are each rated once, in the order recorded, equal to a batch run over that order, while
+reads see only what is committed."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import pytest
 
 from sodos_plugin import Host
 from sodos_plugin.store import StoreConflict
+from sodos_plugin.store.api import NotFound
+from sodos_plugin.store.games import parse_game
 from sodos_plugin.store.group import GroupCommit
 
 HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
@@ -228,4 +231,35 @@ def test_games_added_from_many_threads_are_each_rated_once_as_a_batch_run(tmp_pa
     for name, state in live.items():
         assert state.rating == pytest.approx(batch[name].rating, abs=1e-9, rel=0)
         assert state.deviation == pytest.approx(batch[name].deviation, abs=1e-9, rel=0)
+    store.close()
+
+
+def test_reads_see_what_is_committed_never_a_write_held_open(tmp_path):
+    store = HOST.store(tmp_path / "reads.db")
+    store.add(game(0, "Ann", "Bob"))
+    before = store.player("Ann")
+    holding, go = threading.Event(), threading.Event()
+
+    def held_open():  # a game written, its transaction not yet committed
+        out = store._add(parse_game(game(1, "Ann", "Cid")))
+        holding.set()
+        go.wait(10)
+        return [out]
+
+    writer = threading.Thread(target=store._write, args=(held_open,))
+    writer.start()
+    assert holding.wait(10)
+    try:
+        assert store.player("Ann") == before  # not the rating of the open transaction
+        with pytest.raises(NotFound):
+            store.player("Cid")
+        assert [g.id for g in store.games().games] == ["g0"]
+        assert [p.name for p in store.leaderboard().players] == sorted(
+            ["Ann", "Bob"], key=lambda n: -store.player(n).state.rating
+        )
+    finally:
+        go.set()
+        writer.join(10)
+    assert store.player("Ann").games == 2  # committed: read at once
+    assert store.player("Cid").games == 1
     store.close()
