@@ -13,6 +13,7 @@ each figure printed with its baseline from the same run:
 
     python benchmarks/live.py                 # every row
     python benchmarks/live.py --quick         # small sizes (a smoke run)
+    python benchmarks/live.py --only http,batch   # some rows (api, batch, startup, http)
 
 The figures of a run are recorded in benchmarks/README.md with the machine's load.
 """
@@ -260,13 +261,22 @@ def main() -> int:
         metavar="URL",
         help="also the Python API rows on this PostgreSQL server (postgresql://user@host:port)",
     )
+    parser.add_argument(
+        "--only",
+        metavar="ROWS",
+        help="only these rows, comma-separated: api (with its baseline), batch, startup, http",
+    )
     args = parser.parse_args()
+    rows = set(args.only.split(",")) if args.only else {"api", "batch", "startup", "http"}
+    unknown = rows - {"api", "batch", "startup", "http"}
+    if unknown:
+        parser.error(f"--only: unknown rows {', '.join(sorted(unknown))}")
     big = 20_000 if args.quick else 1_000_000
     n = 200 if args.quick else 3000
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         full = None
-        for synchronous in ("full", "normal"):
+        for synchronous in ("full", "normal") if "api" in rows else ():
             small, small_cpu = api_rate(1000, n, synchronous, folder)
             full = full or small
             large, large_cpu = api_rate(big, n, synchronous, folder)
@@ -276,15 +286,18 @@ def main() -> int:
                   f"{1 / large:,.0f} games/s ({large * 1e3:.3f} ms/game, processor "
                   f"{large_cpu * 1e3:.3f} ms); ratio of the times {large / small:.2f}, "
                   f"of the processor times {large_cpu / small_cpu:.2f}")  # fmt: skip
-        baseline = rate_game_baseline(1000, 50 if args.quick else 200)
-        print(f"baseline Host.rate_game, 1,000 players: {1 / baseline:,.0f} games/s "
-              f"({baseline * 1e3:.3f} ms/game); the store (FULL) is "
-              f"{baseline / full:.1f}x its speed")  # fmt: skip
-        posted, batch = batch_post(folder, 1000)
-        print(
-            f"batch POST /games of 1,000 games: {posted:,.0f} games/s; baseline Host.ratings "
-            f"over them (nothing kept) {batch:,.0f} games/s; ratio {posted / batch:.2f}"
-        )
+        if full:
+            baseline = rate_game_baseline(1000, 50 if args.quick else 200)
+            print(f"baseline Host.rate_game, 1,000 players: {1 / baseline:,.0f} games/s "
+                  f"({baseline * 1e3:.3f} ms/game); the store (FULL) is "
+                  f"{baseline / full:.1f}x its speed")  # fmt: skip
+        if "batch" in rows:
+            posted, batch = batch_post(folder, 1000)
+            print(
+                f"batch POST /games of 1,000 games: {posted:,.0f} games/s; baseline "
+                f"Host.ratings over them (nothing kept) {batch:,.0f} games/s; ratio "
+                f"{posted / batch:.2f}"
+            )
         if args.postgres:
             for players in (1000, big):
                 url = postgres_database(args.postgres, f"sodos_bench_{players}")
@@ -295,17 +308,19 @@ def main() -> int:
             pg_batch = batch_api(postgres_database(args.postgres, "sodos_bench_batch"), 1000)
             print(f"Python API add_many of 1,000 games: SQLite {sqlite_batch:,.0f} games/s, "
                   f"PostgreSQL {pg_batch:,.0f} games/s")  # fmt: skip
-        size = 20_000 if args.quick else 200_000
-        batch_s, made_s, batch_cpu, made_cpu = start_up(folder, size)
-        print(f"start-up: a store from a {size:,}-game table {made_s:.2f} s (processor "
-              f"{made_cpu:.2f} s); baseline the batch run over it {batch_s:.2f} s (processor "
-              f"{batch_cpu:.2f} s); ratio {made_s / batch_s:.2f}, of the processor times "
-              f"{made_cpu / batch_cpu:.2f}")  # fmt: skip
-        per = 50 if args.quick else 500
-        found = http_one_by_one(folder, 8, per)
-        print(f"HTTP POST /games one game a request, 8 clients: {found['rate']:,.0f} games/s, "
-              f"p50 {found['p50']:.1f} ms, p99 {found['p99']:.1f} ms, "
-              f"{found['errors']} errors")  # fmt: skip
+        if "startup" in rows:
+            size = 20_000 if args.quick else 200_000
+            batch_s, made_s, batch_cpu, made_cpu = start_up(folder, size)
+            print(f"start-up: a store from a {size:,}-game table {made_s:.2f} s (processor "
+                  f"{made_cpu:.2f} s); baseline the batch run over it {batch_s:.2f} s "
+                  f"(processor {batch_cpu:.2f} s); ratio {made_s / batch_s:.2f}, of the "
+                  f"processor times {made_cpu / batch_cpu:.2f}")  # fmt: skip
+        if "http" in rows:
+            per = 50 if args.quick else 500
+            found = http_one_by_one(folder, 8, per)
+            print(f"HTTP POST /games one game a request, 8 clients: {found['rate']:,.0f} "
+                  f"games/s, p50 {found['p50']:.1f} ms, p99 {found['p99']:.1f} ms, "
+                  f"{found['errors']} errors")  # fmt: skip
     return 0
 
 

@@ -85,6 +85,12 @@ EXIT_INTERRUPTED = 130
 #: Seconds the stop waits for the server's threads (each ends at once: the workers
 #: they wait on are ended first).
 STOP_TIMEOUT = 5.0
+#: Seconds a thread that wants the GIL waits before the running thread must give it up
+#: (Python's default: 0.005). The service's threads give up the GIL for every SQLite
+#: call, socket read and write; with the default, the thread writing the live store
+#: waited up to 5 ms to get it back after each, behind threads parsing other requests
+#: (benchmarks/README.md, live store: p99 latency).
+SWITCH_INTERVAL = 0.0005
 #: Bytes of unread answers past which waitress makes a thread wait for the client.
 NEVER = 1 << 62
 SMUGGLING = (
@@ -221,6 +227,8 @@ def _guard(server, connection_limit: int) -> None:
             server.maintenance(now)
         if not server.accepting:
             return False
+        if len(server._map) <= connection_limit:  # the listening sockets and trigger too
+            return True
         open_now = channels()
         if len(open_now) < connection_limit:
             return True
@@ -360,6 +368,7 @@ def _serve(args: argparse.Namespace) -> int:
             f"{serve['max_request_bytes']} bytes per body)\n"
         )
         sys.stderr.flush()
+        sys.setswitchinterval(SWITCH_INTERVAL)  # this process is the service's alone
         _loop(server)
     except KeyboardInterrupt:
         pass

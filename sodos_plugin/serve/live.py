@@ -3,9 +3,10 @@ live ratings").
 
 Contract: :data:`ROUTES` are rows of the service's one route table (serve/routes.py),
 added by ``sodos serve --store``; their handlers run in the parent and reach the store
-as ``app.live.store`` (:class:`Live`). Every game is written by the
-service's parent process, one request after another (the store's lock), so the store's
-order is the order of arrival; every answer is strict JSON of a ``sodos schema live-*``
+as ``app.live.store`` (:class:`Live`). Every game is written by the service's parent
+process, in the order the requests reach the store (the requests that arrive while a
+commit runs share the next transaction: store/group.py), so the store's order is the
+order of arrival; every answer is strict JSON of a ``sodos schema live-*``
 document or ``error``:
 
 * ``POST /games``: one game or an array (``sodos schema live-game``) → ``live-games``;

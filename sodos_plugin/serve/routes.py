@@ -166,6 +166,8 @@ class Routes:
 
     def __init__(self, routes: tuple[Route, ...] | list[Route]):
         self.routes = tuple(routes)
+        #: the order :meth:`find` tries them in: routes without a path parameter first
+        self._matched_first = sorted(self.routes, key=lambda r: "{" in r.path)
         seen = set()
         for route in self.routes:
             if (route.method, route.path) in seen:
@@ -179,7 +181,7 @@ class Routes:
         """The routes of ``path`` (one per method) with its path parameters; a route
         without parameters before one with them."""
         found = []
-        for route in sorted(self.routes, key=lambda r: "{" in r.path):
+        for route in self._matched_first:
             params = route.match(path)
             if params is not None and all(r.path == route.path for r, _ in found):
                 found.append((route, params))

@@ -1,24 +1,26 @@
 """The store: games in, ratings out, kept in SQLite (docs/ratings.md, "A server's live
 ratings").
 
-Contract: :class:`Store` rates each game added, in the order it arrives, in one
-transaction (``BEGIN IMMEDIATE``: two processes on one store take turns, and each reads
-the two players' states inside its own transaction, so every game is applied once, in
-order). Adding a game reads and writes its two players only: its cost does not grow with
-the number of players. A game id posted again with the same content answers what it
-answered the first time; with other content it is a :class:`StoreConflict`. Voiding or
-correcting a game rates again every game after it (their players' states are put back
-to where they were before it), so that every rating equals a batch run over the
-corrected history in the order of arrival (:meth:`Store.games` is that history).
+Contract: :class:`Store` rates each game added, in the order it arrives, in a
+transaction committed before it answers (``BEGIN IMMEDIATE``: two processes on one store
+take turns, and each reads the two players' states inside its own transaction, so every
+game is applied once, in order). The writes of threads that come while a commit runs
+share the next transaction, each in its own savepoint (a refusal is its caller's alone),
+and the games of a system rated game by game are rated together in waves
+(:mod:`sodos_plugin.store.group`). Adding a game reads and writes its two players only:
+its cost does not grow with the number of players. A game id posted again with the same
+content answers what it answered the first time; with other content it is a
+:class:`StoreConflict`. Voiding or correcting a game rates again every game after it
+(their players' states are put back to where they were before it), so that every rating
+equals a batch run over the corrected history in the order of arrival
+(:meth:`Store.games` is that history).
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import math
-import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -38,12 +40,15 @@ from sodos_plugin.ratings.systems.whr import ELO
 from sodos_plugin.schemas import live
 from sodos_plugin.store import backend, schema
 from sodos_plugin.store.games import LiveGame, Posted, parse_game
+from sodos_plugin.store.group import GroupCommit
 from sodos_plugin.store.incremental import for_system
 
 #: The most players one leaderboard answer lists (``store.max_leaderboard``).
 MAX_LEADERBOARD = 1000
 #: The most games one batch adds (``store.max_batch``).
 MAX_BATCH = 100_000
+#: Game ids looked up by one query of a batch (SQLite takes 32,766 parameters).
+ID_CHUNK = 500
 
 
 class StoreConflict(InputError):
@@ -138,11 +143,30 @@ class Store:
         self._whole_history = getattr(self.rater, "whole_history", False)
         if backend.is_url(path):
             self.db = schema.connect_postgres(path, self.system, self.parameters)
+            #: the reading methods' connection: what is committed, never what a write
+            #: holds open in ``db`` (the players, leaderboard and history answers)
+            self._reads: Any = backend.Postgres(path)
         else:
             self.db = schema.connect(
                 self.path, self.system, self.parameters, synchronous, busy_timeout
             )
-        self._lock = threading.Lock()
+            self._reads = schema.reader(self.path, busy_timeout)
+        #: rated in waves, one game of a player after another (not a period, a
+        #: tournament or a whole history at once)
+        self._in_waves = not (
+            self.rater.periodic
+            or self._whole_history
+            or getattr(self.rater, "per_tournament", False)
+        )
+        #: every write goes through it: the works of threads that come while one commit
+        #: runs are committed together, their games rated together in waves when the
+        #: system rates game by game (store/group.py)
+        self._writes = GroupCommit(
+            self.db,
+            backend.errors_of(path),
+            lambda error: _stored(error, self.path),
+            self._together if self._in_waves else None,
+        )
 
     # -- writing ---------------------------------------------------------------------
 
@@ -163,9 +187,23 @@ class Store:
         ]
         if getattr(self.rater, "per_tournament", False):
             return self._write(lambda: self._add_tournament(posted))
-        if len(posted) > 1 and not self.rater.periodic and not self._whole_history:
-            return self._write(lambda: self._add_waves(posted))
+        if self._in_waves:
+            if len(posted) == 1:
+                return self._write(lambda: [self._add(posted[0])], posted)
+            return self._write(lambda: self._add_waves(posted), posted)
         return self._write(lambda: [self._add(p) for p in posted])
+
+    def _together(self, parts: list[list[Posted]]) -> list[list[Rated]]:
+        """The games of several requests rated as one batch (in waves), each request's
+        answers as it would have had them alone after the requests before it; a conflict
+        or a refusal in any of them raises, and each is then rated alone
+        (:class:`~sodos_plugin.store.group.GroupCommit`)."""
+        rated = self._add_waves([game for part in parts for game in part])
+        out, k = [], 0
+        for part in parts:
+            out.append(rated[k : k + len(part)])
+            k += len(part)
+        return out
 
     def _add_tournament(self, posted: list[Posted]) -> list[Rated]:
         """GoR: the games posted at once are one tournament (one game alone is its own),
@@ -304,10 +342,16 @@ class Store:
         results: list[Rated | None] = [None] * len(posted)
         first_of: dict[str, int] = {}
         fresh: list[int] = []
+        ids = list({game.id: None for game in posted})
+        known = set()
+        for at in range(0, len(ids), ID_CHUNK):  # one query a chunk, not one a game
+            chunk = ids[at : at + ID_CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            known.update(
+                gid for (gid,) in db.execute(f"SELECT id FROM games WHERE id IN ({marks})", chunk)
+            )
         for k, game in enumerate(posted):
-            found = db.execute("SELECT seq, content FROM games WHERE id = ?", (game.id,))
-            row = found.fetchone()
-            if row is not None:
+            if game.id in known:
                 results[k] = self._add(game)  # rated before: the same answer, or a conflict
                 continue
             j = first_of.setdefault(game.id, k)
@@ -327,7 +371,7 @@ class Store:
                 (game.white_key, game.white, game.white_id, game.white_rank, "white_rank"),
             ):
                 if key not in players:
-                    number, state, shown = self._player(key, name, pid, rank, f"games[{k}].{where}")
+                    number, shown, state = self._player(key, name, pid, rank, f"games[{k}].{where}")
                     players[key] = [number, shown, state, 0, None]
         (top,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM games").fetchone()
         chosen = [posted[k] for k in fresh]
@@ -374,36 +418,22 @@ class Store:
         again. Returns the number of games rated again (it included)."""
         return self._write(lambda: self._change(game_id, result))
 
-    def _write(self, work):
-        with self._lock:
-            try:
-                self.db.execute("BEGIN IMMEDIATE")
-            except backend.errors() as error:
-                raise _stored(error, self.path) from None
-            try:
-                out = work()
-                self.db.execute("COMMIT")
-            except backend.errors() as error:
-                self._rollback()
-                raise _stored(error, self.path) from None
-            except BaseException:
-                self._rollback()
-                raise
-            return out
-
-    def _rollback(self) -> None:
-        with contextlib.suppress(*backend.errors()):
-            self.db.execute("ROLLBACK")
+    def _write(self, work, games: list[Posted] | None = None):
+        """``work()``'s answer once its transaction is committed (with the works other
+        threads hand in meanwhile: :class:`~sodos_plugin.store.group.GroupCommit`);
+        ``games``: the games it adds, when they may be rated together with others'."""
+        return self._writes.run(work, games)
 
     def _player(
         self, key: str, name: str, player_id: str | None, rank: str | None = None, where=""
-    ) -> tuple[int, RatingState, str]:
-        """The player of ``key`` (made when new): his number, state and name as kept."""
+    ) -> tuple[int, str, RatingState]:
+        """A player's id, name as the store keeps it and state; a new one is added, at
+        the start of his rank (``where``: the member a rank that is no rank is named by)."""
         row = self.db.execute(
-            "SELECT id, rating, deviation, volatility, name FROM players WHERE key = ?", (key,)
+            "SELECT id, name, rating, deviation, volatility FROM players WHERE key = ?", (key,)
         ).fetchone()
         if row is not None:
-            return row[0], RatingState(row[1], row[2], row[3]), row[4]
+            return row[0], row[1], RatingState(row[2], row[3], row[4])
         try:
             state, start = self.rater.start(rank)
         except ValueError as error:
@@ -413,7 +443,7 @@ class Store:
             "VALUES (?, ?, ?, ?, ?, ?)",
             (key, name, *state, start),
         )
-        return cursor.lastrowid, state, name  # type: ignore[return-value]
+        return cursor.lastrowid, name, state  # type: ignore[return-value]
 
     def _add(self, game: Posted) -> Rated:
         db = self.db
@@ -441,10 +471,10 @@ class Store:
                     "sodos ratings)",
                     where="date",
                 )
-        black, b, black_name = self._player(
+        black, black_name, b = self._player(
             game.black_key, game.black, game.black_id, game.black_rank, "black_rank"
         )
-        white, w, white_name = self._player(
+        white, white_name, w = self._player(
             game.white_key, game.white, game.white_id, game.white_rank, "white_rank"
         )
         seq = db.execute(
@@ -763,7 +793,7 @@ class Store:
 
     def _find(self, who: str) -> tuple | None:
         for key in (f"id:{who}", f"name:{identity_key(who)}"):
-            row = self.db.execute(
+            row = self._reads.execute(
                 "SELECT id, key, name, rating, deviation, volatility, games, last_game "
                 "FROM players WHERE key = ?",
                 (key,),
@@ -797,8 +827,8 @@ class Store:
         with his next game of the period)."""
         if not self.rater.periodic:
             return False
-        (open_period,) = self.db.execute("SELECT MAX(period) FROM games").fetchone()
-        row = self.db.execute("SELECT period FROM players WHERE name = ?", (name,)).fetchone()
+        (open_period,) = self._reads.execute("SELECT MAX(period) FROM games").fetchone()
+        row = self._reads.execute("SELECT period FROM players WHERE name = ?", (name,)).fetchone()
         return row is not None and row[0] == open_period
 
     @_reading
@@ -807,7 +837,7 @@ class Store:
         row = self._find(who)
         if row is None:
             raise NotFound(f"no player {who!r} in the store", where="player")
-        rows = self.db.execute(
+        rows = self._reads.execute(
             "SELECT g.id, h.seq, g.date, g.time, h.rating_before, h.deviation_before, "
             "h.rating, h.deviation FROM history h JOIN games g ON g.seq = h.seq "
             "WHERE h.player = ? ORDER BY h.seq",
@@ -838,7 +868,7 @@ class Store:
             )
         if offset < 0:
             raise InputError(f"offset {offset}: expected 0 or more", where="offset")
-        rows = self.db.execute(
+        rows = self._reads.execute(
             "SELECT name, rating, deviation, volatility, games FROM players WHERE games > 0 "
             "ORDER BY rating DESC, name LIMIT ? OFFSET ?",
             (limit, offset),
@@ -859,7 +889,7 @@ class Store:
     @_reading
     def ratings(self) -> dict[str, RatingState]:
         """Every player with a game rated: name → current state."""
-        rows = self.db.execute(
+        rows = self._reads.execute(
             "SELECT name, rating, deviation, volatility FROM players WHERE games > 0"
         ).fetchall()
         return {n: RatingState(r, rd, v) for n, r, rd, v in rows}
@@ -868,7 +898,7 @@ class Store:
     def games(self) -> GameHistory:
         """The games rated (not voided) in the order of arrival, as a history that
         ``Host.ratings`` rates in that order (the batch run the store equals)."""
-        rows = self.db.execute(
+        rows = self._reads.execute(
             "SELECT g.id, g.date, g.time, b.name, w.name, g.result, g.handicap, g.komi, "
             "g.size, COALESCE(g.event, g.id) FROM games g JOIN players b ON b.id = g.black "
             "JOIN players w ON w.id = g.white WHERE g.void = 0 ORDER BY g.seq"
@@ -879,15 +909,16 @@ class Store:
         ]
         events = {
             key: HistoryEvent(key, name, day, klass, "store")
-            for key, name, day, klass in self.db.execute("SELECT * FROM events")
+            for key, name, day, klass in self._reads.execute("SELECT * FROM events")
         }
-        ranked = self.db.execute(
+        ranked = self._reads.execute(
             "SELECT name, start FROM players WHERE start LIKE 'rank %' AND games > 0"
         ).fetchall()
         players = {n: HistoryPlayer(n, start[5:], None, "store") for n, start in ranked}
         return GameHistory(games=games, events=events, players=players)
 
     def close(self) -> None:
+        self._reads.close()
         self.db.close()
 
     def __enter__(self) -> Store:

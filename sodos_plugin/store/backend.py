@@ -37,6 +37,13 @@ def errors() -> tuple[type[BaseException], ...]:
         return (sqlite3.Error,)
 
 
+def errors_of(path: Any) -> tuple[type[BaseException], ...]:
+    """The errors of the database at ``path``: SQLite's for a file (psycopg is not
+    imported for it: that import cost the first write of a service a tenth of a second),
+    :func:`errors` for a URL."""
+    return errors() if is_url(path) else (sqlite3.Error,)
+
+
 def pg_ddl(statement: str) -> str:
     """A statement of the schema in PostgreSQL's types."""
     out = statement.replace("id INTEGER PRIMARY KEY", "id BIGSERIAL PRIMARY KEY")

@@ -243,6 +243,19 @@ def connect(
     return db
 
 
+def reader(path: Path | str, busy_timeout: float = BUSY_TIMEOUT_MS / 1000) -> sqlite3.Connection:
+    """A second connection to the store at ``path`` (opened by :func:`connect`), for
+    reading: in WAL mode it reads what is committed, never what a transaction of the
+    writing connection holds open (a game whose commit may still fail)."""
+    try:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+        db.execute("PRAGMA query_only = ON")
+    except sqlite3.Error as error:
+        raise InputError(f"the store cannot be opened: {error}", source=str(path)) from None
+    return db
+
+
 def _create(db: sqlite3.Connection, system: str, parameters: Mapping[str, Any]) -> None:
     db.execute("BEGIN IMMEDIATE")
     try:

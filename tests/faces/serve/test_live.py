@@ -4,6 +4,7 @@ HTTP equal to a batch run, two services on one store, and a SIGKILL under load."
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -156,7 +157,7 @@ def _post_all(service: Service, games: list[dict], acknowledged: list[str], erro
     for g in games:
         try:
             status, _, body = service.post("/games", g, timeout=30)
-        except OSError as error:  # killed: not acknowledged
+        except (OSError, http.client.HTTPException) as error:  # killed: not acknowledged
             errors.append(error)
             return
         if status == 200:
