@@ -77,6 +77,10 @@ class _Keys(dict):
         key = self[name] = identity_key(name)
         return key
 
+    def __reduce__(self):
+        """Sent to a worker process empty: it only remembers what it computes."""
+        return _Keys, ()
+
 
 def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameColumns, dict]:
     """The columns with :attr:`~GameColumns.order` listing their rows by
