@@ -37,7 +37,7 @@ import os
 import re
 import sys
 from array import array
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any, NamedTuple
@@ -171,9 +171,10 @@ def ingest_chunks(
     keys: Sequence | None = None,
     progress: Progress | None = None,
     cut: int | None = None,
-) -> list[tuple[int, Chunk]]:
+) -> Iterator[tuple[int, Chunk]]:
     """The units as :class:`Chunk` s of consecutive units, each with its first unit's
-    number, in unit order (one starts at ``cut``); cached units are not read.
+    number, in unit order (one starts at ``cut``), each given as soon as it is made (the
+    caller merges it while the workers make the next); cached units are not read.
     ``keys``: the units' cache keys when already known (:meth:`.cache.Cache.keys_for`).
     With ``jobs`` > 1 and enough units, worker processes read and assemble the chunks;
     :meth:`Assembly.merge` of them in order is the same whatever the chunks are."""
@@ -198,7 +199,6 @@ def ingest_chunks(
     tasks = [items[a:b] for a, b in spans]
     fresh = cache is not None
     more = (fallback, limits, key, fresh)
-    chunks: list[tuple[int, Chunk]] = []
     read: list[HistoryOutcome] = []
     done = 0
     with contextlib.ExitStack() as stack:
@@ -210,16 +210,15 @@ def ingest_chunks(
         else:
             results = (_chunk_of(task, *more) for task in tasks)
         for (a, b), (chunk, outcomes) in zip(spans, results):
-            chunks.append((a, chunk))
             read += outcomes
             done += len(outcomes) if fresh else b - a
             progress.update(done)
+            yield a, chunk
     progress.update(done)
     progress.close()
     if cache is not None:
         todo_keys = [k for item, k in zip(items, keys) if not isinstance(item, HistoryOutcome)]
         cache.put_many([(k, o) for k, o in zip(todo_keys, read) if k is not None])
-    return chunks
 
 
 _UNSEEN = object()
