@@ -883,7 +883,8 @@ def archive_history(
     grows by date or number), so only the units after them are read, and the new
     assembly is saved in parts. ``arrange(games,
     previous)`` gives the games as the history keeps them and the order to save with
-    them (``previous``: the order saved last time, or None).
+    them (``previous``: the order saved last time, or None). ``key`` (a name's identity
+    key) is sent to the worker processes with ``jobs``: a picklable callable.
     """
     options = parse_options(dict(section))
     cache = cache(options) if cache is not None else None
