@@ -133,3 +133,40 @@ def test_a_game_that_repeats_an_earlier_chunks_game_is_reported_where_its_unit_p
     ]
     assert warnings == ["f000.sgf: kept's note"]
     assert merged(outcomes, [1, 2, 3]) == merged(outcomes, [])
+
+
+RECORD = "(;GM[1]FF[4]SZ[19]PB[{b}]PW[{w}]BR[3k]WR[3d]DT[{dt}]RE[{re}]EV[{ev}]C[{c}];B[{m}])"
+
+
+def grow(folder, start, count):
+    for n in range(start, start + count):
+        path = folder / f"{n // 10:03}" / f"g{n:04}.sgf"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = RECORD.format(
+            b=("Ann", "ann", "Bob")[n % 3], w=f"Q{n % 5}", dt=f"2024-03-{1 + n % 20:02}",
+            ev=f"Club {n % 3}", re=("B+R", "W+2.5", "B+F")[n % 3], c=n, m="abcdefgh"[n % 8] * 2,
+        )  # fmt: skip
+        path.write_text(text, "utf-8")
+
+
+def test_workers_with_the_cache_give_one_process_history_as_the_archive_grows(
+    tmp_path, workers_at_any_size
+):
+    """Parts resumed, per-file entries served to the workers with the units to read, a
+    part saved between chunks: each run equals one process without the cache."""
+    games = tmp_path / "games"
+    cached = {"cache": {"path": str(tmp_path / "cache.sqlite3")}}
+    plain = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+    grow(games, 0, 40)
+    for step in range(3):
+        with_cache = Host(cached, config_file=False, entry_points=False).history([games], jobs=2)
+        alone = plain.history([games], jobs=1)
+        assert list(with_cache.games) == list(alone.games)
+        assert (with_cache.files, with_cache.events) == (alone.files, alone.events)
+        assert (with_cache.players, with_cache.warnings) == (alone.players, alone.warnings)
+        assert any("is taken as" in w for w in alone.warnings)
+        if step == 0:
+            grow(games, 40, 7)  # after the saved part: only these are read
+        else:
+            (games / f"00{step}" / f"g00{step}3.sgf").unlink()  # per-file entries serve
+            grow(games, 47 + 2 * step, 2)
