@@ -69,6 +69,9 @@ from sodos_plugin.util.textsafe import quoted
 np = LazyModule("numpy", globals(), "np")
 
 
+_UNSEEN = object()
+
+
 class _Keys(dict):
     """``identity_key`` of each name, computed once per run (an archive of a hundred
     thousand games repeats a few thousand names)."""
@@ -351,6 +354,8 @@ class _Collector:
         self.keys = _Keys()
         self.columns: list[GameColumns] = []  # histories a reader gave as columns
         self.pending: list[str] = []  # said while a reader's columns were arranged
+        self.plain: dict[str, str | None] = {}  # a rank text → its plain spelling, or None
+        self.spelled: tuple = ()  # the name columns last found spelled as the run's
 
     def name(self, raw: str, source: str) -> str:
         key = self.keys[raw]
@@ -367,7 +372,9 @@ class _Collector:
         """A player's first rank and rating; a rank in its plain spelling (``P9段`` →
         ``9p``, docs/rules.md §10.1) when it is a Go rank."""
         if player.rank:
-            plain = rank_text(player.rank)
+            plain = self.plain.get(player.rank, _UNSEEN)
+            if plain is _UNSEEN:
+                plain = self.plain[player.rank] = rank_text(player.rank)
             if plain is not None and plain != player.rank:
                 player = replace(player, rank=plain)
         known = self.players.get(player.name)
@@ -451,9 +458,8 @@ class _Collector:
                 for game in games
             )
         for player in found.players.values():
-            self.add_player(
-                replace(player, name=self.name(player.name, player.source or reader.name))
-            )
+            name = self.name(player.name, player.source or reader.name)
+            self.add_player(player if name == player.name else replace(player, name=name))
         self.files.extend(found.files)
 
     def _renamed(self, games: GameColumns) -> GameColumns:
@@ -461,10 +467,14 @@ class _Collector:
         name was first spelled otherwise (by a tournament file read before), said once
         per name at its first game (in the columns' rows), after the reader's warnings."""
         c = games.columns
+        known = self.spelled  # the same name columns, every name spelled as the run's
+        if known and known[0] is c["black"] and known[1] is c["white"]:
+            return games
         clash = False
         for raw in player_names(games):
             clash |= self.spelling.setdefault(self.keys[raw], raw) != raw
         if not clash:
+            self.spelled = (c["black"], c["white"])
             return games
         mark = len(self.warnings)
         spelled: dict[str, str] = {}
