@@ -85,9 +85,12 @@ class _Keys(dict):
         return _Keys, ()
 
 
-def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameColumns, dict]:
+def _in_game_order(
+    games: GameColumns, key, previous: Any = None, saving: bool = True
+) -> tuple[GameColumns, dict | None]:
     """The columns with :attr:`~GameColumns.order` listing their rows by
-    :func:`game_order` (no object per game), and that order as saved with the cache.
+    :func:`game_order` (no object per game), and that order as saved with the cache
+    (None unless ``saving``: its digest of every game's event is per game).
 
     ``previous``, the saved order of the first rows, is extended when those rows' events
     are still the same (new games that extend an event leave its key alone; one that
@@ -108,7 +111,7 @@ def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameC
         old, rows, digest = (previous.get(k) for k in ("games", "order", "events"))
     if not isinstance(old, int) or not 0 < old <= n:
         old, rows, digest = 0, None, None
-    before, everything = _events_digests(events, old)
+    before, everything = _events_digests(events, old) if saving or old else ("", "")
     if isinstance(rows, list) and len(rows) == old and digest == before:
         with contextlib.suppress(TypeError, ValueError):
             if len(set(rows)) == old and min(rows) == 0 and max(rows) == old - 1:
@@ -122,6 +125,8 @@ def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameC
                 order += rows[at:]
     if order is None:
         order = _sorted_rows(c, fields, key)
+    if not saving:
+        return GameColumns(**c, order=order), None
     saved = {"games": n, "order": list(map(int, order)), "events": everything}
     return GameColumns(**c, order=order), saved
 
@@ -564,9 +569,11 @@ def read_history(
             collector.games or collector.columns or tournaments or games
         )
 
-        def arrange(columns: GameColumns, previous: Any, alone: bool = alone):
+        def arrange(columns: GameColumns, previous: Any, saving: bool = True, alone=alone):
             columns = collector._renamed(columns)
-            return _in_game_order(columns, keys.__getitem__, previous) if alone else (columns, None)
+            if not alone:
+                return columns, None
+            return _in_game_order(columns, keys.__getitem__, previous, saving)
 
         run = {
             "event_gap_days": sources.event_gap_days,

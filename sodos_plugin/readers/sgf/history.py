@@ -932,7 +932,8 @@ def archive_history(
         games, events, players, files, warnings = assembly.finish(event_gap_days, reports)
         order = None
         if arrange is not None:
-            games, order = arrange(games, states[-1].get("order") if states else None)
+            previous = states[-1].get("order") if states else None
+            games, order = arrange(games, previous, saving=cache is not None)
         if cache is not None and covered == len(keys) and done < covered:
             part = assembly.state(sources, since)
             if order is not None:
