@@ -72,6 +72,7 @@ records = st.tuples(
     st.sampled_from(list(RESULTS)),
     st.sampled_from(["a", "b"]),  # few moves: many duplicates, across chunks too
     st.sampled_from([(), ("a note",), ("one", "two")]),
+    st.sampled_from([None, "", "3k", "1d", "strong", "?"]),  # Go ranks, other texts
 )
 
 
@@ -83,10 +84,26 @@ def outcomes_of(files):
             out.append(HistoryOutcome(FileOutcome(source, error="cannot read")))
             continue
         recs, extras = [], []
-        for k, (b, w, day, ev, re, move, notes) in enumerate(file, 1):
+        for k, (b, w, day, ev, re, move, notes, *rank) in enumerate(file, 1):
             where = source if len(file) == 1 else f"{source}#{k}"
-            result = RESULTS[re]
-            recs.append(Record(where, b, w, "3k", None, result, re, None, None, ev, day, 0, notes))
+            result, rank = RESULTS[re], (rank or ["3k"])[0]
+            recs.append(
+                Record(
+                    where,
+                    b,
+                    w,
+                    rank,
+                    "2d" if k % 2 else None,
+                    result,
+                    re,
+                    None,
+                    None,
+                    ev,
+                    day,
+                    0,
+                    notes,
+                )
+            )
             extras.append(Extra(6.5, 19, move))
         out.append(HistoryOutcome(FileOutcome(source, tuple(recs)), tuple(extras)))
     return out
@@ -98,7 +115,9 @@ def merged(outcomes, cuts):
     for a, b in zip(bounds, bounds[1:]):
         assembly.merge(assemble(outcomes[a:b], identity_key))
     assert assembly.units == len(outcomes)
-    return assembly.finish(7, ()), assembly.state([o.outcome.source for o in outcomes])
+    games, events, players, files, warnings = assembly.finish(7, ())
+    in_order = (list(games), list(events.items()), list(players.items()), files, warnings)
+    return in_order, assembly.state([o.outcome.source for o in outcomes])
 
 
 @settings(max_examples=300, deadline=None)
