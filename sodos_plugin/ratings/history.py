@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import hashlib
 import itertools
 import json
@@ -81,8 +82,15 @@ class _Keys(dict):
         return key
 
     def __reduce__(self):
-        """Sent to a worker process empty: it only remembers what it computes."""
-        return _Keys, ()
+        """Sent to a worker process as nothing: the worker's own (it only remembers what
+        it computes, and keeps it from one task to the next)."""
+        return _process_keys, ()
+
+
+@functools.cache
+def _process_keys() -> _Keys:
+    """This process's :class:`_Keys` (a worker's, kept across its tasks)."""
+    return _Keys()
 
 
 def _in_game_order(
