@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -106,6 +107,51 @@ def sgfmill_baseline(paths: list[Path]) -> None:
 def ingest_only(folder: Path) -> list:
     units, _, _ = collect([folder], Limits())
     return ingest_units(units, jobs=1, fallback="ISO-8859-1", limits=Limits())
+
+
+def timed(function, *args) -> tuple[float, float, float, object]:
+    """(wall, this process's CPU, its workers' CPU, result) of one call (a pool's workers
+    are waited for when it closes, so their CPU is counted)."""
+    before, wall, cpu = os.times(), time.perf_counter(), time.process_time()
+    result = function(*args)
+    wall, cpu, after = time.perf_counter() - wall, time.process_time() - cpu, os.times()
+    children = after.children_user - before.children_user
+    children += after.children_system - before.children_system
+    return wall, cpu, children, result
+
+
+def alternating(repeat: int, runs: dict, label: str) -> dict:
+    """Each of ``runs`` (name → (function, args)) once per round, in turn, ``repeat``
+    rounds (on a shared machine the load drifts: runs side by side see the same load).
+    Gives name → (best wall, median wall, median CPU of the process, of its workers,
+    the walls per round, the last result)."""
+    walls: dict = {name: [] for name in runs}
+    cpus: dict = {name: [] for name in runs}
+    kids: dict = {name: [] for name in runs}
+    results: dict = {}
+    for _ in range(repeat):
+        for name, (function, args) in runs.items():
+            wall, cpu, children, results[name] = timed(function, *args)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+            kids[name].append(children)
+    load = os.getloadavg()[0]
+    shown = ", ".join(f"{name} {statistics.median(walls[name]):.3f} s" for name in runs)
+    print(f"  measured {label} (medians of {repeat}, load {load:.1f}): {shown}", flush=True)
+    return {
+        name: (
+            min(walls[name]), statistics.median(walls[name]), statistics.median(cpus[name]),
+            statistics.median(kids[name]), walls[name], results[name],
+        )
+        for name in runs
+    }  # fmt: skip
+
+
+def speed_ups(one: list[float], other: list[float]) -> str:
+    """The paired speed-ups (one process's wall / the other's, round by round): median
+    and range."""
+    ratios = sorted(a / b for a, b in zip(one, other))
+    return f"x{statistics.median(ratios):.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})"
 
 
 def best(repeat: int, function, *args, label: str = "") -> tuple[float, object]:
@@ -182,25 +228,31 @@ def main(argv: list[str] | None = None) -> int:
         t_a, _ = best(min(args.repeat, 3), sgfmill_baseline, sample, label="sgfmill sample")
         t_a *= n / len(sample)
         t_b, outcomes = best(args.repeat, ingest_only, folder, label="ingest")
-        t_bb, serial = best(args.repeat, sgf_read, [folder], {"jobs": 1}, label="reader, 1")
+        readers = alternating(
+            args.repeat,
+            {jobs: (sgf_read, ([folder], {"jobs": jobs})) for jobs in [1, *jobs_list]},
+            "reader by jobs",
+        )
+        t_bb, serial = readers[1][0], readers[1][-1]
         parallel = []
         for jobs in jobs_list:
-            t_c, result = best(
-                args.repeat, sgf_read, [folder], {"jobs": jobs}, label=f"reader, {jobs}"
-            )
+            result = readers[jobs][-1]
             same = serial.tournament == result.tournament and serial.files == result.files
             same = same and serial.warnings == result.warnings
             ok = ok and same
-            parallel.append((jobs, t_c, same))
+            parallel.append((jobs, readers[jobs], same))
         histories = []
         if not args.no_history:
-            t_h1, one = best(args.repeat, history_of, folder, 1, label="history, 1")
-            histories.append((1, t_h1, True))
-            for jobs in jobs_list:
-                t_h, result = best(args.repeat, history_of, folder, jobs, label=f"history, {jobs}")
-                same = same_history(one, result)
+            runs = alternating(
+                args.repeat,
+                {jobs: (history_of, (folder, jobs)) for jobs in [1, *jobs_list]},
+                "history by jobs",
+            )
+            one = runs[1][-1]
+            for jobs in [1, *jobs_list]:
+                same = same_history(one, runs[jobs][-1])
                 ok = ok and same
-                histories.append((jobs, t_h, same))
+                histories.append((jobs, runs[jobs], same))
     rejected = [f for f in serial.files if f.status != "ingested"]
     rejected += [o for o in outcomes if o.error is not None]
     sampled = f" (timed on {len(sample)}, scaled)" if len(sample) < n else ""
@@ -209,25 +261,35 @@ def main(argv: list[str] | None = None) -> int:
         ("(b) sodos SGF ingest, 1 process", t_b, ""),
         ("(b+) sodos SGF reader incl. assembly, 1 proc.", t_bb, ""),
     ]
-    for jobs, t_c, same in parallel:
-        serial_note = " (1 process: too few)" if n < args.min_parallel else ""
+    serial_note = " (1 process: too few)" if n < args.min_parallel else ""
+    for jobs, run, same in parallel:
         rows.append(
             (
                 f"(c) sodos SGF reader, --jobs {jobs}{serial_note}",
-                t_c,
-                f"x{t_bb / t_c:.2f} of (b+), identical: {same}",
+                run[0],
+                f"{speed_ups(readers[1][4], run[4])} of (b+), identical: {same}",
             )
         )
-    for jobs, t_h, same in histories:
-        shown = "" if jobs == 1 else f"x{histories[0][1] / t_h:.2f} of 1 process, identical: {same}"
-        rows.append((f"(h) history (sodos ratings' read), --jobs {jobs}", t_h, shown))
+    for jobs, run, same in histories:
+        shown = "" if jobs == 1 else f"{speed_ups(histories[0][1][4], run[4])} of 1 process, "
+        shown += f"identical: {same}"
+        rows.append((f"(h) history (sodos ratings' read), --jobs {jobs}", run[0], shown))
     rows.append(("(d) read the files only", t_d, ""))
+    print("best of each; speed-ups: median (range) of the rounds' paired ratios")
     for label, seconds, note in rows:
         print(f"{label:<50} {n / seconds:>10,.0f} records/s ({seconds * 1000:9.1f} ms) {note}")
+    for name, table in (("reader", readers), ("history", {j: r for j, r, _ in histories})):
+        for jobs in sorted(table):
+            _, wall, cpu, children, _, _ = table[jobs]
+            print(
+                f"CPU, {name} --jobs {jobs}: this process {cpu:.3f} s, workers {children:.3f} s "
+                f"(median wall {wall:.3f} s)"
+            )
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {cores} cores")
     print(f"ratio (b)/(a) = {t_a / t_b:.1f}x   (target >= 30x)")
     print(f"ratio (b+)/(a) = {t_a / t_bb:.1f}x")
-    for jobs, t_c, _ in parallel:
-        print(f"ratio (c, --jobs {jobs})/(a) = {t_a / t_c:.1f}x")
+    for jobs, run, _ in parallel:
+        print(f"ratio (c, --jobs {jobs})/(a) = {t_a / run[0]:.1f}x")
     print(f"ratio (b)/(d) = {t_d / t_b:.2f}   (share of the plain-read speed)")
     print(
         f"players {len(serial.tournament.players)}, games {len(serial.tournament.games)}, "

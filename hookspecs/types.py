@@ -192,10 +192,11 @@ class Reader:
 #: * ``progress`` — ``progress(total)`` gives a progress bar (``None``: none);
 #: * ``cache`` — ``cache(options)`` gives the host's ingest cache for a reader with
 #:   those options, or ``None`` (``cache.enabled``);
-#: * ``arrange`` — ``arrange(columns, previous) -> (columns, saved)``: for a history
-#:   kept as :class:`GameColumns`, the host's spelling of names and, when nothing else
-#:   is in the history, its order (``previous``: the order saved last time, or
-#:   ``None``); a reader that calls it may keep ``saved`` with its cache.
+#: * ``arrange`` — ``arrange(columns, previous, saving=True) -> (columns, saved)``: for
+#:   a history kept as :class:`GameColumns`, the host's spelling of names and, when
+#:   nothing else is in the history, its order (``previous``: the order saved last time,
+#:   or ``None``); a reader that calls it may keep ``saved`` with its cache, and one that
+#:   keeps nothing says ``saving=False`` (``saved`` is then ``None``, not made).
 HISTORY_RUN_OPTIONS = ("event_gap_days", "identity", "jobs", "progress", "cache", "arrange")
 
 

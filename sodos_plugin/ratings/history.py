@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import hashlib
 import itertools
 import json
@@ -70,6 +71,9 @@ from sodos_plugin.util.textsafe import quoted
 np = LazyModule("numpy", globals(), "np")
 
 
+_UNSEEN = object()
+
+
 class _Keys(dict):
     """``identity_key`` of each name, computed once per run (an archive of a hundred
     thousand games repeats a few thousand names)."""
@@ -78,10 +82,24 @@ class _Keys(dict):
         key = self[name] = identity_key(name)
         return key
 
+    def __reduce__(self):
+        """Sent to a worker process as nothing: the worker's own (it only remembers what
+        it computes, and keeps it from one task to the next)."""
+        return _process_keys, ()
 
-def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameColumns, dict]:
+
+@functools.cache
+def _process_keys() -> _Keys:
+    """This process's :class:`_Keys` (a worker's, kept across its tasks)."""
+    return _Keys()
+
+
+def _in_game_order(
+    games: GameColumns, key, previous: Any = None, saving: bool = True
+) -> tuple[GameColumns, dict | None]:
     """The columns with :attr:`~GameColumns.order` listing their rows by
-    :func:`game_order` (no object per game), and that order as saved with the cache.
+    :func:`game_order` (no object per game), and that order as saved with the cache
+    (None unless ``saving``: its digest of every game's event is per game).
 
     ``previous``, the saved order of the first rows, is extended when those rows' events
     are still the same (new games that extend an event leave its key alone; one that
@@ -102,7 +120,7 @@ def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameC
         old, rows, digest = (previous.get(k) for k in ("games", "order", "events"))
     if not isinstance(old, int) or not 0 < old <= n:
         old, rows, digest = 0, None, None
-    before, everything = _events_digests(events, old)
+    before, everything = _events_digests(events, old) if saving or old else ("", "")
     if isinstance(rows, list) and len(rows) == old and digest == before:
         with contextlib.suppress(TypeError, ValueError):
             if len(set(rows)) == old and min(rows) == 0 and max(rows) == old - 1:
@@ -116,6 +134,8 @@ def _in_game_order(games: GameColumns, key, previous: Any = None) -> tuple[GameC
                 order += rows[at:]
     if order is None:
         order = _sorted_rows(c, fields, key)
+    if not saving:
+        return GameColumns(**c, order=order), None
     saved = {"games": n, "order": list(map(int, order)), "events": everything}
     return GameColumns(**c, order=order), saved
 
@@ -348,6 +368,8 @@ class _Collector:
         self.keys = _Keys()
         self.columns: list[GameColumns] = []  # histories a reader gave as columns
         self.pending: list[str] = []  # said while a reader's columns were arranged
+        self.plain: dict[str, str | None] = {}  # a rank text → its plain spelling, or None
+        self.spelled: tuple = ()  # the name columns last found spelled as the run's
 
     def name(self, raw: str, source: str) -> str:
         key = self.keys[raw]
@@ -364,7 +386,9 @@ class _Collector:
         """A player's first rank and rating; a rank in its plain spelling (``P9段`` →
         ``9p``, docs/rules.md §10.1) when it is a Go rank."""
         if player.rank:
-            plain = rank_text(player.rank)
+            plain = self.plain.get(player.rank, _UNSEEN)
+            if plain is _UNSEEN:
+                plain = self.plain[player.rank] = rank_text(player.rank)
             if plain is not None and plain != player.rank:
                 player = replace(player, rank=plain)
         known = self.players.get(player.name)
@@ -448,9 +472,8 @@ class _Collector:
                 for game in games
             )
         for player in found.players.values():
-            self.add_player(
-                replace(player, name=self.name(player.name, player.source or reader.name))
-            )
+            name = self.name(player.name, player.source or reader.name)
+            self.add_player(player if name == player.name else replace(player, name=name))
         self.files.extend(found.files)
 
     def _renamed(self, games: GameColumns) -> GameColumns:
@@ -458,10 +481,14 @@ class _Collector:
         name was first spelled otherwise (by a tournament file read before), said once
         per name at its first game (in the columns' rows), after the reader's warnings."""
         c = games.columns
+        known = self.spelled  # the same name columns, every name spelled as the run's
+        if known and known[0] is c["black"] and known[1] is c["white"]:
+            return games
         clash = False
         for raw in player_names(games):
             clash |= self.spelling.setdefault(self.keys[raw], raw) != raw
         if not clash:
+            self.spelled = (c["black"], c["white"])
             return games
         mark = len(self.warnings)
         spelled: dict[str, str] = {}
@@ -568,9 +595,11 @@ def read_history(
             collector.games or collector.columns or tournaments or games
         )
 
-        def arrange(columns: GameColumns, previous: Any, alone: bool = alone):
+        def arrange(columns: GameColumns, previous: Any, saving: bool = True, alone=alone):
             columns = collector._renamed(columns)
-            return _in_game_order(columns, keys.__getitem__, previous) if alone else (columns, None)
+            if not alone:
+                return columns, None
+            return _in_game_order(columns, keys.__getitem__, previous, saving)
 
         run = {
             "event_gap_days": sources.event_gap_days,

@@ -1000,7 +1000,7 @@ def history(
     del ids
     arrange = run.get("arrange")
     if arrange is not None:
-        games, _ = arrange(games, None)
+        games, _ = arrange(games, None, saving=False)
     events = dated.Merged(event_parts).plain()
     return GameHistory(games, events, players, tuple(files), tuple(warnings))
 

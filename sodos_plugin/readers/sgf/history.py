@@ -1,13 +1,17 @@
 """SGF game records → dated games of a game history (docs/rules.md §10.1).
 
-Contract: :func:`ingest_history` takes the units :func:`.walk.collect` found and returns
-one :class:`HistoryOutcome` per unit, in unit order: the file's
-:class:`~.ingest.FileOutcome` (the tournament ingest's own records, same parser) plus,
-per record, what ratings need and tournament ingest does not keep — komi, board size
-and a fingerprint of the moves (for duplicates). A :class:`~sodos_plugin.readers.sgf.cache.Cache`
-serves files seen before (same path, size and modification time) without reading them.
+Contract: :func:`ingest_unit` reads one unit :func:`.walk.collect` found into a
+:class:`HistoryOutcome`: the file's :class:`~.ingest.FileOutcome` (the tournament
+ingest's own records, same parser) plus, per record, what ratings need and tournament
+ingest does not keep — komi, board size and a fingerprint of the moves (for
+duplicates). A :class:`~sodos_plugin.readers.sgf.cache.Cache` serves files seen before
+(same path, size and modification time) without reading them. :func:`ingest_chunks`
+reads the units a run of consecutive units at a time, in worker processes with
+``jobs``, and assembles each run where it was read (:func:`assemble`, a :class:`Chunk`).
 
-:class:`Assembly` turns the outcomes into the games
+:class:`Assembly` merges the chunks in unit order (:meth:`Assembly.merge`: first
+spellings and duplicates of earlier chunks decided per distinct name and kept game)
+into the games
 (:class:`~sodos_hookspecs.GameColumns`), events, players and an account of every file:
 a record is rated when it has two players, a date (``DT``, in any layout of
 :func:`game_date`) and a result over the board (``RE``; games won by default are not
@@ -23,6 +27,8 @@ are one event while their dates are at most ``event_gap_days`` apart; a record w
 from __future__ import annotations
 
 import base64
+import bisect
+import contextlib
 import hashlib
 import itertools
 import json
@@ -31,8 +37,9 @@ import os
 import re
 import sys
 from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from sodos_hookspecs import FileReport, GameColumns, HistoryEvent, HistoryPlayer
@@ -49,7 +56,15 @@ from sodos_plugin.util.gcpause import worker_start
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
 from sodos_plugin.util.progress import Progress
 
-__all__ = ["Assembly", "Extra", "HistoryOutcome", "archive_history", "ingest_history"]
+__all__ = [
+    "Assembly",
+    "Chunk",
+    "Extra",
+    "HistoryOutcome",
+    "archive_history",
+    "assemble",
+    "ingest_chunks",
+]
 
 MAX_PARTS = 16  # parts of a cached assembly before they are saved as one
 
@@ -129,61 +144,81 @@ def ingest_unit(unit: str | Unit, fallback: str, limits: Limits) -> HistoryOutco
     return HistoryOutcome(outcome, _extras(data, outcome.records, scanned))
 
 
-def _ingest_chunk(units: list, fallback: str, limits: Limits) -> list[HistoryOutcome]:
-    return [ingest_unit(unit, fallback, limits) for unit in units]
+def _chunk_of(
+    items: list, fallback: str, limits: Limits, key: Callable[[str], str], fresh: bool
+) -> tuple[Chunk, list[HistoryOutcome]]:
+    """One task (in a worker, or in the one process): consecutive units, read (or the
+    outcomes the cache gave for them), as their :class:`Chunk`; and, when ``fresh``,
+    the outcomes read (the cache keeps them)."""
+    outcomes = [
+        item if isinstance(item, HistoryOutcome) else ingest_unit(item, fallback, limits)
+        for item in items
+    ]
+    read = []
+    if fresh:
+        read = [o for item, o in zip(items, outcomes) if not isinstance(item, HistoryOutcome)]
+    return assemble(outcomes, key), read
 
 
-def ingest_history(
+def ingest_chunks(
     units: Sequence[str | Unit],
     *,
     fallback: str,
     limits: Limits,
+    key: Callable[[str], str] = identity_key,
     jobs: int | None = None,
     cache=None,
     keys: Sequence | None = None,
     progress: Progress | None = None,
-) -> list[HistoryOutcome]:
-    """One :class:`HistoryOutcome` per unit, in unit order; cached units are not read.
-    ``keys``: the units' cache keys when already known (:meth:`.cache.Cache.keys_for`)."""
-    found: list[HistoryOutcome | None] = [None] * len(units)
-    todo: list[int] = []
+    cut: int | None = None,
+) -> Iterator[tuple[int, Chunk]]:
+    """The units as :class:`Chunk` s of consecutive units, each with its first unit's
+    number, in unit order (one starts at ``cut``), each given as soon as it is made (the
+    caller merges it while the workers make the next); cached units are not read.
+    ``keys``: the units' cache keys when already known (:meth:`.cache.Cache.keys_for`).
+    With ``jobs`` > 1 and enough units, worker processes read and assemble the chunks;
+    :meth:`Assembly.merge` of them in order is the same whatever the chunks are."""
+    items: list = list(units)
+    todo = len(items)
     if keys is None:
         keys = [None] * len(units) if cache is None else cache.keys_for(units)
     if cache is not None:
         hits = cache.get_many([k for k in keys if k is not None])
-        for i, key in enumerate(keys):
-            hit = hits.get(key) if key is not None else None
+        for i, k in enumerate(keys):
+            hit = hits.get(k) if k is not None else None
             if hit is not None:
-                found[i] = hit
-            else:
-                todo.append(i)
-    else:
-        todo = list(range(len(units)))
-    progress = progress or Progress(len(todo))
+                items[i] = hit
+                todo -= 1
+    progress = progress or Progress(todo)
     cores = os.cpu_count() or 1
     workers = cores if jobs is None else min(jobs, cores)  # capped as the tournament walk is
-    fresh: list[HistoryOutcome] = []
-    if workers <= 1 or len(todo) < PARALLEL_MIN_UNITS:
-        for n, i in enumerate(todo, 1):
-            fresh.append(ingest_unit(units[i], fallback, limits))
-            if not n & 255:
-                progress.update(n)
-    else:
-        step = chunk_size(len(todo), workers)
-        chunks = [[units[i] for i in todo[s : s + step]] for s in range(0, len(todo), step)]
-        with ProcessPoolExecutor(max_workers=workers, initializer=worker_start) as pool:
-            for batch in pool.map(
-                _ingest_chunk, chunks, [fallback] * len(chunks), [limits] * len(chunks)
-            ):
-                fresh.extend(batch)
-                progress.update(len(fresh))
-    progress.update(len(fresh))
+    parallel = workers > 1 and todo >= PARALLEL_MIN_UNITS
+    step = chunk_size(len(items), workers if parallel else 1)
+    bounds = sorted({*range(0, len(items), step), *([cut] if cut else [])} - {len(items)})
+    spans = list(zip(bounds, [*bounds[1:], len(items)]))
+    tasks = [items[a:b] for a, b in spans]
+    fresh = cache is not None
+    more = (fallback, limits, key, fresh)
+    read: list[HistoryOutcome] = []
+    done = 0
+    with contextlib.ExitStack() as stack:
+        if parallel:
+            pool = stack.enter_context(
+                ProcessPoolExecutor(max_workers=workers, initializer=worker_start)
+            )
+            results = pool.map(_chunk_of, tasks, *(itertools.repeat(m, len(tasks)) for m in more))
+        else:
+            results = (_chunk_of(task, *more) for task in tasks)
+        for (a, b), (chunk, outcomes) in zip(spans, results):
+            read += outcomes
+            done += len(outcomes) if fresh else b - a
+            progress.update(done)
+            yield a, chunk
+    progress.update(done)
     progress.close()
-    for i, result in zip(todo, fresh):
-        found[i] = result
     if cache is not None:
-        cache.put_many([(keys[i], result) for i, result in zip(todo, fresh) if keys[i] is not None])
-    return found  # type: ignore[return-value]
+        todo_keys = [k for item, k in zip(items, keys) if not isinstance(item, HistoryOutcome)]
+        cache.put_many([(k, o) for k, o in zip(todo_keys, read) if k is not None])
 
 
 _UNSEEN = object()
@@ -361,6 +396,184 @@ class Marks(NamedTuple):
     units: int = 0
 
 
+class Chunk:
+    """What a run of consecutive units gives on its own (:func:`assemble`), made where
+    the units are read (a worker process), merged in unit order by
+    :meth:`Assembly.merge` with what the units before it gave.
+
+    Everything a unit decides alone is done here: its records read, dated, checked, its
+    names coded, the duplicates among the run's own games found, its file reports and
+    the warnings of its kept games. What depends on the units before is left for the
+    merge, with what it needs to decide it without the records: each distinct name with
+    its identity key, the file and the warning it first appears at (whose spelling is the
+    first is decided over every unit); each kept game's fingerprint and duplicate key (a
+    game of an earlier run is the first of its duplicates), its place among its unit's
+    reports and the warnings it added (a game found to repeat an earlier run's is taken
+    out again). The merge is per distinct name and per kept game, never per record text.
+    """
+
+    __slots__ = (
+        "units", "files", "file_units", "dup_refs", "warnings", "names", "kept",
+        "row_units", "row_before", "row_warn", "by_print", "by_key",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.units = 0
+        self.files: list[FileReport] = []
+        self.file_units: list[int] = []  # the unit (in the run) of each report
+        self.dup_refs: list[tuple[int, int]] = []  # (report, kept row it names as the first)
+        self.warnings: list[str] = []  # the kept games' notes, in order
+        # distinct names in order of first use: (raw, identity key, source, warnings before)
+        self.names: list[tuple[str, str, str, int]] = []
+        self.kept: dict[str, list] = {name: [] for name in KEPT}  # black, white: name codes
+        self.row_units: list[int] = []
+        self.row_before: list[int] = []  # reports of its unit's records before it; -1: alone
+        self.row_warn: list[int] = []  # its first warning's place in ``warnings``
+        self.by_print: dict[str, int] = {}  # as Assembly's, over the run's kept rows
+        self.by_key: dict[tuple, int] = {}
+
+    def __getstate__(self):
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __setstate__(self, state) -> None:
+        for name, value in zip(self.__slots__, state):
+            setattr(self, name, value)
+
+
+def assemble(results: Iterable[HistoryOutcome], key: Callable[[str], str]) -> Chunk:
+    """Consecutive units' outcomes → their :class:`Chunk`.
+
+    A file of one game is reported as ingested, duplicate or excluded (with the reason's
+    key); in a collection, each game not rated gets its own report (``file.sgf#2``), as
+    a loose file would.
+    """
+    chunk = Chunk()
+    files, file_units, dup_refs = chunk.files, chunk.file_units, chunk.dup_refs
+    warnings, names, kept = chunk.warnings, chunk.names, chunk.kept
+    row_units, row_before, row_warn = chunk.row_units, chunk.row_before, chunk.row_warn
+    by_print, by_key = chunk.by_print, chunk.by_key
+    codes: dict[str, int] = {}  # raw name → its code
+    keys: list[str] = []  # identity key of each code
+    dates: dict[str | None, tuple] = {}  # DT text → its date and time of day
+    columns = [kept[name] for name in KEPT]
+    prints, sources = kept["fingerprint"], kept["source"]
+
+    def code(raw: str, source: str) -> int:
+        found = codes.get(raw)
+        if found is None:
+            found = codes[raw] = len(names)
+            keys.append(key(raw))
+            names.append((raw, keys[-1], source, len(warnings)))
+        return found
+
+    unit = -1
+    for unit, result in enumerate(results):
+        outcome = result.outcome
+        if outcome.error is not None:
+            files.append(FileReport(outcome.source, "rejected", outcome.error))
+            file_units.append(unit)
+            continue
+        alone = len(outcome.records) == 1
+        used = 0
+        problems: list[tuple[str, str, str, str, int]] = []  # (where, status, why, kind, row)
+        for record, extra in zip(outcome.records, result.extras):
+            when = dates.get(record.date, _UNSEEN)
+            if when is _UNSEEN:
+                when = dates[record.date] = (game_date(record.date), game_time(record.date))
+            date, time = when
+            why = _unusable(record, date)
+            if why is not None:
+                problems.append((record.source, "excluded", why[1], why[0], -1))
+                continue
+            black = code(record.black, record.source)
+            white = code(record.white, record.source)
+            if keys[black] == keys[white]:
+                why = (
+                    f"PB {record.black!r} and PW {record.white!r} are one name "
+                    "(docs/rules.md §8): self-play (not rated)"
+                )
+                problems.append((record.source, "excluded", why, dated.SELF_PLAY, -1))
+                continue
+            score = BLACK_SCORE[record.result.result]
+            dup_key = (
+                date, keys[black], keys[white], score, record.handicap, extra.komi, extra.size,
+                record.round, extra.fingerprint,
+            )  # fmt: skip
+            row = len(prints)
+            first = by_print.setdefault(extra.fingerprint, row)
+            known = None
+            if first != row:
+                if _chunk_dup_key(chunk, keys, first) == dup_key:
+                    known = first
+                else:
+                    known = by_key.setdefault(dup_key, row)
+                    known = None if known == row else known
+            if known is not None:
+                same = f"same game as {sources[known]}"
+                problems.append((record.source, "duplicate", same, "", known))
+                continue
+            row_units.append(unit)
+            row_before.append(-1 if alone else len(problems))
+            row_warn.append(len(warnings))
+            for column, value in zip(
+                columns,
+                (
+                    date, black, white, score, record.handicap, extra.komi, extra.size,
+                    record.round, record.source, record.event, record.black_rank,
+                    record.white_rank, extra.fingerprint, time,
+                ),
+            ):  # fmt: skip
+                column.append(value)
+            used += 1
+            if record.notes:
+                warnings.extend(f"{record.source}: {note}" for note in record.notes)
+        if alone and problems:
+            where, status, why, kind, row = problems[0]
+            if row >= 0:
+                dup_refs.append((len(files), row))
+            files.append(FileReport(outcome.source, status, why, kind))
+            file_units.append(unit)
+            continue
+        if used:
+            files.append(FileReport(outcome.source, "ingested"))
+            file_units.append(unit)
+        elif not problems:
+            files.append(FileReport(outcome.source, "rejected", "no games"))
+            file_units.append(unit)
+        for where, status, why, kind, row in problems:
+            if row >= 0:
+                dup_refs.append((len(files), row))
+            files.append(FileReport(where, status, why, kind))
+            file_units.append(unit)
+    chunk.units = unit + 1
+    return chunk
+
+
+def _chunk_dup_key(chunk: Chunk, keys: Sequence[str], row: int) -> tuple:
+    """The duplicate key of a chunk's kept row (its names by their codes' keys)."""
+    kept = chunk.kept
+    return (
+        kept["date"][row], keys[kept["black"][row]], keys[kept["white"][row]],
+        kept["score"][row], kept["handicap"][row], kept["komi"][row], kept["size"][row],
+        kept["round"][row], kept["fingerprint"][row],
+    )  # fmt: skip
+
+
+def _interleaved(warnings: list[str], said: list[tuple[int, str]], dropped: set[int]) -> list[str]:
+    """``warnings`` less the ``dropped`` places, with each of ``said`` (place, text) put
+    before the warning at its place."""
+    if not said and not dropped:
+        return warnings
+    out: list[str] = []
+    at = 0
+    for place, text in [*said, (len(warnings), None)]:
+        out += [w for j, w in enumerate(warnings[at:place], at) if j not in dropped]
+        if text is not None:
+            out.append(text)
+        at = place
+    return out
+
+
 class Assembly:
     """Outcomes → games, events, players, an account of every file and warnings (see the
     module doc), one unit at a time in unit order.
@@ -388,7 +601,6 @@ class Assembly:
         self.units = 0  # units added
         self.file_units: list[int] = []  # the unit each file report is of
         self.row_units: list[int] = []  # the unit each kept game is from
-        self._dates: dict[str | None, tuple] = {}  # DT text → its date and time of day
 
     # -- saving and resuming -----------------------------------------------------------
 
@@ -496,87 +708,120 @@ class Assembly:
             raise ValueError(f"malformed assembly state: {problem}") from None
         return self
 
-    # -- one unit --------------------------------------------------------------------------
-
-    def _name(self, raw: str, source: str) -> str:
-        k = self.key(raw)
-        first = self.spelling.get(k)
-        if first is None:
-            self.spelling[k] = (raw, source)
-            return raw
-        if first[0] != raw and (first[0], raw) not in self.merged:
-            self.merged[first[0], raw] = None
-            self.warnings.append(
-                f"{source}: {raw!r} is taken as {first[0]!r} ({first[1]}): the same name "
-                "(docs/rules.md §8)"
-            )
-        return first[0]
+    # -- merging the units' chunks -----------------------------------------------------------
 
     def add(self, result: HistoryOutcome) -> None:
-        """One unit's outcome: its kept games, its file's account, its warnings.
+        """One unit's outcome (:func:`assemble` of it alone, merged)."""
+        self.merge(assemble([result], self.key))
 
-        A file of one game is reported as ingested, duplicate or excluded (with the
-        reason's key); in a collection, each game not rated gets its own report
-        (``file.sgf#2``), as a loose file would.
-        """
-        outcome, unit = result.outcome, self.units
-        self.units += 1
-        if outcome.error is not None:
-            self._report(unit, outcome.source, "rejected", outcome.error)
-            return
-        key, kept, dates = self.key, self.kept, self._dates
-        used = 0
-        problems: list[tuple[str, str, str, str]] = []  # (where, status, reason, kind)
-        for record, extra in zip(outcome.records, result.extras):
-            when = dates.get(record.date, _UNSEEN)
-            if when is _UNSEEN:
-                when = dates[record.date] = (game_date(record.date), game_time(record.date))
-            date, time = when
-            why = _unusable(record, date)
-            if why is not None:
-                problems.append((record.source, "excluded", why[1], why[0]))
+    def merge(self, chunk: Chunk) -> None:
+        """The units of ``chunk``, the ones right after those added so far: exactly what
+        adding them one by one gives (see :class:`Chunk`)."""
+        spelling, merged, kept = self.spelling, self.merged, self.kept
+        rows, units = len(kept["date"]), self.units
+        table: list[str] = []  # each chunk name's spelling
+        said: list[tuple[int, str]] = []
+        for raw, k, source, place in chunk.names:
+            first = spelling.get(k)
+            if first is None:
+                spelling[k] = (raw, source)
+                table.append(raw)
                 continue
-            black = self._name(record.black, record.source)
-            white = self._name(record.white, record.source)
-            if black == white:
-                why = (
-                    f"PB {record.black!r} and PW {record.white!r} are one name "
-                    "(docs/rules.md §8): self-play (not rated)"
+            table.append(first[0])
+            if first[0] != raw and (first[0], raw) not in merged:
+                merged[first[0], raw] = None
+                said.append(
+                    (
+                        place,
+                        f"{source}: {raw!r} is taken as {first[0]!r} ({first[1]}): the same "
+                        "name (docs/rules.md §8)",
+                    )
                 )
-                problems.append((record.source, "excluded", why, dated.SELF_PLAY))
-                continue
-            score = BLACK_SCORE[record.result.result]
-            dup_key = (
-                date, key(black), key(white), score, record.handicap, extra.komi, extra.size,
-                record.round, extra.fingerprint,
-            )  # fmt: skip
-            known = self._duplicate(dup_key, len(kept["date"]))
-            if known is not None:
-                same = f"same game as {kept['source'][known]}"
-                problems.append((record.source, "duplicate", same, ""))
-                continue
-            self.row_units.append(unit)
-            for name, value in zip(
-                KEPT,
-                (
-                    date, black, white, score, record.handicap, extra.komi, extra.size,
-                    record.round, record.source, record.event, record.black_rank,
-                    record.white_rank, extra.fingerprint, time,
-                ),
-            ):  # fmt: skip
-                kept[name].append(value)
-            used += 1
-            self.warnings.extend(f"{record.source}: {note}" for note in record.notes)
-        if len(outcome.records) == 1 and problems:
-            _, status, why, kind = problems[0]
-            self._report(unit, outcome.source, status, why, kind)
-            return
-        if used:
-            self._report(unit, outcome.source, "ingested")
-        elif not problems:
-            self._report(unit, outcome.source, "rejected", "no games")
-        for where, status, why, kind in problems:
-            self._report(unit, where, status, why, kind)
+        theirs = chunk.kept
+        prints = theirs["fingerprint"]
+        files, file_units = chunk.files, chunk.file_units
+        warnings, dropped = chunk.warnings, set()
+        keep: list[int] | None = None  # the chunk's rows kept, when not all
+        if self.by_print.keys().isdisjoint(chunk.by_print):  # the usual case
+            self.by_print.update({p: r + rows for p, r in chunk.by_print.items()})
+            self.by_key.update({k: r + rows for k, r in chunk.by_key.items()})
+        else:
+            keys = [name[1] for name in chunk.names]
+            dup_keys = [_chunk_dup_key(chunk, keys, r) for r in range(len(prints))]
+            later = {}  # chunk row → the earlier chunks' row it repeats
+            for r, dup_key in enumerate(dup_keys):
+                known = self._known(dup_key)
+                if known is not None:
+                    later[r] = known
+            keep = [r for r in range(len(prints)) if r not in later]
+            for g, r in enumerate(keep, rows):
+                if self.by_print.setdefault(prints[r], g) != g:
+                    self.by_key[dup_keys[r]] = g
+            if later:
+                files, file_units = self._without(chunk, later)
+                ends = [*chunk.row_warn[1:], len(warnings)]
+                for r in later:
+                    dropped.update(range(chunk.row_warn[r], ends[r]))
+        self.warnings += _interleaved(warnings, said, dropped)
+        self.files += files
+        self.file_units += [u + units for u in file_units]
+        row_units = chunk.row_units
+        if keep is not None and len(keep) < len(prints):
+            theirs = {name: [column[r] for r in keep] for name, column in theirs.items()}
+            row_units = [row_units[r] for r in keep]
+        for name in KEPT:
+            column = theirs[name]
+            if name == "black" or name == "white":
+                column = map(table.__getitem__, column)
+            kept[name] += column
+        self.row_units += [u + units for u in row_units]
+        self.units = units + chunk.units
+
+    def _known(self, dup_key: tuple) -> int | None:
+        """The kept game ``dup_key`` is a duplicate of, else None."""
+        first = self.by_print.get(dup_key[-1])
+        if first is None:
+            return None
+        if self._dup_key(first) == dup_key:
+            return first
+        return self.by_key.get(dup_key)
+
+    def _without(
+        self, chunk: Chunk, later: Mapping[int, int]
+    ) -> tuple[list[FileReport], list[int]]:
+        """The chunk's reports when its kept rows ``later`` repeat earlier chunks' games:
+        each reported as a duplicate where its unit's records put it, and the reports
+        that named it as the first of duplicates naming the earlier game instead."""
+        sources = self.kept["source"]
+        files = list(chunk.files)
+        for at, row in chunk.dup_refs:
+            if row in later:
+                files[at] = replace(files[at], reason=f"same game as {sources[later[row]]}")
+        file_units = chunk.file_units
+        of_unit: dict[int, list[int]] = {}
+        for r, unit in enumerate(chunk.row_units):
+            of_unit.setdefault(unit, []).append(r)
+        out, out_units, at = [], [], 0
+        for unit in sorted({chunk.row_units[r] for r in later}):
+            lo = bisect.bisect_left(file_units, unit)
+            hi = bisect.bisect_right(file_units, unit)
+            out += files[at:lo]
+            out_units += file_units[at:lo]
+            own, path = of_unit[unit], files[lo].path  # its first report: "ingested"
+            theirs = chunk.kept["source"]
+            if chunk.row_before[own[0]] < 0:  # a file of one game
+                reports = [FileReport(path, "duplicate", f"same game as {sources[later[own[0]]]}")]
+            else:
+                problems = files[lo + 1 : hi]
+                for shift, r in enumerate(r for r in own if r in later):
+                    same = FileReport(theirs[r], "duplicate", f"same game as {sources[later[r]]}")
+                    problems.insert(chunk.row_before[r] + shift, same)
+                left = sum(1 for r in own if r not in later)
+                reports = [files[lo], *problems] if left else problems
+            out += reports
+            out_units += [unit] * len(reports)
+            at = hi
+        return out + files[at:], out_units + file_units[at:]
 
     def _dup_key(self, row: int) -> tuple:
         """What makes two records one game (see the module doc), of a kept game."""
@@ -586,21 +831,6 @@ class Assembly:
             kept["score"][row], kept["handicap"][row], kept["komi"][row], kept["size"][row],
             kept["round"][row], kept["fingerprint"][row],
         )  # fmt: skip
-
-    def _duplicate(self, dup_key: tuple, row: int) -> int | None:
-        """The kept game ``dup_key`` is a duplicate of, else None (and ``row``, the
-        game about to be kept, is remembered under it)."""
-        first = self.by_print.setdefault(dup_key[-1], row)
-        if first == row:
-            return None
-        if self._dup_key(first) == dup_key:
-            return first
-        known = self.by_key.setdefault(dup_key, row)
-        return None if known == row else known
-
-    def _report(self, unit: int, path: str, status: str, reason: str = "", kind: str = "") -> None:
-        self.files.append(FileReport(path, status, reason, kind))
-        self.file_units.append(unit)
 
     # -- every kept game -------------------------------------------------------------------
 
@@ -665,7 +895,8 @@ def archive_history(
     grows by date or number), so only the units after them are read, and the new
     assembly is saved in parts. ``arrange(games,
     previous)`` gives the games as the history keeps them and the order to save with
-    them (``previous``: the order saved last time, or None).
+    them (``previous``: the order saved last time, or None). ``key`` (a name's identity
+    key) is sent to the worker processes with ``jobs``: a picklable callable.
     """
     options = parse_options(dict(section))
     cache = cache(options) if cache is not None else None
@@ -689,29 +920,32 @@ def archive_history(
             except ValueError as problem:  # never trusted: every unit from the per-file cache
                 cache.malformed(str(problem))
                 done, states = 0, []
-        outcomes = ingest_history(
-            units[done:],
-            fallback=options.fallback_encoding,
-            limits=options.limits,
-            jobs=jobs,
-            cache=cache,
-            keys=keys[done:],
-            progress=progress(len(units) - done) if progress else None,
-        )
         # the next part: the units up to the first one without a key (a few parts are
         # read together; many are saved again as one)
         start, since = done, assembly.marks()
         if len(states) >= MAX_PARTS and done < len(keys):
             start, since = 0, Marks()
         covered = next((i for i, k in enumerate(keys) if k is None), len(keys))
-        for i, outcome in enumerate(outcomes, done):
-            if i == covered and cache is not None:
+        chunks = ingest_chunks(
+            units[done:],
+            fallback=options.fallback_encoding,
+            limits=options.limits,
+            key=key,
+            jobs=jobs,
+            cache=cache,
+            keys=keys[done:],
+            progress=progress(len(units) - done) if progress else None,
+            cut=covered - done,
+        )
+        for at, chunk in chunks:
+            if at + done == covered and cache is not None:
                 cache.put_part(name, keys[:covered], start, assembly.state(sources, since))
-            assembly.add(outcome)
+            assembly.merge(chunk)
         games, events, players, files, warnings = assembly.finish(event_gap_days, reports)
         order = None
         if arrange is not None:
-            games, order = arrange(games, states[-1].get("order") if states else None)
+            previous = states[-1].get("order") if states else None
+            games, order = arrange(games, previous, saving=cache is not None)
         if cache is not None and covered == len(keys) and done < covered:
             part = assembly.state(sources, since)
             if order is not None:
