@@ -24,6 +24,7 @@ from sodos_hookspecs import GameHistory, RatingResult, RatingState, RatingStep
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError
 from sodos_plugin.ratings.periods import event_order, events_in_order, game_order
+from sodos_plugin.store.games import Posted
 from sodos_plugin.util.lazy import LazyModule
 
 np = LazyModule("numpy", globals(), "np")  # imported when a store is loaded
@@ -51,6 +52,8 @@ def from_run(store, run: Any) -> int:
         raise InputError(f"the run is of {run.system.name}, the store of {store.system}")
     if getattr(store.rater, "per_tournament", False):
         return store._write(lambda: _tournaments(store, run))
+    if store.rater.periodic:
+        return store._write(lambda: _by_periods(store, run))
     games = run.history.games
     steps = run.result.steps
     whole = getattr(store.rater, "whole_history", False)  # WHR: the games, then the fit
@@ -144,6 +147,42 @@ def _bulk(db):
             db.execute(sql)
     finally:
         db.execute(f"PRAGMA cache_size = {int(cache)}")
+
+
+def _by_periods(store, run: Any) -> int:
+    """Glicko-2 by calendar periods: every game of the run's history, in its order, rated
+    by the store as a posted one is, each player created at the start the run gave him
+    (the ``before`` of his first step). A batch run by periods keeps a step per player
+    and period, not per game, and what the store keeps besides the ratings (each
+    player's open period and its start, what each game's players saw) is what its own
+    per-game path writes: so it writes them, to the batch run's numbers (the equality
+    tests of docs/ratings.md, "A server's live ratings"), one game at a time."""
+    db = store.db
+    if db.execute("SELECT 1 FROM games LIMIT 1").fetchone():
+        raise InputError("the store has games already: make it from a history when new")
+    starts = run.starts()
+    first: dict[str, RatingState] = {}
+    for step in run.result.steps:
+        first.setdefault(step.player, step.before)
+    ids: dict[str, int] = {}
+    made: set[str] = set()
+    games = run.history.games
+    for k, g in enumerate(games):
+        keys = (f"name:{identity_key(g.black)}", f"name:{identity_key(g.white)}")
+        for key, name in zip(keys, (g.black, g.white)):
+            if key not in made:
+                made.add(key)
+                db.execute(
+                    "INSERT INTO players (key, name, rating, deviation, volatility, start) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (key, name, *first[name], starts.get(name, "")),
+                )
+        gid, content = _posted(g, ids, k + 1)
+        store._add(
+            Posted(gid, g.date, g.time, g.black, g.white, *keys, None, None, g.result,
+                   g.handicap, g.komi, g.size, content)
+        )  # fmt: skip
+    return len(games)
 
 
 def _step_columns(steps) -> tuple[list, list, list]:

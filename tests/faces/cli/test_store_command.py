@@ -66,6 +66,35 @@ def test_a_store_from_a_games_table_is_the_batch_run_and_goes_on(make_host, tmp_
     )
 
 
+@pytest.mark.parametrize("period", ["day", "week"])
+def test_a_store_by_periods_from_a_games_table_goes_on_as_the_batch_run(
+    make_host, tmp_path, capsys, period
+):
+    """Glicko-2 by calendar periods: a store made from a history knows each player's
+    open period and its start (as one that rated the games itself), so that games of
+    the history's last period and of a later one go on to the batch run's numbers, and
+    its export and saved state are a run's."""
+    archive, later = tmp_path / "archive.csv", tmp_path / "later.csv"
+    archive.write_text(ARCHIVE, encoding="utf-8")
+    more = "id,date,black,white,result\n16,2024-01-03 12:00,Bob,Cid,B+R\n" + LATER.split("\n", 1)[1]
+    later.write_text(more, encoding="utf-8")
+    store_path = tmp_path / "ratings.db"
+    params = ["--rating", "glicko2", "--param", f"period={period}"]
+    made = table(capsys, "store", str(store_path), str(archive), *params)
+    assert made == table(capsys, "ratings", str(archive), *params)
+    assert table(capsys, "store", str(store_path), *params) == made  # its export
+    host = make_host({"cache": {"enabled": False}})
+    with host.store(store_path, rating="glicko2", period=period) as store:
+        for row in csv.DictReader(io.StringIO(more)):
+            store.add({**row, "date": row["date"].replace(" ", "T")})
+    exported = table(capsys, "store", str(store_path), *params)
+    everything = table(capsys, "ratings", str(archive), str(later), *params)
+    assert set(exported) == set(everything)
+    for name, (rating, deviation) in everything.items():
+        assert exported[name][0] == pytest.approx(rating, abs=1e-9)
+        assert exported[name][1] == pytest.approx(deviation, abs=1e-9)
+
+
 def test_a_system_a_store_does_not_rate_is_refused(tmp_path, capsys):
     archive = tmp_path / "archive.csv"
     archive.write_text(ARCHIVE, encoding="utf-8")
