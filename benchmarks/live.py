@@ -262,6 +262,12 @@ def main() -> int:
         help="also the Python API rows on this PostgreSQL server (postgresql://user@host:port)",
     )
     parser.add_argument(
+        "--startup-games",
+        type=int,
+        metavar="N",
+        help="the start-up row's history size (default 200,000; 20,000 with --quick)",
+    )
+    parser.add_argument(
         "--only",
         metavar="ROWS",
         help="only these rows, comma-separated: api (with its baseline), batch, startup, http",
@@ -309,7 +315,7 @@ def main() -> int:
             print(f"Python API add_many of 1,000 games: SQLite {sqlite_batch:,.0f} games/s, "
                   f"PostgreSQL {pg_batch:,.0f} games/s")  # fmt: skip
         if "startup" in rows:
-            size = 20_000 if args.quick else 200_000
+            size = args.startup_games or (20_000 if args.quick else 200_000)
             batch_s, made_s, batch_cpu, made_cpu = start_up(folder, size)
             print(f"start-up: a store from a {size:,}-game table {made_s:.2f} s (processor "
                   f"{made_cpu:.2f} s); baseline the batch run over it {batch_s:.2f} s "
