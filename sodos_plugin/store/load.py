@@ -17,6 +17,8 @@ import json
 import sqlite3
 from collections import Counter
 from datetime import date as Date
+from itertools import chain, count, islice, repeat
+from operator import attrgetter
 from typing import Any
 
 from sodos_hookspecs import GameHistory, RatingResult, RatingState, RatingStep
@@ -64,58 +66,142 @@ def from_run(store, run: Any) -> int:
     def work() -> int:
         if db.execute("SELECT 1 FROM games LIMIT 1").fetchone():
             raise InputError("the store has games already: make it from a history when new")
-        starts = run.starts()
         final = run.final()
+        starts = run.starts()
+        n = len(games)
+        # First pass, the players and the ids: each player's games and last day, in
+        # order of first appearance; the hashes of the games' ids, to know whether any repeats.
         counts: Counter = Counter()
         last: dict[str, str] = {}
-        ids: dict[str, int] = {}
-        game_rows = []
-        names, before, after = _step_columns(steps) if not whole else ([], [], [])
-        for k, g in enumerate(games):
-            black, white = g.black, g.white
-            if not whole and (names[2 * k] != black or names[2 * k + 1] != white):
-                raise InputError("the run's steps are not in its games' order")
-            counts[black] += 1
-            counts[white] += 1
-            last[black] = last[white] = g.date
-            gid, content = _posted(g, ids, k + 1)
-            game_rows.append(
-                [k + 1, gid, content, g.date, g.time, black, white, g.result,
-                 g.handicap, g.komi, g.size]
-            )  # fmt: skip
-        (top,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM players").fetchone()
-        player_id = {name: top + n for n, name in enumerate(counts, 1)}
-        player_rows = [
-            (player_id[name], f"name:{identity_key(name)}", name, *final[name],
-             starts.get(name, ""), counts[name], last[name])
-            for name in counts
-        ]  # fmt: skip
-        for row in game_rows:
-            row[5], row[6] = player_id[row[5]], player_id[row[6]]
-        history_rows: Any = ()
-        if not whole:  # in the key's order (player, game): stable, each player's in order
-            numbers = np.fromiter(map(player_id.__getitem__, names), np.int64, len(names))
-            order = np.argsort(numbers, kind="stable")
-            history_rows = zip(
-                numbers[order].tolist(),
-                ((order >> 1) + 1).tolist(),
-                *(np.asarray(column)[order].tolist() for column in (*before, *after)),
+        hashes = np.empty(n, np.int64)
+        for lo, (black, white, day, gid, source) in _chunks(
+            games, ("black", "white", "date", "id", "source")
+        ):
+            sides = list(chain.from_iterable(zip(black, white)))
+            counts.update(sides)
+            last.update(zip(sides, chain.from_iterable(zip(day, day))))
+            hashes[lo : lo + len(black)] = np.fromiter(
+                map(hash, _game_ids(gid, source, lo)), np.int64, len(black)
             )
+        # No two hashes equal: no id repeats, and none is told apart (``#2``) from another.
+        repeats = len(np.unique(hashes)) < n
+        del hashes
+        (top,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM players").fetchone()
+        player_id = {name: top + k for k, name in enumerate(counts, 1)}
+        on_steps = None if whole else _step_players(steps, player_id)
         with _bulk(db):
             db.executemany(
                 "INSERT INTO players (id, key, name, rating, deviation, volatility, start, "
                 "games, last_game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                player_rows,
-            )
-            db.executemany("INSERT INTO games (seq, id, content, date, time, black, white, "
-                           "result, handicap, komi, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           game_rows)  # fmt: skip
-            db.executemany("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?)", history_rows)
+                [
+                    (player_id[name], f"name:{identity_key(name)}", name, *final[name],
+                     starts.get(name, ""), counts[name], last[name])
+                    for name in counts
+                ],
+            )  # fmt: skip
+            # Second pass, the games' rows, a chunk at a time.
+            seen: dict[str, int] = {}
+            for lo, columns in _chunks(games, _GAME_FIELDS):
+                day, time, black, white, result, handicap, komi, size, gid, source = columns
+                ids = _game_ids(gid, source, lo)
+                if repeats:
+                    ids = [_unique(i, seen) for i in ids]
+                when = [d if t is None else f"{d}T{t}" for d, t in zip(day, time)]
+                texts = map(_RESULT_TEXT.get, result, repeat("0"))
+                content = _contents(ids, when, black, white, texts, handicap, komi, size)
+                blacks = list(map(player_id.__getitem__, black))
+                whites = list(map(player_id.__getitem__, white))
+                if on_steps is not None and (
+                    on_steps[2 * lo : 2 * (lo + len(black)) : 2].tolist() != blacks
+                    or on_steps[2 * lo + 1 : 2 * (lo + len(black)) : 2].tolist() != whites
+                ):
+                    raise InputError("the run's steps are not in its games' order")
+                db.executemany(
+                    "INSERT INTO games (seq, id, content, date, time, black, white, result, "
+                    "handicap, komi, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    zip(range(lo + 1, lo + len(black) + 1), ids, content, day, time, blacks,
+                        whites, result, handicap, komi, size),
+                )  # fmt: skip
+            if on_steps is not None:
+                db.executemany(
+                    "INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    _history_rows(on_steps, steps),
+                )
         if whole:
             store._refit()  # the batch run's fit, kept day by day
-        return len(games)
+        return n
 
     return store._write(work)
+
+
+#: The fields of a game its row is made of, in the order :func:`from_run` reads them.
+_GAME_FIELDS = (
+    "date", "time", "black", "white", "result", "handicap", "komi", "size", "id", "source",
+)  # fmt: skip
+
+#: Games a load makes rows for at once: its lists are per chunk, not per history.
+LOAD_CHUNK = 1 << 18
+
+
+def _chunks(games, fields: tuple[str, ...], size: int = LOAD_CHUNK):
+    """``(first, lists)`` for each run of ``size`` games in order: the index of its first
+    game, then one list per field named (the values :class:`HistoryGame` has), taken
+    from the columns where the games are columns (no object per game)."""
+    field = getattr(games, "field", None)
+    if field is not None:
+        values = [field(name) for name in fields]
+    else:
+        values = [map(attrgetter(name), games) for name in fields]
+    for lo in range(0, len(games), size):
+        yield lo, [list(islice(column, size)) for column in values]
+
+
+def _game_ids(ids, sources, first: int) -> list[str]:
+    """Each game's id as the store keeps it before repeats are told apart (the game's
+    own, else its source, else its number in the history, from 1)."""
+    return [i or s or f"#{k}" for k, i, s in zip(count(first + 1), ids, sources)]
+
+
+def _unique(gid: str, seen: dict[str, int]) -> str:
+    """``gid``, or where it was given before ``gid#2``, ``gid#3`` ... (the first such id
+    not given either: an id ``g1#2`` of the history's own is not taken twice). ``seen``
+    holds the ids given, each with the last number its repeats took."""
+    if gid not in seen:
+        seen[gid] = 1
+        return gid
+    k = seen[gid]
+    while True:
+        k += 1
+        candidate = f"{gid}#{k}"
+        if candidate not in seen:
+            seen[gid] = k
+            seen[candidate] = 1
+            return candidate
+
+
+def _step_players(steps, player_id: dict[str, int]):
+    """Each step's player as the store numbers him (numpy ``int64``; −1 for a name the
+    store has not), in the steps' order."""
+    if hasattr(steps, "names") and hasattr(steps, "player"):  # StepColumns: no step made
+        numbers = np.array([player_id.get(name, -1) for name in steps.names], np.int64)
+        return numbers[steps.player] if len(numbers) else np.zeros(0, np.int64)
+    return np.fromiter((player_id.get(s.player, -1) for s in steps), np.int64, len(steps))
+
+
+def _history_rows(players, steps):
+    """The history's rows (player, game, the states before and after), in the key's
+    order (player, game: stable, each player's in order, so appended to its B-tree),
+    ``LOAD_CHUNK`` steps' lists at a time."""
+    before, after = _step_states(steps)
+    columns = [c if isinstance(c, np.ndarray) else np.asarray(c, object) for c in (*before, *after)]
+    order = np.argsort(players, kind="stable")
+    for lo in range(0, len(order), LOAD_CHUNK):
+        part = order[lo : lo + LOAD_CHUNK]
+        yield from zip(
+            players[part].tolist(),
+            ((part >> 1) + 1).tolist(),
+            *(column[part].tolist() for column in columns),
+        )
 
 
 #: A game's content as the store keeps a posted one (:func:`~.games.parse_game`'s JSON).
@@ -185,23 +271,21 @@ def _by_periods(store, run: Any) -> int:
     return len(games)
 
 
-def _step_columns(steps) -> tuple[list, list, list]:
-    """Each step's player, and the states before and after as columns (rating,
-    deviation, volatility: an array or a list each; the arrays of
+def _step_states(steps) -> tuple[list, list]:
+    """The states before and after each step as columns (rating, deviation, volatility:
+    an array or a list each; the arrays of
     :class:`~sodos_plugin.ratings.columns.StepColumns` as they are when the steps are
     columns: no object per step)."""
     if all(hasattr(steps, a) for a in ("names", "player", "before", "after")):
         n = len(steps)
-        names = [steps.names[p] for p in steps.player.tolist()]
 
         def columns(arrays):
             return [[None] * n if c is None else c for c in arrays]
 
-        return names, columns(steps.before), columns(steps.after)
-    names = [s.player for s in steps]
+        return columns(steps.before), columns(steps.after)
     before = [list(column) for column in zip(*(tuple(s.before) for s in steps))]
     after = [list(column) for column in zip(*(tuple(s.after) for s in steps))]
-    return names, before or [[], [], []], after or [[], [], []]
+    return before or [[], [], []], after or [[], [], []]
 
 
 def as_result(store) -> tuple[GameHistory, RatingResult]:
@@ -302,18 +386,16 @@ def _tournaments(store, run: Any) -> int:
 
 def _posted(game, ids: dict[str, int], number: int) -> tuple[str, str]:
     """A history's game as the store keeps a posted one: its id (the game's own, else its
-    source, else its number; one given again gets ``#2``, ``#3`` ...) and its content as
-    canonical JSON (:func:`_content`)."""
-    gid = game.id or game.source or f"#{number}"
-    seen = ids.setdefault(gid, 0)
-    ids[gid] = seen + 1
-    if seen:
-        gid = f"{gid}#{seen + 1}"
+    source, else its number; one given again gets ``#2``, ``#3`` ...: :func:`_unique`)
+    and its content as canonical JSON (:func:`_contents`)."""
+    (gid,) = _game_ids([game.id], [game.source], number - 1)
+    gid = _unique(gid, ids)
     when = game.date if game.time is None else f"{game.date}T{game.time}"
-    return gid, _content(
-        gid, when, game.black, game.white, _result_text(game.result), game.handicap, game.komi,
-        game.size,
+    (content,) = _contents(
+        [gid], [when], [game.black], [game.white], [_result_text(game.result)],
+        [game.handicap], [game.komi], [game.size],
     )  # fmt: skip
+    return gid, content
 
 
 #: JSON's own spelling of a text (escaped to ASCII, quoted), of an int and of a float.
@@ -321,38 +403,38 @@ _quote = json.encoder.encode_basestring_ascii
 _JSON_FLOAT = {float("inf"): "Infinity", float("-inf"): "-Infinity"}
 
 
-def _content(gid, when, black, white, result, handicap, komi, size) -> str:
-    """A game's content, the text ``json.dumps`` (sorted keys, no spaces, ASCII) makes
-    of its members as :func:`~.games.parse_game` keeps a posted game's — written
-    directly when the members are of their usual types (texts, ints, a float or
-    None), which a load of millions of games needs; else by ``json.dumps`` itself."""
+def _komi_text(komi) -> str:
+    if komi is None:
+        return "null"
+    if komi != komi:
+        return "NaN"
+    return _JSON_FLOAT.get(komi) or float.__repr__(komi)
+
+
+def _contents(ids, when, black, white, results, handicap, komi, size) -> list[str]:
+    """Games' contents (one list per member), each the text ``json.dumps`` (sorted keys,
+    no spaces, ASCII) makes of its members as :func:`~.games.parse_game` keeps a posted
+    game's — written directly when every member is of its usual type (texts, ints, a
+    float or None), which a load of millions of games needs; else by ``json.dumps``
+    itself. A name's and a komi's text are made once each."""
     if (
-        type(handicap) is int and type(size) is int
-        and (komi is None or type(komi) is float) and type(gid) is str
-        and type(black) is str and type(white) is str
+        set(map(type, handicap)) <= {int} and set(map(type, size)) <= {int}
+        and set(map(type, komi)) <= {float, type(None)}
+        and set(map(type, ids)) <= {str} and set(map(type, when)) <= {str}
+        and set(map(type, black)) <= {str} and set(map(type, white)) <= {str}
     ):  # fmt: skip
-        if komi is None:
-            k = "null"
-        elif komi != komi:
-            k = "NaN"
-        else:
-            k = _JSON_FLOAT.get(komi) or float.__repr__(komi)
-        return (
-            f'{{"black":{_quote(black)},"black_id":null,"date":{_quote(when)},'
-            f'"handicap":{handicap},"id":{_quote(gid)},"komi":{k},"result":"{result}",'
-            f'"size":{size},"white":{_quote(white)},"white_id":null}}'
-        )
-    return _canonical(
-        dict(
-            id=gid,
-            date=when,
-            black=black,
-            white=white,
-            result=result,
-            handicap=handicap,
-            komi=komi,
-            size=size,
-            black_id=None,
-            white_id=None,
-        )  # fmt: skip
-    )
+        names = {name: _quote(name) for name in {*black, *white}}
+        komis = {k: _komi_text(k) for k in set(komi)}
+        return [
+            f'{{"black":{names[b]},"black_id":null,"date":{_quote(t)},"handicap":{h},'
+            f'"id":{_quote(i)},"komi":{komis[k]},"result":"{r}","size":{z},'
+            f'"white":{names[w]},"white_id":null}}'
+            for i, t, b, w, r, h, k, z in zip(ids, when, black, white, results, handicap,
+                                              komi, size)
+        ]  # fmt: skip
+    return [
+        _canonical(dict(id=i, date=t, black=b, white=w, result=r, handicap=h, komi=k,
+                        size=z, black_id=None, white_id=None))
+        for i, t, b, w, r, h, k, z in zip(ids, when, black, white, results, handicap, komi,
+                                          size)
+    ]  # fmt: skip

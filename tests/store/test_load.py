@@ -10,9 +10,10 @@ import sqlite3
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sodos_hookspecs import HistoryGame
 
 from sodos_plugin import Host
-from sodos_plugin.store.load import _content, from_run
+from sodos_plugin.store.load import _contents, from_run
 
 HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
 TABLE = """id,date,black,white,result,komi,handicap
@@ -27,21 +28,23 @@ def dumps(members: dict) -> str:
     return json.dumps(members, sort_keys=True, separators=(",", ":"))
 
 
+GAME = st.fixed_dictionaries(
+    {
+        "id": st.text(), "date": st.text(), "black": st.text(), "white": st.text(),
+        "result": st.sampled_from(["B+", "W+", "0"]), "handicap": st.integers(0, 9),
+        "komi": st.one_of(st.none(), st.floats(), st.integers(-10, 10)),
+        "size": st.integers(1, 26),
+    }
+)  # fmt: skip
+
+
 @settings(max_examples=300, deadline=None)
-@given(
-    texts=st.lists(st.text(), min_size=4, max_size=4),
-    handicap=st.integers(0, 9),
-    komi=st.one_of(st.none(), st.floats(), st.integers(-10, 10)),
-    size=st.integers(1, 26),
-    result=st.sampled_from(["B+", "W+", "0"]),
-)
-def test_a_loaded_game_s_content_is_the_json_of_its_members(texts, handicap, komi, size, result):
-    gid, when, black, white = texts
-    members = dict(
-        id=gid, date=when, black=black, white=white, result=result, handicap=handicap,
-        komi=komi, size=size, black_id=None, white_id=None,
-    )  # fmt: skip
-    assert _content(gid, when, black, white, result, handicap, komi, size) == dumps(members)
+@given(st.lists(GAME, max_size=6))
+def test_loaded_games_contents_are_the_json_of_their_members(games):
+    columns = [[g[k] for g in games] for k in ("id", "date", "black", "white", "result",
+                                                "handicap", "komi", "size")]  # fmt: skip
+    expected = [dumps({**g, "black_id": None, "white_id": None}) for g in games]
+    assert _contents(*columns) == expected
 
 
 def test_a_store_from_a_run_has_the_run_s_ratings_and_a_fresh_store_s_indexes(tmp_path):
@@ -68,3 +71,18 @@ def test_a_store_from_a_run_has_the_run_s_ratings_and_a_fresh_store_s_indexes(tm
             "EXPLAIN QUERY PLAN SELECT name FROM players ORDER BY rating DESC, name LIMIT 3"
         ).fetchall()
     assert "players_by_rating" in str(plan)
+
+
+def test_a_loaded_game_id_given_again_is_told_apart_as_a_posted_one_is(tmp_path):
+    games = [
+        HistoryGame("2024-01-01", "e", "Ann", "Bo", 1.0, id="g1"),
+        HistoryGame("2024-01-02", "e", "Bo", "Cid", 0.0, id="g1"),
+        HistoryGame("2024-01-03", "e", "Cid", "Ann", 1.0, id="g1#2"),
+        HistoryGame("2024-01-04", "e", "Ann", "Cid", 0.0, source="t.csv:5"),
+    ]
+    run = HOST.ratings(HOST.history(games=games), rating="ogs")
+    with HOST.store(tmp_path / "s.db") as store:
+        assert from_run(store, run) == 4
+        ids = [i for (i,) in store.db.execute("SELECT id FROM games ORDER BY seq")]
+        assert store.ratings() == run.final()
+    assert ids == ["g1", "g1#2", "g1#2#2", "t.csv:5"]
