@@ -199,9 +199,10 @@ class Service:
         self.process.wait(30)
 
 
-def batch_post(folder: Path, n: int) -> tuple[float, float]:
-    """(games/s of one POST of ``n`` games, games/s of Host.ratings over them)."""
-    service = Service(folder, folder / "batch.db")
+def batch_post(folder: Path, n: int, store=None) -> tuple[float, float]:
+    """(games/s of one POST of ``n`` games, games/s of Host.ratings over them), the
+    service's store a SQLite file in ``folder``, or ``store`` (a PostgreSQL URL)."""
+    service = Service(folder, store or folder / "batch.db")
     try:
         connection = http.client.HTTPConnection("127.0.0.1", service.port, timeout=120)
         service.post(connection, games(10, 1000, start=10**6))  # warm
@@ -218,8 +219,8 @@ def batch_post(folder: Path, n: int) -> tuple[float, float]:
     return n / spent, n / batch
 
 
-def http_one_by_one(folder: Path, clients: int, per_client: int) -> dict:
-    service = Service(folder, folder / "http.db")
+def http_one_by_one(folder: Path, clients: int, per_client: int, store=None) -> dict:
+    service = Service(folder, store or folder / "http.db")
     latencies: list[float] = []
     errors: list = []
     lock = threading.Lock()
@@ -266,7 +267,8 @@ def main() -> int:
     parser.add_argument(
         "--postgres",
         metavar="URL",
-        help="also the Python API rows on this PostgreSQL server (postgresql://user@host:port)",
+        help="also the Python API, batch and HTTP rows on this PostgreSQL server "
+        "(postgresql://user@host:port)",
     )
     parser.add_argument(
         "--startup-games",
@@ -321,6 +323,10 @@ def main() -> int:
             pg_batch = batch_api(postgres_database(args.postgres, "sodos_bench_batch"), 1000)
             print(f"Python API add_many of 1,000 games: SQLite {sqlite_batch:,.0f} games/s, "
                   f"PostgreSQL {pg_batch:,.0f} games/s")  # fmt: skip
+        if args.postgres and "batch" in rows:
+            url = postgres_database(args.postgres, "sodos_bench_post")
+            posted, _ = batch_post(folder, 1000, url)
+            print(f"PostgreSQL, batch POST /games of 1,000 games: {posted:,.0f} games/s")
         if "startup" in rows:
             size = args.startup_games or (20_000 if args.quick else 200_000)
             batch_s, made_s, batch_cpu, made_cpu = start_up(folder, size)
@@ -334,6 +340,12 @@ def main() -> int:
             print(f"HTTP POST /games one game a request, 8 clients: {found['rate']:,.0f} "
                   f"games/s, p50 {found['p50']:.1f} ms, p99 {found['p99']:.1f} ms, "
                   f"{found['errors']} errors")  # fmt: skip
+            if args.postgres:
+                url = postgres_database(args.postgres, "sodos_bench_http")
+                found = http_one_by_one(folder, 8, per, url)
+                print(f"PostgreSQL, HTTP POST /games one game a request, 8 clients: "
+                      f"{found['rate']:,.0f} games/s, p50 {found['p50']:.1f} ms, p99 "
+                      f"{found['p99']:.1f} ms, {found['errors']} errors")  # fmt: skip
     return 0
 
 

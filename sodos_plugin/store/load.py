@@ -43,13 +43,15 @@ def from_run(store, run: Any) -> int:
     """Load ``run`` (a :class:`~sodos_plugin.ratings.run.RatingRun` of the store's
     system and parameters, game by game) into the empty ``store``; returns the games.
 
-    In one transaction, as a bulk load: every game's row made in one pass over the
-    history, the players numbered in order of first appearance, each table's rows given
-    to one ``executemany`` (the history's in its key's order: appended, not inserted
-    here and there), and in SQLite the secondary indexes made after the rows (one sort
-    each, not an entry per row) with a large page cache for the load only
-    (:func:`_bulk`). The finished store is what adding its rows one by one makes, and as
-    durable (the store's ``synchronous``; all or nothing)."""
+    In one transaction, as a bulk load, in two passes over the history's columns
+    (:func:`_chunks`: ``LOAD_CHUNK`` games' lists at a time, no object per game, so that
+    the memory beyond the run's own is per chunk and per player): the first numbers the
+    players in order of first appearance and counts their games; the second makes the
+    games' rows. Each table's rows go to ``executemany`` (the history's in its key's
+    order: appended, not inserted here and there), and in SQLite the secondary indexes
+    are made after the rows (one sort each, not an entry per row) with a large page
+    cache for the load only (:func:`_bulk`). The finished store is what adding its rows
+    one by one makes, and as durable (the store's ``synchronous``; all or nothing)."""
     if run.system.name.lower() != store.system:
         raise InputError(f"the run is of {run.system.name}, the store of {store.system}")
     if getattr(store.rater, "per_tournament", False):
