@@ -39,7 +39,7 @@ from sodos_plugin.errors import InputError, LimitError
 from sodos_plugin.ratings.systems.whr import ELO
 from sodos_plugin.schemas import live
 from sodos_plugin.store import backend, schema
-from sodos_plugin.store.games import LiveGame, Posted, parse_game
+from sodos_plugin.store.games import LOADED, LiveGame, Posted, parse_game, row_content
 from sodos_plugin.store.group import GroupCommit
 from sodos_plugin.store.incremental import for_system
 
@@ -214,9 +214,10 @@ class Store:
             row = db.execute(
                 "SELECT seq, content, event FROM games WHERE id = ?", (game.id,)
             ).fetchone()
-            if row is not None and row[1] != game.content:
+            if row is not None and not self._same_game(row[0], row[1], game):
                 raise StoreConflict(
-                    f"game {game.id!r} was rated before with other content: {row[1]}",
+                    f"game {game.id!r} was rated before with other content: "
+                    f"{self._content(row[0], row[1])}",
                     where=f"games[{k}].id" if len(posted) > 1 else "id",
                 )
             known.append(row)
@@ -449,9 +450,10 @@ class Store:
         db = self.db
         found = db.execute("SELECT seq, content FROM games WHERE id = ?", (game.id,)).fetchone()
         if found is not None:
-            if found[1] != game.content:
+            if not self._same_game(found[0], found[1], game):
                 raise StoreConflict(
-                    f"game {game.id!r} was rated before with other content: {found[1]}",
+                    f"game {game.id!r} was rated before with other content: "
+                    f"{self._content(found[0], found[1])}",
                     where="id",
                 )
             return self._rated(found[0], game.id, already=True)
@@ -665,6 +667,34 @@ class Store:
             raise StoreConflict(f"game {game_id!r} was voided", where="id")
         return Rated(game_id, seq, already, sides[True], sides[False])
 
+    def _loaded_row(self, seq: int) -> tuple:
+        return self.db.execute(
+            "SELECT g.id, g.date, g.time, b.name, w.name, g.result, g.handicap, g.komi, "
+            "g.size, b.key, w.key FROM games g JOIN players b ON b.id = g.black "
+            "JOIN players w ON w.id = g.white WHERE g.seq = ?",
+            (seq,),
+        ).fetchone()
+
+    def _content(self, seq: int, content: str) -> str:
+        """Game ``seq``'s content: as posted, or for a game loaded from a history (kept
+        with none: :data:`~.games.LOADED`) made from its row (:func:`~.games.row_content`)."""
+        return content if content != LOADED else row_content(*self._loaded_row(seq)[:9])
+
+    def _same_game(self, seq: int, content: str, game: Posted) -> bool:
+        """Whether ``game``, posted again with game ``seq``'s id, is that game: the same
+        content as posted; for a game loaded from a history, the same facts as its row
+        (day, time, both players, score, handicap, komi and size: what the history
+        gave), whatever ``RE`` text and ranks the server posts it with now."""
+        if content != LOADED:
+            return content == game.content
+        _, day, time, _, _, score, handicap, komi, size, black, white = self._loaded_row(seq)
+        posted = game.date, game.time, game.black_key, game.white_key, game.score
+        return (day, time, black, white, score) == posted and (handicap, komi, size) == (
+            game.handicap,
+            game.komi,
+            game.size,
+        )
+
     def _change(self, game_id: str, result: str | None) -> int:
         db = self.db
         row = db.execute("SELECT seq, content, void FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -676,7 +706,7 @@ class Store:
                 return 0
             db.execute("UPDATE games SET void = 1 WHERE seq = ?", (seq,))
         else:
-            members = json.loads(content)
+            members = json.loads(self._content(seq, content))
             members["result"] = result
             fixed = parse_game(members)
             db.execute(

@@ -104,3 +104,35 @@ def parse_game(game: LiveGame | Mapping[str, Any], where: str = "") -> Posted:
         game.white_id, BLACK_SCORE[parsed.result], game.handicap, game.komi, game.size, content,
         game.black_rank, game.white_rank,
     )  # fmt: skip
+
+
+#: The content a game loaded from a history is kept with: none (:func:`row_content`
+#: makes it from the game's row when it is read: a history's millions of games are not
+#: each written twice).
+LOADED = ""
+
+#: Black's score as the SGF ``RE`` text a loaded game's content gives.
+_RESULT_TEXT = {1.0: "B+", 0.0: "W+"}
+
+_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
+def row_content(gid, day, time, black, white, score, handicap, komi, size) -> str:
+    """A loaded game's content, from its row: the text :func:`parse_game` gives the same
+    game posted with its score as the result (``B+``, ``W+``, ``0``), no player ids and
+    no ranks — so that posting it again answers as the first time, and other content
+    is a conflict."""
+    return _canonical(
+        dict(
+            id=gid,
+            date=day if time is None else f"{day}T{time}",
+            black=black,
+            white=white,
+            result=_RESULT_TEXT.get(score, "0"),
+            handicap=handicap,
+            komi=komi,
+            size=size,
+            black_id=None,
+            white_id=None,
+        )  # fmt: skip
+    )

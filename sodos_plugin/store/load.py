@@ -13,7 +13,6 @@ in today's formats and ``--save-state`` saves.
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
 from collections import Counter
 from datetime import date as Date
@@ -26,17 +25,10 @@ from sodos_hookspecs import GameHistory, RatingResult, RatingState, RatingStep
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.errors import InputError
 from sodos_plugin.ratings.periods import event_order, events_in_order, game_order
-from sodos_plugin.store.games import Posted
+from sodos_plugin.store.games import LOADED, Posted
 from sodos_plugin.util.lazy import LazyModule
 
 np = LazyModule("numpy", globals(), "np")  # imported when a store is loaded
-
-
-_RESULT_TEXT = {1.0: "B+", 0.0: "W+"}
-
-
-def _result_text(score: float) -> str:
-    return _RESULT_TEXT.get(score, "0")
 
 
 def from_run(store, run: Any) -> int:
@@ -50,14 +42,23 @@ def from_run(store, run: Any) -> int:
     games' rows. Each table's rows go to ``executemany`` (the history's in its key's
     order: appended, not inserted here and there), and in SQLite the secondary indexes
     are made after the rows (one sort each, not an entry per row) with a large page
-    cache for the load only (:func:`_bulk`). The finished store is what adding its rows
-    one by one makes, and as durable (the store's ``synchronous``; all or nothing)."""
+    cache for the load only (:func:`_bulk`). A loaded game keeps no content
+    (:data:`~.games.LOADED`: made from its row when read); the rest of the finished store
+    is what adding its rows one by one makes, and as durable (the store's
+    ``synchronous``; all or nothing)."""
     if run.system.name.lower() != store.system:
         raise InputError(f"the run is of {run.system.name}, the store of {store.system}")
-    if getattr(store.rater, "per_tournament", False):
-        return store._write(lambda: _tournaments(store, run))
-    if store.rater.periodic:
-        return store._write(lambda: _by_periods(store, run))
+    with _journal(store.db):
+        if getattr(store.rater, "per_tournament", False):
+            return store._write(lambda: _tournaments(store, run))
+        if store.rater.periodic:
+            return store._write(lambda: _by_periods(store, run))
+        return _by_games(store, run)
+
+
+def _by_games(store, run: Any) -> int:
+    """A history rated game by game (OGS, Glicko-2 per game, WHR): the bulk load of
+    :func:`from_run`."""
     games = run.history.games
     steps = run.result.steps
     whole = getattr(store.rater, "whole_history", False)  # WHR: the games, then the fit
@@ -108,9 +109,6 @@ def from_run(store, run: Any) -> int:
                 ids = _game_ids(gid, source, lo)
                 if repeats:
                     ids = [_unique(i, seen) for i in ids]
-                when = [d if t is None else f"{d}T{t}" for d, t in zip(day, time)]
-                texts = map(_RESULT_TEXT.get, result, repeat("0"))
-                content = _contents(ids, when, black, white, texts, handicap, komi, size)
                 blacks = list(map(player_id.__getitem__, black))
                 whites = list(map(player_id.__getitem__, white))
                 if on_steps is not None and (
@@ -121,7 +119,7 @@ def from_run(store, run: Any) -> int:
                 db.executemany(
                     "INSERT INTO games (seq, id, content, date, time, black, white, result, "
                     "handicap, komi, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    zip(range(lo + 1, lo + len(black) + 1), ids, content, day, time, blacks,
+                    zip(range(lo + 1, lo + len(black) + 1), ids, repeat(LOADED), day, time, blacks,
                         whites, result, handicap, komi, size),
                 )  # fmt: skip
             if on_steps is not None:
@@ -206,11 +204,30 @@ def _history_rows(players, steps):
         )
 
 
-#: A game's content as the store keeps a posted one (:func:`~.games.parse_game`'s JSON).
-_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
-
 #: The page cache of a load (KiB): the rows' pages and the indexes' sorts in memory.
 LOAD_CACHE_KIB = 256 << 10
+
+
+@contextlib.contextmanager
+def _journal(db):
+    """SQLite's rollback journal instead of its WAL while a store is loaded, then the WAL
+    again: one transaction of millions of rows is written once into the file, not into
+    the WAL and then again by its checkpoint (SQLite: "WAL does not work well for very
+    large transactions"), and is as atomic and as durable (``synchronous``). Where the
+    mode cannot change (another connection is reading), the load runs in the WAL."""
+    if not isinstance(db, sqlite3.Connection):
+        yield
+        return
+    (mode,) = db.execute("PRAGMA journal_mode").fetchone()
+    try:
+        if mode.lower() == "wal":
+            db.execute("PRAGMA journal_mode = DELETE")
+    except sqlite3.OperationalError:
+        pass
+    try:
+        yield
+    finally:
+        db.execute(f"PRAGMA journal_mode = {mode}")
 
 
 @contextlib.contextmanager
@@ -387,56 +404,8 @@ def _tournaments(store, run: Any) -> int:
 
 
 def _posted(game, ids: dict[str, int], number: int) -> tuple[str, str]:
-    """A history's game as the store keeps a posted one: its id (the game's own, else its
-    source, else its number; one given again gets ``#2``, ``#3`` ...: :func:`_unique`)
-    and its content as canonical JSON (:func:`_contents`)."""
+    """A history's game as the store keeps it: its id (the game's own, else its source,
+    else its number; one given again gets ``#2``, ``#3`` ...: :func:`_unique`) and its
+    content, :data:`~.games.LOADED`."""
     (gid,) = _game_ids([game.id], [game.source], number - 1)
-    gid = _unique(gid, ids)
-    when = game.date if game.time is None else f"{game.date}T{game.time}"
-    (content,) = _contents(
-        [gid], [when], [game.black], [game.white], [_result_text(game.result)],
-        [game.handicap], [game.komi], [game.size],
-    )  # fmt: skip
-    return gid, content
-
-
-#: JSON's own spelling of a text (escaped to ASCII, quoted), of an int and of a float.
-_quote = json.encoder.encode_basestring_ascii
-_JSON_FLOAT = {float("inf"): "Infinity", float("-inf"): "-Infinity"}
-
-
-def _komi_text(komi) -> str:
-    if komi is None:
-        return "null"
-    if komi != komi:
-        return "NaN"
-    return _JSON_FLOAT.get(komi) or float.__repr__(komi)
-
-
-def _contents(ids, when, black, white, results, handicap, komi, size) -> list[str]:
-    """Games' contents (one list per member), each the text ``json.dumps`` (sorted keys,
-    no spaces, ASCII) makes of its members as :func:`~.games.parse_game` keeps a posted
-    game's — written directly when every member is of its usual type (texts, ints, a
-    float or None), which a load of millions of games needs; else by ``json.dumps``
-    itself. A name's and a komi's text are made once each."""
-    if (
-        set(map(type, handicap)) <= {int} and set(map(type, size)) <= {int}
-        and set(map(type, komi)) <= {float, type(None)}
-        and set(map(type, ids)) <= {str} and set(map(type, when)) <= {str}
-        and set(map(type, black)) <= {str} and set(map(type, white)) <= {str}
-    ):  # fmt: skip
-        names = {name: _quote(name) for name in {*black, *white}}
-        komis = {k: _komi_text(k) for k in set(komi)}
-        return [
-            f'{{"black":{names[b]},"black_id":null,"date":{_quote(t)},"handicap":{h},'
-            f'"id":{_quote(i)},"komi":{komis[k]},"result":"{r}","size":{z},'
-            f'"white":{names[w]},"white_id":null}}'
-            for i, t, b, w, r, h, k, z in zip(ids, when, black, white, results, handicap,
-                                              komi, size)
-        ]  # fmt: skip
-    return [
-        _canonical(dict(id=i, date=t, black=b, white=w, result=r, handicap=h, komi=k,
-                        size=z, black_id=None, white_id=None))
-        for i, t, b, w, r, h, k, z in zip(ids, when, black, white, results, handicap, komi,
-                                          size)
-    ]  # fmt: skip
+    return _unique(gid, ids), LOADED

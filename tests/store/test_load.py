@@ -1,19 +1,24 @@
 """A store made from a batch run (``sodos_plugin.store.load.from_run``), loaded in bulk:
-each game's content is the JSON text ``json.dumps`` makes of its members, the indexes
-are those of a store made game by game (dropped for the load, made again after it), its
-ratings are the run's, and the page cache of the load is given back."""
+a loaded game keeps no content and is made from its row when read (posted again with
+the same facts, it is the same game; with others, a conflict), the indexes are those of
+a store made game by game (dropped for the load, made again after it), its ratings are
+the run's, and the page cache of the load is given back."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sodos_hookspecs import HistoryGame
 
 from sodos_plugin import Host
-from sodos_plugin.store.load import _contents, from_run
+from sodos_plugin.engine.identity import identity_key
+from sodos_plugin.store.api import StoreConflict
+from sodos_plugin.store.games import LOADED
+from sodos_plugin.store.load import from_run
 
 HOST = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
 TABLE = """id,date,black,white,result,komi,handicap
@@ -28,23 +33,40 @@ def dumps(members: dict) -> str:
     return json.dumps(members, sort_keys=True, separators=(",", ":"))
 
 
-GAME = st.fixed_dictionaries(
-    {
-        "id": st.text(), "date": st.text(), "black": st.text(), "white": st.text(),
-        "result": st.sampled_from(["B+", "W+", "0"]), "handicap": st.integers(0, 9),
-        "komi": st.one_of(st.none(), st.floats(), st.integers(-10, 10)),
-        "size": st.integers(1, 26),
-    }
-)  # fmt: skip
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(GAME, max_size=6))
-def test_loaded_games_contents_are_the_json_of_their_members(games):
-    columns = [[g[k] for g in games] for k in ("id", "date", "black", "white", "result",
-                                                "handicap", "komi", "size")]  # fmt: skip
-    expected = [dumps({**g, "black_id": None, "white_id": None}) for g in games]
-    assert _contents(*columns) == expected
+@settings(max_examples=100, deadline=None)
+@given(
+    names=st.lists(st.text(min_size=1).filter(str.strip), min_size=2, max_size=2, unique=True),
+    win=st.sampled_from(["B+R", "W+3.5", "B+T", "W+", "B+0.5"]),
+    komi=st.one_of(st.none(), st.floats(-50, 50)),
+    handicap=st.integers(0, 9),
+    size=st.integers(2, 25),
+    time=st.one_of(st.none(), st.sampled_from(["05:30", "23:59:59"])),
+    rank=st.one_of(st.none(), st.sampled_from(["3k", "2d"])),
+)
+def test_a_loaded_game_posted_again_is_the_same_game_and_another_is_a_conflict(
+    tmp_path_factory, names, win, komi, handicap, size, time, rank
+):
+    black, white = names
+    if identity_key(black) == identity_key(white):
+        return
+    score = 1.0 if win.startswith("B") else 0.0
+    game = HistoryGame("2024-01-01", "e", black, white, score, handicap, komi, size,
+                       time=None if time is None else f"{time}:00"[:8], id="g1")  # fmt: skip
+    run = HOST.ratings(HOST.history(games=[game]), rating="ogs")
+    posted = dict(id="g1", date="2024-01-01" + (f"T{time}" if time else ""), black=black,
+                  white=white, result=win, handicap=handicap, komi=komi, size=size,
+                  black_rank=rank)  # fmt: skip
+    with HOST.store(tmp_path_factory.mktemp("s") / "s.db") as store:
+        from_run(store, run)
+        assert store.add(posted).already  # any RE text of the same score, any rank
+        for other in ({"result": "W+R" if score else "B+R"}, {"handicap": (handicap + 1) % 10},
+                      {"date": "2024-01-02"}, {"white": black + white}):  # fmt: skip
+            with pytest.raises(StoreConflict) as found:
+                store.add({**posted, **other})
+            kept = json.loads(str(found.value).split("other content: ", 1)[1])
+            assert kept["black"] == black and kept["result"] == ("B+" if score else "W+")
+        assert store.correct("g1", "W+R" if score else "B+R") == 1  # from the row's content
+        assert store.ratings()[black].rating != run.final()[black].rating
 
 
 def test_a_store_from_a_run_has_the_run_s_ratings_and_a_fresh_store_s_indexes(tmp_path):
@@ -56,7 +78,9 @@ def test_a_store_from_a_run_has_the_run_s_ratings_and_a_fresh_store_s_indexes(tm
         assert from_run(store, run) == 4
         assert store.db.execute("PRAGMA cache_size").fetchone() == (-2000,)  # given back
         assert store.ratings() == run.final()
-        (content,) = store.db.execute("SELECT content FROM games WHERE id = '11'").fetchone()
+        seq, kept = store.db.execute("SELECT seq, content FROM games WHERE id = '11'").fetchone()
+        assert kept == LOADED  # none kept: made from the row when read
+        content = store._content(seq, kept)
         assert json.loads(content)["white"] == "Åsa\u00e9" and content.isascii()
     HOST.store(fresh).close()
 
