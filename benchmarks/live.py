@@ -74,7 +74,7 @@ def bulk_players(store, n: int) -> None:
     db.execute(
         "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < ?) "
         "INSERT INTO players (key, name, rating, deviation, volatility, start, games, "
-        "last_game) SELECT 'name:p' || i, 'p' || i, ? + (i * 7919) % 1000 - 499.5, "
+        "last_game) SELECT 'name:p' || i, 'p' || i, ? + (CAST(i AS BIGINT) * 7919) % 1000 - 499.5, "
         "? - (i * 31) % 200 - 0.25, ?, ?, 1 + i % 50, '2023-12-31' FROM k",
         (n - 1, *state, start),
     )
