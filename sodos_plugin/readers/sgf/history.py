@@ -51,7 +51,7 @@ from sodos_plugin.readers.sgf.ingest import FileOutcome, Record, ingest_bytes
 from sodos_plugin.readers.sgf.options import SgfOptions, parse_options
 from sodos_plugin.readers.sgf.scan import scan_roots, scan_single
 from sodos_plugin.readers.sgf.values import komi
-from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, Unit, chunk_size, collect
+from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, Unit, collect, task_starts
 from sodos_plugin.util.gcpause import worker_start
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
 from sodos_plugin.util.progress import Progress
@@ -193,8 +193,8 @@ def ingest_chunks(
     cores = os.cpu_count() or 1
     workers = cores if jobs is None else min(jobs, cores)  # capped as the tournament walk is
     parallel = workers > 1 and todo >= PARALLEL_MIN_UNITS
-    step = chunk_size(len(items), workers if parallel else 1)
-    bounds = sorted({*range(0, len(items), step), *([cut] if cut else [])} - {len(items)})
+    starts = task_starts(len(items), workers if parallel else 1)
+    bounds = sorted({*starts, *([cut] if cut else [])} - {len(items)})
     spans = list(zip(bounds, [*bounds[1:], len(items)]))
     tasks = [items[a:b] for a, b in spans]
     fresh = cache is not None
