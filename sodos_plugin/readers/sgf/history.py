@@ -39,7 +39,6 @@ import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
 from typing import Any, NamedTuple
 
 from sodos_hookspecs import FileReport, GameColumns, HistoryEvent, HistoryPlayer
@@ -419,7 +418,9 @@ class Chunk:
 
     def __init__(self) -> None:
         self.units = 0
-        self.files: list[FileReport] = []
+        # each report as (path, status, reason, kind): a tuple is made and pickled at C
+        # speed; its FileReport is made once, by the merge
+        self.files: list[tuple[str, str, str, str]] = []
         self.file_units: list[int] = []  # the unit (in the run) of each report
         self.dup_refs: list[tuple[int, int]] = []  # (report, kept row it names as the first)
         self.warnings: list[str] = []  # the kept games' notes, in order
@@ -470,7 +471,7 @@ def assemble(results: Iterable[HistoryOutcome], key: Callable[[str], str]) -> Ch
     for unit, result in enumerate(results):
         outcome = result.outcome
         if outcome.error is not None:
-            files.append(FileReport(outcome.source, "rejected", outcome.error))
+            files.append((outcome.source, "rejected", outcome.error, ""))
             file_units.append(unit)
             continue
         alone = len(outcome.records) == 1
@@ -531,19 +532,19 @@ def assemble(results: Iterable[HistoryOutcome], key: Callable[[str], str]) -> Ch
             where, status, why, kind, row = problems[0]
             if row >= 0:
                 dup_refs.append((len(files), row))
-            files.append(FileReport(outcome.source, status, why, kind))
+            files.append((outcome.source, status, why, kind))
             file_units.append(unit)
             continue
         if used:
-            files.append(FileReport(outcome.source, "ingested"))
+            files.append((outcome.source, "ingested", "", ""))
             file_units.append(unit)
         elif not problems:
-            files.append(FileReport(outcome.source, "rejected", "no games"))
+            files.append((outcome.source, "rejected", "no games", ""))
             file_units.append(unit)
         for where, status, why, kind, row in problems:
             if row >= 0:
                 dup_refs.append((len(files), row))
-            files.append(FileReport(where, status, why, kind))
+            files.append((where, status, why, kind))
             file_units.append(unit)
     chunk.units = unit + 1
     return chunk
@@ -763,7 +764,7 @@ class Assembly:
                 for r in later:
                     dropped.update(range(chunk.row_warn[r], ends[r]))
         self.warnings += _interleaved(warnings, said, dropped)
-        self.files += files
+        self.files += itertools.starmap(FileReport, files)
         self.file_units += [u + units for u in file_units]
         row_units = chunk.row_units
         if keep is not None and len(keep) < len(prints):
@@ -788,7 +789,7 @@ class Assembly:
 
     def _without(
         self, chunk: Chunk, later: Mapping[int, int]
-    ) -> tuple[list[FileReport], list[int]]:
+    ) -> tuple[list[tuple[str, str, str, str]], list[int]]:
         """The chunk's reports when its kept rows ``later`` repeat earlier chunks' games:
         each reported as a duplicate where its unit's records put it, and the reports
         that named it as the first of duplicates naming the earlier game instead."""
@@ -796,7 +797,8 @@ class Assembly:
         files = list(chunk.files)
         for at, row in chunk.dup_refs:
             if row in later:
-                files[at] = replace(files[at], reason=f"same game as {sources[later[row]]}")
+                path, status, _, kind = files[at]
+                files[at] = (path, status, f"same game as {sources[later[row]]}", kind)
         file_units = chunk.file_units
         of_unit: dict[int, list[int]] = {}
         for r, unit in enumerate(chunk.row_units):
@@ -807,14 +809,14 @@ class Assembly:
             hi = bisect.bisect_right(file_units, unit)
             out += files[at:lo]
             out_units += file_units[at:lo]
-            own, path = of_unit[unit], files[lo].path  # its first report: "ingested"
+            own, path = of_unit[unit], files[lo][0]  # its first report: "ingested"
             theirs = chunk.kept["source"]
             if chunk.row_before[own[0]] < 0:  # a file of one game
-                reports = [FileReport(path, "duplicate", f"same game as {sources[later[own[0]]]}")]
+                reports = [(path, "duplicate", f"same game as {sources[later[own[0]]]}", "")]
             else:
                 problems = files[lo + 1 : hi]
                 for shift, r in enumerate(r for r in own if r in later):
-                    same = FileReport(theirs[r], "duplicate", f"same game as {sources[later[r]]}")
+                    same = (theirs[r], "duplicate", f"same game as {sources[later[r]]}", "")
                     problems.insert(chunk.row_before[r] + shift, same)
                 left = sum(1 for r in own if r not in later)
                 reports = [files[lo], *problems] if left else problems
