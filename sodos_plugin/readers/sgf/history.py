@@ -412,7 +412,7 @@ class Chunk:
     """
 
     __slots__ = (
-        "units", "files", "file_units", "dup_refs", "warnings", "names", "kept",
+        "units", "files", "file_units", "dup_refs", "warnings", "raws", "keys", "firsts", "kept",
         "row_units", "row_before", "row_warn", "by_print", "by_key",
     )  # fmt: skip
 
@@ -424,8 +424,11 @@ class Chunk:
         self.file_units: list[int] = []  # the unit (in the run) of each report
         self.dup_refs: list[tuple[int, int]] = []  # (report, kept row it names as the first)
         self.warnings: list[str] = []  # the kept games' notes, in order
-        # distinct names in order of first use: (raw, identity key, source, warnings before)
-        self.names: list[tuple[str, str, str, int]] = []
+        # distinct names in order of first use (their codes), as columns: each name, its
+        # identity key, and where it is first used (the source, the warnings before it)
+        self.raws: list[str] = []
+        self.keys: list[str] = []
+        self.firsts: list[tuple[str, int]] = []
         self.kept: dict[str, list] = {name: [] for name in KEPT}  # black, white: name codes
         self.row_units: list[int] = []
         self.row_before: list[int] = []  # reports of its unit's records before it; -1: alone
@@ -450,11 +453,16 @@ def assemble(results: Iterable[HistoryOutcome], key: Callable[[str], str]) -> Ch
     """
     chunk = Chunk()
     files, file_units, dup_refs = chunk.files, chunk.file_units, chunk.dup_refs
-    warnings, names, kept = chunk.warnings, chunk.names, chunk.kept
+    warnings, raws, keys, firsts, kept = (
+        chunk.warnings,
+        chunk.raws,
+        chunk.keys,
+        chunk.firsts,
+        chunk.kept,
+    )
     row_units, row_before, row_warn = chunk.row_units, chunk.row_before, chunk.row_warn
     by_print, by_key = chunk.by_print, chunk.by_key
     codes: dict[str, int] = {}  # raw name → its code
-    keys: list[str] = []  # identity key of each code
     dates: dict[str | None, tuple] = {}  # DT text → its date and time of day
     columns = [kept[name] for name in KEPT]
     prints, sources = kept["fingerprint"], kept["source"]
@@ -462,9 +470,10 @@ def assemble(results: Iterable[HistoryOutcome], key: Callable[[str], str]) -> Ch
     def code(raw: str, source: str) -> int:
         found = codes.get(raw)
         if found is None:
-            found = codes[raw] = len(names)
+            found = codes[raw] = len(raws)
+            raws.append(raw)
             keys.append(key(raw))
-            names.append((raw, keys[-1], source, len(warnings)))
+            firsts.append((source, len(warnings)))
         return found
 
     unit = -1
@@ -720,15 +729,19 @@ class Assembly:
         adding them one by one gives (see :class:`Chunk`)."""
         spelling, merged, kept = self.spelling, self.merged, self.kept
         rows, units = len(kept["date"]), self.units
-        table: list[str] = []  # each chunk name's spelling
+        raws, keys = chunk.raws, chunk.keys
+        known = list(map(spelling.get, keys))  # usually every name, spelled as here
+        table = [raw if first is None else first[0] for raw, first in zip(raws, known)]
         said: list[tuple[int, str]] = []
-        for raw, k, source, place in chunk.names:
-            first = spelling.get(k)
+        # the others in order (a name new here may be spelled two ways in the chunk)
+        for i in [i for i, first in enumerate(known) if first is None or first[0] != raws[i]]:
+            raw, (source, place) = raws[i], chunk.firsts[i]
+            first = spelling.get(keys[i])
             if first is None:
-                spelling[k] = (raw, source)
-                table.append(raw)
+                spelling[keys[i]] = (raw, source)
+                table[i] = raw
                 continue
-            table.append(first[0])
+            table[i] = first[0]
             if first[0] != raw and (first[0], raw) not in merged:
                 merged[first[0], raw] = None
                 said.append(
@@ -747,7 +760,6 @@ class Assembly:
             self.by_print.update({p: r + rows for p, r in chunk.by_print.items()})
             self.by_key.update({k: r + rows for k, r in chunk.by_key.items()})
         else:
-            keys = [name[1] for name in chunk.names]
             dup_keys = [_chunk_dup_key(chunk, keys, r) for r in range(len(prints))]
             later = {}  # chunk row → the earlier chunks' row it repeats
             for r, dup_key in enumerate(dup_keys):
