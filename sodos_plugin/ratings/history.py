@@ -62,7 +62,7 @@ from sodos_plugin.engine.ranks import format_rank, rank_text
 from sodos_plugin.errors import ConfigError, InputError, SodosError
 from sodos_plugin.plugins.call import call
 from sodos_plugin.ratings.columns import player_names
-from sodos_plugin.ratings.periods import _order, game_order
+from sodos_plugin.ratings.periods import _order, game_order, id_order
 from sodos_plugin.readers import dated
 from sodos_plugin.util.inputfiles import FileRefused, exists
 from sodos_plugin.util.lazy import LazyModule
@@ -147,11 +147,11 @@ SORT_CHUNK = 1 << 16
 def _sorted_rows(c: Mapping[str, Sequence], fields: list[Sequence], key) -> Any:
     """The rows of columns ``c`` sorted by :func:`game_order` (``fields``: its columns),
     as an int64 array: by date and time of day first (codes of their sorted values),
-    then each run of one date and time by the whole key, a few runs at a time — the
-    keys of a chunk of rows in memory, not of every game."""
+    then each run of one date and time by the rest of the key (:func:`_by_parts`), a few
+    runs at a time — a chunk of rows' values in memory, not every game's."""
     n = len(c["result"])
-    date_rank = _ranks(c["date"], lambda d: d)
-    time_rank = _ranks(c["time"], lambda t: t or "")
+    date_rank = _ranks(c["date"])
+    time_rank = _ranks(c["time"], _or_empty)
     by_day = np.lexsort((time_rank, date_rank))  # stable: rows of one run in row order
     primary = (date_rank * (int(time_rank.max(initial=0)) + 1) + time_rank)[by_day]
     starts = np.flatnonzero(np.diff(primary)) + 1  # where each run starts
@@ -162,16 +162,60 @@ def _sorted_rows(c: Mapping[str, Sequence], fields: list[Sequence], key) -> Any:
         at = int(np.searchsorted(starts, start + SORT_CHUNK))  # the first run after
         end = int(starts[at]) if at < len(starts) else n
         rows = by_day[start:end]
-        keys = list(map(_order, *(read(rows) for read in readers), itertools.repeat(key)))
-        positions = sorted(range(len(keys)), key=keys.__getitem__)
-        order[start:end] = rows[np.asarray(positions, dtype=np.int64)]
+        try:
+            positions = _by_parts(readers, rows, primary[start:end], key)
+        except TypeError:  # a column whose values do not all compare: key by key, as asked
+            values = [read(rows) for read in readers]
+            keys = list(map(_order, *values, itertools.repeat(key)))
+            positions = np.asarray(sorted(range(len(keys)), key=keys.__getitem__), np.int64)
+        order[start:end] = rows[positions]
         start = end
     return order
 
 
-def _ranks(column: Sequence, value: Callable[[Any], str]) -> Any:
-    """Each row's place among the column's distinct values (through ``value``) sorted,
-    as an int64 array."""
+def _by_parts(readers: list[Callable[[Any], list]], rows: Any, primary: Any, key) -> Any:
+    """The places of ``rows`` sorted by :func:`game_order` (``readers``: of the columns of
+    ``fields`` in :func:`_sorted_rows`; ``primary``: the rows' date and time's rank, in
+    order), with no key made per game: the rows still tied are sorted by the next part
+    of the key, ranked among its distinct values, until none are tied (most parts are
+    never read). Each step is stable, as sorting the keys is: rows with equal keys keep
+    their order. TypeError where a column holds values that do not compare."""
+    _, event, black, white, result, handicap, round_, source, _, game_id = readers
+    parts = (
+        (game_id, id_order), (event, None), (round_, _or_0), (black, key),
+        (white, key), (result, None), (handicap, None), (source, None), (game_id, _or_empty),
+    )  # fmt: skip
+    at = np.arange(len(rows), dtype=np.int64)  # the places in the order so far
+    group = np.asarray(primary, dtype=np.int64)  # each place's run of equal keys so far
+    for read, value in parts:
+        same = group[1:] == group[:-1]
+        tied = np.zeros(len(group), dtype=bool)
+        tied[1:] |= same
+        tied[:-1] |= same
+        if not tied.any():
+            break
+        places = np.flatnonzero(tied)
+        rank = _ranks(read(rows[at[places]]), value)
+        within = np.lexsort((rank, group[places]))  # stable: by rank within each run
+        at[places] = at[places][within]
+        ranks = np.zeros(len(group), dtype=np.int64)
+        ranks[places] = rank[within]
+        changed = (group[1:] != group[:-1]) | (ranks[1:] != ranks[:-1])
+        group = np.concatenate(([0], np.cumsum(changed)))
+    return at
+
+
+def _or_0(value: Any) -> Any:
+    return value or 0
+
+
+def _or_empty(value: Any) -> Any:
+    return value or ""
+
+
+def _ranks(column: Sequence, value: Callable[[Any], Any] | None = None) -> Any:
+    """Each row's place among the column's distinct values (through ``value``, when
+    given) sorted, equal values in one place, as an int64 array."""
     if isinstance(column, Coded):
         codes, values = column.codes, list(column.values)
         if len(values) == 1:
@@ -182,12 +226,10 @@ def _ranks(column: Sequence, value: Callable[[Any], str]) -> Any:
             else np.fromiter(codes, dtype=np.int64, count=len(codes))
         )
     else:
-        table: dict[Any, int] = {}
-        codes = np.fromiter(
-            (table.setdefault(v, len(table)) for v in column), dtype=np.int64, count=len(column)
-        )
-        values = list(table)
-    texts = [value(v) for v in values]
+        values = list(dict.fromkeys(column))
+        table = {v: code for code, v in enumerate(values)}
+        codes = np.fromiter(map(table.__getitem__, column), dtype=np.int64, count=len(column))
+    texts = values if value is None else list(map(value, values))
     distinct = sorted(set(texts))
     place = {text: i for i, text in enumerate(distinct)}
     return np.asarray([place[t] for t in texts], dtype=np.int64)[codes]

@@ -9,7 +9,9 @@ import itertools
 
 import pytest
 from conftest import builtin_host
-from sodos_hookspecs import GameColumns, HistoryGame
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sodos_hookspecs import Coded, GameColumns, HistoryGame
 
 from sodos_plugin import Host
 from sodos_plugin.engine.identity import identity_key
@@ -189,3 +191,55 @@ def test_columns_are_put_in_game_order_a_chunk_of_runs_at_a_time(monkeypatch, ch
     ordered, saved = history_module._in_game_order(columns, identity_key)
     assert list(ordered) == sorted(games, key=game_order)
     assert saved["order"] == list(ordered.order)
+
+
+games_of_one_day = st.lists(
+    st.tuples(
+        st.sampled_from(["2024-01-01", "2024-01-02"]),
+        st.sampled_from(["E", "F"]),
+        st.sampled_from(["Ann", "ann", "Bob", "cid"]),  # Ann and ann: one identity key
+        st.sampled_from(["Ann", "Bob"]),
+        st.sampled_from([0.0, 0.5, 1.0]),
+        st.sampled_from([0, 2]),
+        st.sampled_from([None, 0, 1, 10]),  # None and 0 sort alike
+        st.sampled_from(["a.sgf", "b.sgf"]),  # rows with equal keys too
+        st.sampled_from([None, "09:00:00", "10:00:00"]),
+        st.sampled_from([None, "", "g9", "g10", "10"]),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=games_of_one_day, coded=st.booleans(), chunk=st.sampled_from([1, 3, 1 << 16]))
+def test_columns_sorted_at_once_are_the_rows_sorted_by_their_keys(rows, coded, chunk) -> None:
+    """The columns are put in order by ranks of each part of the key, not a key per game:
+    the order is that of sorting the rows by game_order, rows with equal keys in row
+    order, names by identity key (coded columns too)."""
+    names = ("date", "event", "black", "white", "result", "handicap", "round", "source")
+    c = {name: [row[k] for row in rows] for k, name in enumerate(names)}
+    c["time"], c["id"] = [row[8] for row in rows], [row[9] for row in rows]
+    if coded:
+        for name in ("black", "white", "date"):
+            values = ["Ann", "ann", "Bob", "cid", "2024-01-01", "2024-01-02", "Ann"]
+            c[name] = Coded([values.index(v) for v in c[name]], values)
+    fields = [c[name] for name in (*names[:6], "round", "source", "time", "id")]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(history_module, "SORT_CHUNK", chunk)
+        order = history_module._sorted_rows(c, fields, identity_key)
+    games = [HistoryGame(*(row[:6]), None, 19, row[6], row[7], row[8], row[9]) for row in rows]
+    assert list(order) == sorted(range(len(rows)), key=lambda r: game_order(games[r]))
+
+
+def test_a_column_whose_values_do_not_compare_is_sorted_key_by_key() -> None:
+    """Events None and text, never compared (each game has its own id): the keys sort,
+    and so do the columns."""
+    ids = ["g3", "g1", "g2"]
+    c = {
+        "date": ["2024-01-01"] * 3, "event": [None, "E", None], "black": ["A"] * 3,
+        "white": ["B"] * 3, "result": [1.0] * 3, "handicap": [0] * 3, "round": [None] * 3,
+        "source": ["s"] * 3, "time": [None] * 3, "id": ids,
+    }  # fmt: skip
+    fields = [c[name] for name in c]
+    order = history_module._sorted_rows(c, fields, identity_key)
+    assert list(order) == [1, 2, 0]

@@ -39,7 +39,6 @@ import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
 from typing import Any, NamedTuple
 
 from sodos_hookspecs import FileReport, GameColumns, HistoryEvent, HistoryPlayer
@@ -51,7 +50,7 @@ from sodos_plugin.readers.sgf.ingest import FileOutcome, Record, ingest_bytes
 from sodos_plugin.readers.sgf.options import SgfOptions, parse_options
 from sodos_plugin.readers.sgf.scan import scan_roots, scan_single
 from sodos_plugin.readers.sgf.values import komi
-from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, Unit, chunk_size, collect
+from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, Unit, collect, task_starts
 from sodos_plugin.util.gcpause import worker_start
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
 from sodos_plugin.util.progress import Progress
@@ -193,8 +192,8 @@ def ingest_chunks(
     cores = os.cpu_count() or 1
     workers = cores if jobs is None else min(jobs, cores)  # capped as the tournament walk is
     parallel = workers > 1 and todo >= PARALLEL_MIN_UNITS
-    step = chunk_size(len(items), workers if parallel else 1)
-    bounds = sorted({*range(0, len(items), step), *([cut] if cut else [])} - {len(items)})
+    starts = task_starts(len(items), workers if parallel else 1)
+    bounds = sorted({*starts, *([cut] if cut else [])} - {len(items)})
     spans = list(zip(bounds, [*bounds[1:], len(items)]))
     tasks = [items[a:b] for a, b in spans]
     fresh = cache is not None
@@ -413,18 +412,23 @@ class Chunk:
     """
 
     __slots__ = (
-        "units", "files", "file_units", "dup_refs", "warnings", "names", "kept",
+        "units", "files", "file_units", "dup_refs", "warnings", "raws", "keys", "firsts", "kept",
         "row_units", "row_before", "row_warn", "by_print", "by_key",
     )  # fmt: skip
 
     def __init__(self) -> None:
         self.units = 0
-        self.files: list[FileReport] = []
+        # each report as (path, status, reason, kind): a tuple is made and pickled at C
+        # speed; its FileReport is made once, by the merge
+        self.files: list[tuple[str, str, str, str]] = []
         self.file_units: list[int] = []  # the unit (in the run) of each report
         self.dup_refs: list[tuple[int, int]] = []  # (report, kept row it names as the first)
         self.warnings: list[str] = []  # the kept games' notes, in order
-        # distinct names in order of first use: (raw, identity key, source, warnings before)
-        self.names: list[tuple[str, str, str, int]] = []
+        # distinct names in order of first use (their codes), as columns: each name, its
+        # identity key, and where it is first used (the source, the warnings before it)
+        self.raws: list[str] = []
+        self.keys: list[str] = []
+        self.firsts: list[tuple[str, int]] = []
         self.kept: dict[str, list] = {name: [] for name in KEPT}  # black, white: name codes
         self.row_units: list[int] = []
         self.row_before: list[int] = []  # reports of its unit's records before it; -1: alone
@@ -449,11 +453,16 @@ def assemble(results: Iterable[HistoryOutcome], key: Callable[[str], str]) -> Ch
     """
     chunk = Chunk()
     files, file_units, dup_refs = chunk.files, chunk.file_units, chunk.dup_refs
-    warnings, names, kept = chunk.warnings, chunk.names, chunk.kept
+    warnings, raws, keys, firsts, kept = (
+        chunk.warnings,
+        chunk.raws,
+        chunk.keys,
+        chunk.firsts,
+        chunk.kept,
+    )
     row_units, row_before, row_warn = chunk.row_units, chunk.row_before, chunk.row_warn
     by_print, by_key = chunk.by_print, chunk.by_key
     codes: dict[str, int] = {}  # raw name → its code
-    keys: list[str] = []  # identity key of each code
     dates: dict[str | None, tuple] = {}  # DT text → its date and time of day
     columns = [kept[name] for name in KEPT]
     prints, sources = kept["fingerprint"], kept["source"]
@@ -461,16 +470,17 @@ def assemble(results: Iterable[HistoryOutcome], key: Callable[[str], str]) -> Ch
     def code(raw: str, source: str) -> int:
         found = codes.get(raw)
         if found is None:
-            found = codes[raw] = len(names)
+            found = codes[raw] = len(raws)
+            raws.append(raw)
             keys.append(key(raw))
-            names.append((raw, keys[-1], source, len(warnings)))
+            firsts.append((source, len(warnings)))
         return found
 
     unit = -1
     for unit, result in enumerate(results):
         outcome = result.outcome
         if outcome.error is not None:
-            files.append(FileReport(outcome.source, "rejected", outcome.error))
+            files.append((outcome.source, "rejected", outcome.error, ""))
             file_units.append(unit)
             continue
         alone = len(outcome.records) == 1
@@ -531,19 +541,19 @@ def assemble(results: Iterable[HistoryOutcome], key: Callable[[str], str]) -> Ch
             where, status, why, kind, row = problems[0]
             if row >= 0:
                 dup_refs.append((len(files), row))
-            files.append(FileReport(outcome.source, status, why, kind))
+            files.append((outcome.source, status, why, kind))
             file_units.append(unit)
             continue
         if used:
-            files.append(FileReport(outcome.source, "ingested"))
+            files.append((outcome.source, "ingested", "", ""))
             file_units.append(unit)
         elif not problems:
-            files.append(FileReport(outcome.source, "rejected", "no games"))
+            files.append((outcome.source, "rejected", "no games", ""))
             file_units.append(unit)
         for where, status, why, kind, row in problems:
             if row >= 0:
                 dup_refs.append((len(files), row))
-            files.append(FileReport(where, status, why, kind))
+            files.append((where, status, why, kind))
             file_units.append(unit)
     chunk.units = unit + 1
     return chunk
@@ -719,15 +729,19 @@ class Assembly:
         adding them one by one gives (see :class:`Chunk`)."""
         spelling, merged, kept = self.spelling, self.merged, self.kept
         rows, units = len(kept["date"]), self.units
-        table: list[str] = []  # each chunk name's spelling
+        raws, keys = chunk.raws, chunk.keys
+        known = list(map(spelling.get, keys))  # usually every name, spelled as here
+        table = [raw if first is None else first[0] for raw, first in zip(raws, known)]
         said: list[tuple[int, str]] = []
-        for raw, k, source, place in chunk.names:
-            first = spelling.get(k)
+        # the others in order (a name new here may be spelled two ways in the chunk)
+        for i in [i for i, first in enumerate(known) if first is None or first[0] != raws[i]]:
+            raw, (source, place) = raws[i], chunk.firsts[i]
+            first = spelling.get(keys[i])
             if first is None:
-                spelling[k] = (raw, source)
-                table.append(raw)
+                spelling[keys[i]] = (raw, source)
+                table[i] = raw
                 continue
-            table.append(first[0])
+            table[i] = first[0]
             if first[0] != raw and (first[0], raw) not in merged:
                 merged[first[0], raw] = None
                 said.append(
@@ -746,7 +760,6 @@ class Assembly:
             self.by_print.update({p: r + rows for p, r in chunk.by_print.items()})
             self.by_key.update({k: r + rows for k, r in chunk.by_key.items()})
         else:
-            keys = [name[1] for name in chunk.names]
             dup_keys = [_chunk_dup_key(chunk, keys, r) for r in range(len(prints))]
             later = {}  # chunk row → the earlier chunks' row it repeats
             for r, dup_key in enumerate(dup_keys):
@@ -763,7 +776,7 @@ class Assembly:
                 for r in later:
                     dropped.update(range(chunk.row_warn[r], ends[r]))
         self.warnings += _interleaved(warnings, said, dropped)
-        self.files += files
+        self.files += itertools.starmap(FileReport, files)
         self.file_units += [u + units for u in file_units]
         row_units = chunk.row_units
         if keep is not None and len(keep) < len(prints):
@@ -788,7 +801,7 @@ class Assembly:
 
     def _without(
         self, chunk: Chunk, later: Mapping[int, int]
-    ) -> tuple[list[FileReport], list[int]]:
+    ) -> tuple[list[tuple[str, str, str, str]], list[int]]:
         """The chunk's reports when its kept rows ``later`` repeat earlier chunks' games:
         each reported as a duplicate where its unit's records put it, and the reports
         that named it as the first of duplicates naming the earlier game instead."""
@@ -796,7 +809,8 @@ class Assembly:
         files = list(chunk.files)
         for at, row in chunk.dup_refs:
             if row in later:
-                files[at] = replace(files[at], reason=f"same game as {sources[later[row]]}")
+                path, status, _, kind = files[at]
+                files[at] = (path, status, f"same game as {sources[later[row]]}", kind)
         file_units = chunk.file_units
         of_unit: dict[int, list[int]] = {}
         for r, unit in enumerate(chunk.row_units):
@@ -807,14 +821,14 @@ class Assembly:
             hi = bisect.bisect_right(file_units, unit)
             out += files[at:lo]
             out_units += file_units[at:lo]
-            own, path = of_unit[unit], files[lo].path  # its first report: "ingested"
+            own, path = of_unit[unit], files[lo][0]  # its first report: "ingested"
             theirs = chunk.kept["source"]
             if chunk.row_before[own[0]] < 0:  # a file of one game
-                reports = [FileReport(path, "duplicate", f"same game as {sources[later[own[0]]]}")]
+                reports = [(path, "duplicate", f"same game as {sources[later[own[0]]]}", "")]
             else:
                 problems = files[lo + 1 : hi]
                 for shift, r in enumerate(r for r in own if r in later):
-                    same = FileReport(theirs[r], "duplicate", f"same game as {sources[later[r]]}")
+                    same = (theirs[r], "duplicate", f"same game as {sources[later[r]]}", "")
                     problems.insert(chunk.row_before[r] + shift, same)
                 left = sum(1 for r in own if r not in later)
                 reports = [files[lo], *problems] if left else problems

@@ -69,11 +69,31 @@ PARALLEL_MIN_UNITS = 10_000
 #: Units per task are bounded: each task costs a round trip (small tasks lose the gain),
 #: a task is the progress step (huge ones stall it).
 MIN_CHUNK, MAX_CHUNK = 256, 4096
+#: With workers, a task is the units left shared among this many tasks per worker.
+GUIDED = 2
 
 
 def chunk_size(units: int, workers: int) -> int:
     """About four tasks per worker, within ``MIN_CHUNK``..``MAX_CHUNK`` units."""
     return max(MIN_CHUNK, min(MAX_CHUNK, -(-units // (workers * 4))))
+
+
+def task_starts(units: int, workers: int) -> list[int]:
+    """Where each task of ``units`` units starts. One process: tasks of
+    :func:`chunk_size`. Workers: each task is the units left shared among
+    ``GUIDED * workers`` (within ``MIN_CHUNK``..``MAX_CHUNK``), so the tasks shrink
+    toward the end and the workers finish within a small task of each other (with equal
+    tasks, one worker's last task ran on while the other had nothing left, and the
+    last result, the one the whole run waits for, was a large one to send)."""
+    if workers <= 1:
+        return list(range(0, units, chunk_size(units, 1)))
+    starts, at = [], 0
+    while at < units:
+        starts.append(at)
+        left = units - at
+        size = max(MIN_CHUNK, min(MAX_CHUNK, -(-left // (workers * GUIDED))))
+        at += left if left - size < MIN_CHUNK else size  # no task of a few units at the end
+    return starts
 
 
 @dataclass(frozen=True)
@@ -525,8 +545,8 @@ def ingest_units(
                 if not i & 255:
                     progress.update(i)
         else:
-            step = chunk_size(len(units), workers)
-            chunks = [list(units[i : i + step]) for i in range(0, len(units), step)]
+            starts = task_starts(len(units), workers)
+            chunks = [list(units[a:b]) for a, b in zip(starts, [*starts[1:], len(units)])]
             pool = futures.ProcessPoolExecutor(max_workers=workers, initializer=worker_start)
             with pool:
                 for batch in pool.map(

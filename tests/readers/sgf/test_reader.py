@@ -445,6 +445,31 @@ def test_tasks_are_a_few_per_worker_within_bounds() -> None:
     assert walk_module.chunk_size(300, 8) == walk_module.MIN_CHUNK
 
 
+def task_sizes(units: int, workers: int) -> list[int]:
+    starts = walk_module.task_starts(units, workers)
+    return [b - a for a, b in zip(starts, [*starts[1:], units])]
+
+
+@pytest.mark.parametrize("units", [0, 1, 255, 300, 12_000, 100_000])
+@pytest.mark.parametrize("workers", [1, 2, 16])
+def test_tasks_cover_the_units(units, workers) -> None:
+    sizes = task_sizes(units, workers)
+    assert sum(sizes) == units and all(sizes)
+    # within the bounds; the last task may hold what a task of MIN_CHUNK would leave
+    assert all(s <= walk_module.MAX_CHUNK for s in sizes)
+    assert all(s >= walk_module.MIN_CHUNK for s in sizes[:-1])
+    assert workers == 1 or len(sizes) < 2 or sizes[-1] >= walk_module.MIN_CHUNK
+
+
+def test_workers_tasks_shrink_toward_the_end() -> None:
+    sizes = task_sizes(12_000, 2)
+    assert sizes[0] == 3000  # the units shared among two tasks per worker
+    assert all(a >= b for a, b in zip(sizes, sizes[1:-1]))
+    assert sizes[-1] < 2 * walk_module.MIN_CHUNK
+    one = walk_module.task_starts(12_000, 1)  # one process: equal tasks, as before
+    assert one == list(range(0, 12_000, walk_module.chunk_size(12_000, 1)))
+
+
 class FakeTerminal(io.StringIO):
     def isatty(self) -> bool:
         return True
