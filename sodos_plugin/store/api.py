@@ -214,11 +214,9 @@ class Store:
             row = db.execute(
                 "SELECT seq, content, event FROM games WHERE id = ?", (game.id,)
             ).fetchone()
-            if row is not None and not self._same_game(row[0], row[1], game):
-                raise StoreConflict(
-                    f"game {game.id!r} was rated before with other content: "
-                    f"{self._content(row[0], row[1])}",
-                    where=f"games[{k}].id" if len(posted) > 1 else "id",
+            if row is not None:
+                self._posted_again(
+                    row[0], row[1], game, f"games[{k}].id" if len(posted) > 1 else "id"
                 )
             known.append(row)
         if all(known):
@@ -450,12 +448,7 @@ class Store:
         db = self.db
         found = db.execute("SELECT seq, content FROM games WHERE id = ?", (game.id,)).fetchone()
         if found is not None:
-            if not self._same_game(found[0], found[1], game):
-                raise StoreConflict(
-                    f"game {game.id!r} was rated before with other content: "
-                    f"{self._content(found[0], found[1])}",
-                    where="id",
-                )
+            self._posted_again(found[0], found[1], game, "id")
             return self._rated(found[0], game.id, already=True)
         index = None
         if self.rater.periodic:
@@ -668,6 +661,8 @@ class Store:
         return Rated(game_id, seq, already, sides[True], sides[False])
 
     def _loaded_row(self, seq: int) -> tuple:
+        """Game ``seq``'s row: :func:`~.games.row_content`'s members, then both players'
+        keys."""
         return self.db.execute(
             "SELECT g.id, g.date, g.time, b.name, w.name, g.result, g.handicap, g.komi, "
             "g.size, b.key, w.key FROM games g JOIN players b ON b.id = g.black "
@@ -680,20 +675,26 @@ class Store:
         with none: :data:`~.games.LOADED`) made from its row (:func:`~.games.row_content`)."""
         return content if content != LOADED else row_content(*self._loaded_row(seq)[:9])
 
-    def _same_game(self, seq: int, content: str, game: Posted) -> bool:
-        """Whether ``game``, posted again with game ``seq``'s id, is that game: the same
-        content as posted; for a game loaded from a history, the same facts as its row
-        (day, time, both players, score, handicap, komi and size: what the history
-        gave), whatever ``RE`` text and ranks the server posts it with now."""
+    def _posted_again(self, seq: int, content: str, game: Posted, where: str) -> None:
+        """``game`` is posted again with game ``seq``'s id: a
+        :class:`StoreConflict` (``where``) unless it is that game — the same content as
+        posted; for a game loaded from a history, the same facts as its row (day, time,
+        both players, score, handicap, komi and size: what the history gave), whatever
+        ``RE`` text and ranks the server posts it with now."""
         if content != LOADED:
-            return content == game.content
-        _, day, time, _, _, score, handicap, komi, size, black, white = self._loaded_row(seq)
-        posted = game.date, game.time, game.black_key, game.white_key, game.score
-        return (day, time, black, white, score) == posted and (handicap, komi, size) == (
-            game.handicap,
-            game.komi,
-            game.size,
-        )
+            same = content == game.content
+        else:
+            _, day, time, _, _, score, handicap, komi, size, black, white = self._loaded_row(seq)
+            same = (day, time, black, white, score, handicap, komi, size) == (
+                game.date, game.time, game.black_key, game.white_key, game.score,
+                game.handicap, game.komi, game.size,
+            )  # fmt: skip
+        if not same:
+            raise StoreConflict(
+                f"game {game.id!r} was rated before with other content: "
+                f"{self._content(seq, content)}",
+                where=where,
+            )
 
     def _change(self, game_id: str, result: str | None) -> int:
         db = self.db

@@ -120,19 +120,9 @@ _canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 def row_content(gid, day, time, black, white, score, handicap, komi, size) -> str:
     """A loaded game's content, from its row: the text :func:`parse_game` gives the same
     game posted with its score as the result (``B+``, ``W+``, ``0``), no player ids and
-    no ranks — so that posting it again answers as the first time, and other content
-    is a conflict."""
+    no ranks — what a conflict's message shows and a correction starts from."""
     return _canonical(
-        dict(
-            id=gid,
-            date=day if time is None else f"{day}T{time}",
-            black=black,
-            white=white,
-            result=_RESULT_TEXT.get(score, "0"),
-            handicap=handicap,
-            komi=komi,
-            size=size,
-            black_id=None,
-            white_id=None,
-        )  # fmt: skip
-    )
+        dict(id=gid, date=day if time is None else f"{day}T{time}", black=black, white=white,
+             result=_RESULT_TEXT.get(score, "0"), handicap=handicap, komi=komi, size=size,
+             black_id=None, white_id=None)
+    )  # fmt: skip
