@@ -124,25 +124,19 @@ def example_plugin(example_plugin_dir, monkeypatch) -> Path:
     return example_plugin_dir
 
 
-class InlinePool:
-    """A stand-in for ``ProcessPoolExecutor`` that runs in this process and keeps the
-    ``max_workers`` it was asked for in :attr:`asked` (tests of the worker cap)."""
+class InlineWorkers:
+    """A stand-in for :func:`sodos_plugin.util.workers.in_order` that computes every task
+    in this process and keeps the ``processes`` and ``start`` it was asked for in
+    :attr:`asked` and :attr:`starts` (tests of the cap on processes)."""
 
     asked: list[int] = []
-    initializers: list = []
+    starts: list = []
 
-    def __init__(self, max_workers: int, initializer=None):
-        InlinePool.asked.append(max_workers)
-        InlinePool.initializers.append(initializer)  # not run: it is for a worker process
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def map(self, function, *iterables):
-        return map(function, *iterables)
+    @staticmethod
+    def in_order(function, tasks, more=(), processes=1, start=None):
+        InlineWorkers.asked.append(processes)
+        InlineWorkers.starts.append(start)  # not run: it is for a worker process
+        return (function(task, *more) for task in tasks)
 
 
 # -- the in-process CLI runner ----------------------------------------------------------

@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from sodos_plugin.serve import jobs
+from sodos_plugin.util.workers import start_holding_sigint
 
 #: A worker that has not built its host in this many seconds is given up on.
 START_TIMEOUT = 120.0
@@ -154,32 +155,6 @@ class _Idle:
         return idle
 
 
-def _start_holding_sigint(process: Any) -> None:
-    """Start a worker with SIGINT ignored, so that it starts ignoring it (an ignored
-    signal stays ignored across exec): Ctrl-C reaches the whole process group, and a
-    worker still importing would print its traceback; stopping the workers is the
-    parent's (``Pool.close``). Meanwhile the starting thread also blocks SIGINT: a
-    blocked signal stays pending even while ignored (Linux), so a Ctrl-C that comes
-    while a worker starts is acted on as the start returns — ignoring alone lost it, and
-    the service went on to listen. Only the main thread can change a handler: a
-    restart (a thread) starts the worker as the process is."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    old_mask = mask(signal.SIG_BLOCK, {signal.SIGINT}) if mask is not None else None
-    try:
-        try:
-            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        except ValueError:  # not the main thread
-            old = None
-        try:
-            process.start()
-        finally:
-            if old is not None:
-                signal.signal(signal.SIGINT, old)
-    finally:
-        if mask is not None:
-            mask(signal.SIG_SETMASK, old_mask)
-
-
 class _Worker:
     def __init__(self, context: Any, host_factory: Callable[[], Any], handlers: Any):
         self.conn, child = context.Pipe()
@@ -189,7 +164,7 @@ class _Worker:
             daemon=True,
             name="sodos-worker",
         )
-        _start_holding_sigint(self.process)
+        start_holding_sigint(self.process)
         child.close()
 
     def wait_ready(self, timeout: float) -> None:

@@ -38,7 +38,6 @@ import re
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple
 
 from sodos_hookspecs import FileReport, GameColumns, HistoryEvent, HistoryPlayer
@@ -53,6 +52,7 @@ from sodos_plugin.readers.sgf.values import komi
 from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, Unit, collect, task_starts
 from sodos_plugin.util.gcpause import worker_start
 from sodos_plugin.util.inputfiles import FileRefused, read_regular
+from sodos_plugin.util.lazy import LazyModule
 from sodos_plugin.util.progress import Progress
 
 __all__ = [
@@ -64,6 +64,9 @@ __all__ = [
     "assemble",
     "ingest_chunks",
 ]
+
+# only parallel reads need it (sodos_plugin.util.lazy)
+parallel = LazyModule("sodos_plugin.util.workers", globals(), "parallel")
 
 MAX_PARTS = 16  # parts of a cached assembly before they are saved as one
 
@@ -144,15 +147,24 @@ def ingest_unit(unit: str | Unit, fallback: str, limits: Limits) -> HistoryOutco
 
 
 def _chunk_of(
-    items: list, fallback: str, limits: Limits, key: Callable[[str], str], fresh: bool
+    items: list,
+    fallback: str,
+    limits: Limits,
+    key: Callable[[str], str],
+    fresh: bool,
+    between: Callable[[], Any] | None = None,
 ) -> tuple[Chunk, list[HistoryOutcome]]:
-    """One task (in a worker, or in the one process): consecutive units, read (or the
+    """One task (in a worker, or in this process): consecutive units, read (or the
     outcomes the cache gave for them), as their :class:`Chunk`; and, when ``fresh``,
-    the outcomes read (the cache keeps them)."""
-    outcomes = [
-        item if isinstance(item, HistoryOutcome) else ingest_unit(item, fallback, limits)
-        for item in items
-    ]
+    the outcomes read (the cache keeps them). ``between``: called every 32 units (see
+    :func:`sodos_plugin.util.workers.in_order`)."""
+    outcomes = []
+    for i, item in enumerate(items, 1):
+        outcomes.append(
+            item if isinstance(item, HistoryOutcome) else ingest_unit(item, fallback, limits)
+        )
+        if between is not None and not i & 31:
+            between()
     read = []
     if fresh:
         read = [o for item, o in zip(items, outcomes) if not isinstance(item, HistoryOutcome)]
@@ -175,8 +187,10 @@ def ingest_chunks(
     number, in unit order (one starts at ``cut``), each given as soon as it is made (the
     caller merges it while the workers make the next); cached units are not read.
     ``keys``: the units' cache keys when already known (:meth:`.cache.Cache.keys_for`).
-    With ``jobs`` > 1 and enough units, worker processes read and assemble the chunks;
-    :meth:`Assembly.merge` of them in order is the same whatever the chunks are."""
+    With ``jobs`` > 1 and enough units, ``jobs`` processes read and assemble the chunks,
+    this one among them (:func:`sodos_plugin.util.workers.in_order`);
+    :meth:`Assembly.merge` of them in order is the same whatever the chunks are and
+    whoever made them."""
     items: list = list(units)
     todo = len(items)
     if keys is None:
@@ -190,24 +204,20 @@ def ingest_chunks(
                 todo -= 1
     progress = progress or Progress(todo)
     cores = os.cpu_count() or 1
-    workers = cores if jobs is None else min(jobs, cores)  # capped as the tournament walk is
-    parallel = workers > 1 and todo >= PARALLEL_MIN_UNITS
-    starts = task_starts(len(items), workers if parallel else 1)
+    # processes that read: this one and its workers, capped as the tournament walk is
+    processes = cores if jobs is None else min(jobs, cores)
+    if todo < PARALLEL_MIN_UNITS:
+        processes = 1
+    starts = task_starts(len(items), processes)
     bounds = sorted({*starts, *([cut] if cut else [])} - {len(items)})
     spans = list(zip(bounds, [*bounds[1:], len(items)]))
     tasks = [items[a:b] for a, b in spans]
     fresh = cache is not None
-    more = (fallback, limits, key, fresh)
     read: list[HistoryOutcome] = []
     done = 0
-    with contextlib.ExitStack() as stack:
-        if parallel:
-            pool = stack.enter_context(
-                ProcessPoolExecutor(max_workers=workers, initializer=worker_start)
-            )
-            results = pool.map(_chunk_of, tasks, *(itertools.repeat(m, len(tasks)) for m in more))
-        else:
-            results = (_chunk_of(task, *more) for task in tasks)
+    more = (fallback, limits, key, fresh)
+    results = parallel.in_order(_chunk_of, tasks, more, processes, worker_start)
+    with contextlib.closing(results):  # the workers end with the last chunk
         for (a, b), (chunk, outcomes) in zip(spans, results):
             read += outcomes
             done += len(outcomes) if fresh else b - a

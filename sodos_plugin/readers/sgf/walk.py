@@ -56,7 +56,7 @@ from sodos_plugin.util.progress import Progress
 # only archives and parallel reads need these (sodos_plugin.util.lazy)
 zipfile = LazyModule("zipfile", globals(), "zipfile")
 tarfile = LazyModule("tarfile", globals(), "tarfile")
-futures = LazyModule("concurrent.futures", globals(), "futures")
+parallel = LazyModule("sodos_plugin.util.workers", globals(), "parallel")
 
 __all__ = ["Limits", "Unit", "collect", "ingest_units", "is_archive", "is_record"]
 
@@ -516,21 +516,31 @@ def _ingest_one(unit: str | Unit, fallback: str, limits: Limits) -> FileOutcome:
     return ingest_bytes(unit.data, unit.source, fallback, max_games=games, max_tokens=tokens)
 
 
-def _ingest_chunk(units: list[str | Unit], fallback: str, limits: Limits) -> list[FileOutcome]:
-    return [_ingest_one(unit, fallback, limits) for unit in units]
+def _ingest_chunk(
+    units: list[str | Unit], fallback: str, limits: Limits, between: Callable | None = None
+) -> list[FileOutcome]:
+    """One task: its units' outcomes (``between``: called every 32 units, see
+    :func:`sodos_plugin.util.workers.in_order`)."""
+    outcomes = []
+    for i, unit in enumerate(units, 1):
+        outcomes.append(_ingest_one(unit, fallback, limits))
+        if between is not None and not i & 31:
+            between()
+    return outcomes
 
 
 def ingest_units(
     units: Sequence[str | Unit], *, jobs: int | None, fallback: str, limits: Limits
 ) -> list[FileOutcome]:
-    """One outcome per unit, in unit order; ``jobs`` > 1 uses worker processes."""
+    """One outcome per unit, in unit order; ``jobs`` > 1 processes read, this one and
+    its workers (:func:`sodos_plugin.util.workers.in_order`)."""
     cores = os.cpu_count() or 1
-    # more workers than cores only adds processes (memory) and switching, never speed
-    workers = cores if jobs is None else min(jobs, cores)
+    # more processes than cores only adds memory and switching, never speed
+    processes = cores if jobs is None else min(jobs, cores)
     progress = Progress(len(units))
     outcomes: list[FileOutcome] = []
     try:
-        if workers <= 1 or len(units) < PARALLEL_MIN_UNITS:
+        if processes <= 1 or len(units) < PARALLEL_MIN_UNITS:
             append = outcomes.append
             size, games, tokens = (
                 limits.max_file_bytes,
@@ -545,15 +555,14 @@ def ingest_units(
                 if not i & 255:
                     progress.update(i)
         else:
-            starts = task_starts(len(units), workers)
+            starts = task_starts(len(units), processes)
             chunks = [list(units[a:b]) for a, b in zip(starts, [*starts[1:], len(units)])]
-            pool = futures.ProcessPoolExecutor(max_workers=workers, initializer=worker_start)
-            with pool:
-                for batch in pool.map(
-                    _ingest_chunk, chunks, [fallback] * len(chunks), [limits] * len(chunks)
-                ):
-                    outcomes.extend(batch)
-                    progress.update(len(outcomes))
+            batches = parallel.in_order(
+                _ingest_chunk, chunks, (fallback, limits), processes, worker_start
+            )
+            for batch in batches:
+                outcomes.extend(batch)
+                progress.update(len(outcomes))
         progress.update(len(outcomes))
     finally:
         progress.close()

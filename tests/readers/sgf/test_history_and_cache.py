@@ -7,9 +7,10 @@ import subprocess
 import sys
 
 import pytest
-from conftest import InlinePool, builtin_host
+from conftest import InlineWorkers, builtin_host
 
 from sodos_plugin.readers.sgf import history as sgf_history
+from sodos_plugin.util import workers as workers_module
 from sodos_plugin.util.gcpause import worker_start
 
 RECORD = "(;GM[1]FF[4]SZ[{size}]PB[{b}]PW[{w}]BR[{br}]WR[3d]DT[{dt}]RE[{re}]{ev};B[pd];W[{move}])"
@@ -183,9 +184,9 @@ def test_partial_or_impossible_dates_are_no_date(text):
 def test_history_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
     import os
 
-    monkeypatch.setattr(InlinePool, "asked", [])
-    monkeypatch.setattr(InlinePool, "initializers", [])
-    monkeypatch.setattr(sgf_history, "ProcessPoolExecutor", InlinePool)
+    monkeypatch.setattr(InlineWorkers, "asked", [])
+    monkeypatch.setattr(InlineWorkers, "starts", [])
+    monkeypatch.setattr(workers_module, "in_order", InlineWorkers.in_order)
     monkeypatch.setattr(sgf_history, "PARALLEL_MIN_UNITS", 1)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     games = tmp_path / "games"
@@ -193,6 +194,6 @@ def test_history_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
     write(games, "a.sgf")
     write(games, "b.sgf", b="Cid", w="Dan")
     history = host(tmp_path, cache={"enabled": False}).history([games], jobs=1000)
-    assert InlinePool.asked[-1] == 2
-    assert InlinePool.initializers[-1] is worker_start  # workers never collect
+    assert InlineWorkers.asked[-1] == 2  # processes: this one and a worker
+    assert InlineWorkers.starts[-1] is worker_start  # workers never collect
     assert len(history.games) == 2

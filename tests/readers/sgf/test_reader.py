@@ -15,6 +15,7 @@ from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.readers.sgf import claims, read
 from sodos_plugin.readers.sgf import walk as walk_module
 from sodos_plugin.readers.sgf.ingest import ingest_bytes
+from sodos_plugin.util import workers as workers_module
 
 # -- assembly ----------------------------------------------------------------------------
 
@@ -415,16 +416,14 @@ def test_claims(tmp_path: Path) -> None:
 def test_parallel_ingest_is_identical_to_serial(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(walk_module, "PARALLEL_MIN_UNITS", 100)
     monkeypatch.setattr(walk_module, "MIN_CHUNK", 16)
-    pools = []
+    started = []
 
-    import concurrent.futures  # walk imports the pool where workers start
+    class CountedWorker(workers_module._Worker):
+        def __init__(self, *args):
+            super().__init__(*args)
+            started.append(self.process.pid)
 
-    class CountedPool(concurrent.futures.ProcessPoolExecutor):
-        def __init__(self, *args, **kwargs):
-            pools.append(kwargs.get("max_workers"))
-            super().__init__(*args, **kwargs)
-
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", CountedPool)
+    monkeypatch.setattr(workers_module, "_Worker", CountedWorker)
     files = {}
     for r in range(1, 4):
         for board in range(100):
@@ -436,7 +435,7 @@ def test_parallel_ingest_is_identical_to_serial(tmp_path: Path, monkeypatch) -> 
     parallel = read([root], {"jobs": 2})
     assert serial == parallel
     assert len(serial.tournament.games) == 300
-    assert pools == [2]  # the parallel run did use workers; the serial one did not
+    assert len(started) == 1  # the parallel run did use a worker beside this process
 
 
 def test_tasks_are_a_few_per_worker_within_bounds() -> None:

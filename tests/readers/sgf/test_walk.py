@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 from child import clean, cli
-from conftest import InlinePool, builtin_host
+from conftest import InlineWorkers, builtin_host
 from records import folder, make_tgz, make_zip, rec, status
 
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.readers.sgf import read
 from sodos_plugin.readers.sgf import walk as walk_module
+from sodos_plugin.util import workers as workers_module
 from sodos_plugin.util.gcpause import worker_start
 
 SETTINGS = (
@@ -385,16 +386,14 @@ def test_jobs_from_a_records_folder_is_refused(tmp_path, key):
 
 
 def test_workers_are_capped_at_the_cores(tmp_path, monkeypatch):
-    import concurrent.futures  # the walk imports the pool where workers start
-
-    monkeypatch.setattr(InlinePool, "asked", [])
-    monkeypatch.setattr(InlinePool, "initializers", [])
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", InlinePool)
+    monkeypatch.setattr(InlineWorkers, "asked", [])
+    monkeypatch.setattr(InlineWorkers, "starts", [])
+    monkeypatch.setattr(workers_module, "in_order", InlineWorkers.in_order)
     monkeypatch.setattr(walk_module, "PARALLEL_MIN_UNITS", 1)
     games = folder(tmp_path, {"a.sgf": rec("Ann", "Bob"), "b.sgf": rec("Cid", "Dan")})
     result = read([games], {"jobs": 1000})
-    assert InlinePool.asked[-1] == (os.cpu_count() or 1)
-    assert InlinePool.initializers[-1] is worker_start  # workers never collect
+    assert InlineWorkers.asked[-1] == (os.cpu_count() or 1)  # processes: this one and workers
+    assert InlineWorkers.starts[-1] is worker_start  # workers never collect
     assert len(result.tournament.games) == 2
 
 

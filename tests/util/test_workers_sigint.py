@@ -1,6 +1,7 @@
-"""A worker is started with SIGINT ignored and held back in the parent (serve/pool.py):
-a Ctrl-C that comes while a worker starts is acted on, not lost, and the worker
-ignores it from its start."""
+"""A worker is started with SIGINT ignored and held back in the parent
+(sodos_plugin.util.workers.start_holding_sigint: the workers of ``sodos serve`` and of
+parallel reads): a Ctrl-C that comes while a worker starts is acted on, not lost, and
+the worker ignores it from its start."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sys
 
 import pytest
 
-from sodos_plugin.serve.pool import _start_holding_sigint
+from sodos_plugin.util.workers import start_holding_sigint
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="a blocked, ignored signal kept pending: Linux"
@@ -31,7 +32,7 @@ class _Interrupted:
 def test_a_ctrl_c_while_a_worker_starts_is_acted_on_as_the_start_returns():
     process = _Interrupted()
     with pytest.raises(KeyboardInterrupt):
-        _start_holding_sigint(process)
+        start_holding_sigint(process)
     assert process.blocked and process.handler is signal.SIG_IGN
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
 
@@ -45,7 +46,7 @@ def test_a_worker_starts_ignoring_sigint():
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     process = context.Process(target=_report_sigint, args=(child,), daemon=True)
-    _start_holding_sigint(process)
+    start_holding_sigint(process)
     child.close()
     try:
         assert parent.poll(60), "the worker did not answer"
