@@ -398,7 +398,7 @@ def reading_options(p: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="ingest processes for 10 000+ SGF files (default: the cores)",
+        help="ingest processes for 1 000+ SGF files (default: the cores)",
     )
 
 

@@ -192,11 +192,16 @@ class _Pool:
         return self.ahead
 
     def _feed(self, worker: _Worker) -> None:
-        """Send ``worker`` tasks until it holds two; the second only when the pipe takes
-        it without waiting (the worker reads it after its current task)."""
+        """Send ``worker`` tasks until it holds two. The second only when the pipe takes
+        it without waiting (the worker reads it after its current task), and while more
+        tasks are left than processes: toward the end a task held ahead would keep a
+        process idle."""
         while self.taken < len(self.tasks) and len(worker.held) < 2:
             at, message = self._next_message()
-            if worker.held and len(message) + 4 > worker.room:
+            if worker.held and (
+                len(message) + 4 > worker.room
+                or len(self.tasks) - self.taken <= len(self.workers) + 1
+            ):
                 return
             worker.tasks.send_bytes(message)
             worker.held.append(at)
@@ -277,10 +282,13 @@ def in_order(
     start: Callable[[], Any] | None = None,
 ) -> Iterator[T]:
     """``function(task, *more)`` of each task, in task order, by ``processes`` processes
-    (this one and its workers; ``start()`` is run first in each worker). In this process
+    (this one and its workers; ``start()`` is run first in each worker; in a daemonic
+    process, which may start none, this one alone). In this process
     ``function`` is called with ``between=`` a callable it may call between its units,
     so that the workers are served while it computes (see the module's documentation)."""
     workers = min(processes, len(tasks)) - 1
+    if multiprocessing.current_process().daemon:
+        workers = 0  # a daemonic process may start none (a host's own pool worker)
     if workers < 1:
         for task in tasks:
             yield function(task, *more)

@@ -197,3 +197,18 @@ def test_pipes_grow_where_the_system_lets_them() -> None:
         assert room >= 1 << 16
     else:
         assert room == workers.SMALL_PIPE
+
+
+def read_in_a_daemon(answers) -> None:
+    answers.put(list(in_order(square_after, [(n, 0) for n in range(6)], (0,), 4)))
+
+
+def test_a_daemonic_process_computes_every_task_itself() -> None:
+    # a host's own pool worker is daemonic: multiprocessing lets it start no process
+    answers = multiprocessing.Queue()
+    daemon = multiprocessing.Process(target=read_in_a_daemon, args=(answers,), daemon=True)
+    daemon.start()
+    results = answers.get(timeout=60)
+    daemon.join(60)
+    assert [value for value, _, _ in results] == [n * n for n in range(6)]
+    assert {pid for _, pid, _ in results} == {daemon.pid}

@@ -62,13 +62,14 @@ __all__ = ["Limits", "Unit", "collect", "ingest_units", "is_archive", "is_record
 
 SETTINGS_FILE = "sodos.toml"
 EXCLUDED = "excluded"
-#: Below this many units one process is as fast as workers: measured on 2 cores (whole
-#: reader, benchmarks/README.md), break-even at 5 000-8 000 records, 1.12-1.18x from
-#: 10 000 to 100 000 (the parent still assembles alone).
-PARALLEL_MIN_UNITS = 10_000
+#: Below this many units one process is used: measured on 2 cores with this process
+#: reading beside its worker (benchmarks/README.md), the reader and the history gain
+#: from 1 000 records (x1.14 and x1.37), barely at 600 (x1.09, x1.27).
+PARALLEL_MIN_UNITS = 1000
 #: Units per task are bounded: each task costs a round trip (small tasks lose the gain),
-#: a task is the progress step (huge ones stall it).
-MIN_CHUNK, MAX_CHUNK = 256, 4096
+#: a task is the progress step (huge ones stall it); small ones at the end balance the
+#: processes' last tasks (256 left runs of 1 000 records with one process idle).
+MIN_CHUNK, MAX_CHUNK = 128, 4096
 #: With workers, a task is the units left shared among this many tasks per worker.
 GUIDED = 2
 
