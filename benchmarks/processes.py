@@ -18,9 +18,10 @@ Rows (``python benchmarks/processes.py [GROUP ...]``, groups below; all by defau
              (:mod:`baselines`: read the same file, rank by Buchholz and Sonneborn-Berger,
              print JSON); the warm-up checks that every player's SOS, SODOS and NBW equal
              tiebreak-core's Buchholz, Sonneborn-Berger and points
-``sgf``      ``sodos standings FOLDER --format json --jobs 1`` on 6 000 server-style records
-             (KGS/OGS/Fox/IGS styles, ``BL``/``WL``, comments, handicap ``AB``, passes,
-             9×9 and 19×19, ~250 moves) vs a process that only parses them with sgfmill
+``sgf``      ``sodos standings FOLDER --format json`` with ``--jobs 1`` and with every core,
+             on 6 000 server-style records (KGS/OGS/Fox/IGS styles, ``BL``/``WL``,
+             comments, handicap ``AB``, passes, 9×9 and 19×19, ~250 moves) vs a process
+             that only parses them with sgfmill
 ``xml``      ``sodos standings FILE.xml --format json`` on OpenGotha files of 600 and 5 000
              players × 9 rounds vs a process that only parses the file with ElementTree
 ``memory``   the peak resident memory (``ru_maxrss``) of the 100 000-player h9 run
@@ -340,27 +341,34 @@ def bench_h9(sizes: list[int], runs: int, data: Path, cwd: str, memory: bool) ->
 
 
 def bench_sgf(records: int, runs: int, data: Path, cwd: str) -> list[Row]:
+    """One row with ``--jobs 1``, one as users run it (every core: this process and a
+    worker per other core)."""
     folder = data / f"server-sgf-{records}"
     if not folder.exists():
         in_child("generate", "write_server_records", folder, records)
     files = sum(1 for _ in folder.rglob("*.sgf"))
     size = sum(p.stat().st_size for p in folder.rglob("*.sgf")) / files
-    row = Row(
-        f"SGF folder -> JSON, {files:,} server-style records ({size / 1024:.1f} KiB), --jobs 1",
-        baseline_name="sgfmill parse-only process",
-        target=25.0,
-    )
-    ours = [*sodos(), "standings", str(folder), "--format", "json", "--jobs", "1"]
     base = [PYTHON, BASELINES, "sgfmill", str(folder)]
-    mine = warm_up(ours, cwd)
-    if mine.status != 0:
-        row.failed = f"sodos exit {mine.status}: {mine.stderr.strip()[-300:]}"
-        return [row]
-    if mine.stderr.strip():
-        row.note = f"stderr: {mine.stderr.strip()[:120]}"
     warm_up(base, cwd)
     runs = max(1, runs // 2) if records > 1000 else runs  # the baseline takes seconds
-    return [compare(row, ours, base, runs, cwd)]
+    rows = []
+    cores = os.cpu_count() or 1
+    for jobs, flags in (("--jobs 1", ["--jobs", "1"]), (f"default: {cores} cores", [])):
+        row = Row(
+            f"SGF folder -> JSON, {files:,} server-style records ({size / 1024:.1f} KiB), {jobs}",
+            baseline_name="sgfmill parse-only process",
+            target=25.0,
+        )
+        ours = [*sodos(), "standings", str(folder), "--format", "json", *flags]
+        mine = warm_up(ours, cwd)
+        if mine.status != 0:
+            row.failed = f"sodos exit {mine.status}: {mine.stderr.strip()[-300:]}"
+            rows.append(row)
+            continue
+        if mine.stderr.strip():
+            row.note = f"stderr: {mine.stderr.strip()[:120]}"
+        rows.append(compare(row, ours, base, runs, cwd))
+    return rows
 
 
 def bench_xml(sizes: list[int], runs: int, data: Path, cwd: str) -> list[Row]:

@@ -212,3 +212,42 @@ def test_a_daemonic_process_computes_every_task_itself() -> None:
     daemon.join(60)
     assert [value for value, _, _ in results] == [n * n for n in range(6)]
     assert {pid for _, pid, _ in results} == {daemon.pid}
+
+
+SPAWNED = """
+import multiprocessing, pathlib, sys
+multiprocessing.set_start_method(sys.argv[1])
+from sodos_plugin import Host
+from sodos_plugin.readers.sgf import history, walk
+walk.PARALLEL_MIN_UNITS = history.PARALLEL_MIN_UNITS = 1
+walk.MIN_CHUNK = 3
+folder = pathlib.Path(sys.argv[2])
+for n in range(40):
+    r, board = n // 4 + 1, n % 4  # 10 rounds of 4 boards, 8 players
+    black, white = (board + r) % 8, (board + r + 4) % 8
+    (folder / f"{n:02d}.sgf").write_text(
+        f"(;FF[4]PB[P{black}]PW[P{white}]RE[B+R]RO[{r}]DT[2026-01-{r:02d}]EV[Cup];B[pd];W[dp])"
+    )
+host = Host({"cache": {"enabled": False}}, config_file=False, entry_points=False)
+one, two = (host.read([folder], jobs=j) for j in (1, 3))
+print(one == two, len(one.tournament.games))
+one, two = (host.history([folder], jobs=j) for j in (1, 3))
+print(list(one.games) == list(two.games) and one.files == two.files, len(one.games))
+"""
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_workers_started_afresh_give_the_same_reads(method, tmp_path) -> None:
+    # what macOS and Windows start (spawn), and Python 3.14's default on Linux
+    # (forkserver): the task function, its arguments and the pipes go to the worker
+    # pickled, and it closes nothing it does not hold
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"{method} is not available here")
+    done = subprocess.run(
+        [sys.executable, "-c", SPAWNED, method, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "40", "True", "40"], done.stdout + done.stderr
