@@ -434,6 +434,9 @@ class _Collector:
             if plain is not None and plain != player.rank:
                 player = replace(player, rank=plain)
         known = self.players.get(player.name)
+        if known is None and type(player) is HistoryPlayer:  # the usual case, kept as given
+            self.players[player.name] = player
+            return
         if (
             known is None
             or (known.rank is None and player.rank)
@@ -526,12 +529,21 @@ class _Collector:
         known = self.spelled  # the same name columns, every name spelled as the run's
         if known and known[0] is c["black"] and known[1] is c["white"]:
             return games
-        clash = False
-        for raw in player_names(games):
-            clash |= self.spelling.setdefault(self.keys[raw], raw) != raw
-        if not clash:
+        keys, spelling = self.keys, self.spelling
+        # the usual case first, over the distinct names in any order (not per game): no
+        # two spellings of one name, none spelled otherwise before
+        mine: dict[str, str] = {}
+        for raw in _distinct(c["black"], c["white"]):
+            key = keys[raw]
+            if mine.setdefault(key, raw) != raw or spelling.get(key, raw) != raw:
+                break
+        else:
+            for key, raw in mine.items():
+                spelling.setdefault(key, raw)
             self.spelled = (c["black"], c["white"])
             return games
+        for raw in player_names(games):  # each name's first spelling: of its first game
+            spelling.setdefault(keys[raw], raw)
         mark = len(self.warnings)
         spelled: dict[str, str] = {}
         for pair, source in zip(zip(c["black"], c["white"]), c["source"]):
@@ -569,6 +581,14 @@ class _Collector:
             )
             return
         self.add_tournament(tournament, date, source, *tournament_facts(tournament))
+
+
+def _distinct(*columns: Sequence) -> Iterable:
+    """The values of name columns, each once, in no particular order."""
+    seen: dict = {}
+    for column in columns:
+        seen.update(dict.fromkeys(column.values if isinstance(column, Coded) else column))
+    return seen
 
 
 #: The statuses of a history's account in the order its summary lists them (any other
