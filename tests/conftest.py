@@ -25,7 +25,10 @@ def shared_path(*parts: str) -> Path:
     """A path under the shared data folder; skips the test when it is absent."""
     path = SHARED_DATA.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"shared data not found at {path} (set SODOS_SHARED_DATA)")
+        # at a module's top too (a module of such tests skips whole, with the reason)
+        pytest.skip(
+            f"shared data not found at {path} (set SODOS_SHARED_DATA)", allow_module_level=True
+        )
     return path
 
 
