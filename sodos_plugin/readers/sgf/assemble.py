@@ -1,10 +1,11 @@
 """Game records → one :class:`~sodos_plugin.engine.model.Tournament`, with an account of every file.
 
-Contract: :func:`assemble` takes the per-file outcomes (in input order) and returns
-the tournament, one :class:`FileReport` per file — ``ingested``, ``duplicate``,
-``excluded`` (another event, not a record) or ``rejected`` with the reason — and
-warnings. It raises :class:`~sodos_plugin.errors.InputError` naming both files when
-the records contradict each other (docs/rules.md §9):
+Contract: :func:`assemble` takes the per-file outcomes (in input order; a list, or a
+stream placed file by file as it comes) and returns the tournament, one
+:class:`FileReport` per file — ``ingested``, ``duplicate``, ``excluded`` (another
+event, not a record) or ``rejected`` with the reason — and warnings. It raises
+:class:`~sodos_plugin.errors.InputError` naming both files when the records contradict
+each other (docs/rules.md §9):
 
 * two events and none chosen (option ``event``);
 * two different results (or handicaps) for one pairing of a round;
@@ -70,11 +71,9 @@ def _check_record(record: Record) -> str | None:
     return None
 
 
-def _choose_event(records: Iterable[Record], options: SgfOptions) -> str | None:
-    first_file: dict[str, str] = {}
-    for record in records:
-        if record.event is not None:
-            first_file.setdefault(record.event, record.source)
+def _choose_event(first_file: Mapping[str, str], options: SgfOptions) -> str | None:
+    """The event ranked: the one chosen (it must be in a record), or the records' one
+    event; ``first_file``: each event of the usable records → its first file."""
     if options.event is not None:
         if options.event not in first_file:
             known = ", ".join(repr(e) for e in first_file) or "none"
@@ -92,6 +91,38 @@ def _choose_event(records: Iterable[Record], options: SgfOptions) -> str | None:
             f'choose one with {SECTION} event = "..."'
         )
     return next(iter(first_file), None)
+
+
+def _unusable(outcome: FileOutcome, chosen: str | None, key) -> FileReport | None:
+    """Why a file is not read at all (its report), or None: unreadable, of another
+    event only, or a record that cannot be a pairing (no name, no round; PB and PW one
+    player in a collection, checked whole so that its other games do not count)."""
+    if outcome.error is not None:
+        return FileReport(outcome.source, "rejected", outcome.error)
+    records = outcome.records
+    if chosen is not None and all(r.event not in (None, chosen) for r in records):
+        # another event's records are not read, so their faults do not matter
+        other = sorted({repr(r.event) for r in records})
+        return FileReport(outcome.source, "excluded", f"event {', '.join(other)}, not {chosen!r}")
+    several = len(records) > 1
+    for record in records:
+        if not record.black or not record.white:  # a game of players unknown: no pairing
+            missing = " and ".join(
+                p for p, v in (("PB", record.black), ("PW", record.white)) if not v
+            )
+            reason = f"no player name: {missing} missing or empty"
+        elif record.round is None or not 1 <= record.round <= MAX_ROUNDS:
+            reason = _check_record(record)
+        elif several and key(record.black) == key(record.white):
+            # a file of one game is checked when its names are resolved (assemble)
+            reason = _same_player(record)
+        else:
+            continue
+        where = (
+            f"game {record.source.rsplit('#', 1)[1]}: " if record.source != outcome.source else ""
+        )
+        return FileReport(outcome.source, "rejected", where + reason)
+    return None
 
 
 class _Names:
@@ -160,61 +191,30 @@ class _Names:
 
 
 def assemble(
-    outcomes: Sequence[FileOutcome],
+    outcomes: Iterable[FileOutcome],
     options: SgfOptions,
     *,
     settings: Mapping[str, Any] | None = None,
     name: str = "",
     reports: Sequence[FileReport] = (),
 ) -> tuple[Tournament, list[FileReport], list[str]]:
-    """Build the tournament; see the module documentation for the rules."""
-    # One report per outcome, by position (no dict keyed by 100 000 file names).
-    status: list[FileReport | None] = [None] * len(outcomes)
+    """Build the tournament; see the module documentation for the rules.
+
+    ``outcomes`` may be a stream (:func:`~sodos_plugin.readers.sgf.walk.ingest_stream`):
+    each file is placed as it comes, while the workers read the next ones. The result,
+    and the error when there is one, are those of the whole list at once: the event
+    ranked is known only when every record is seen (two events, or a chosen event in
+    no record, is the error said first), so a contradiction met before is held until
+    the events are known.
+    """
+    status: list[FileReport] = []  # one report per outcome, in order
     extra: list[FileReport] = []  # games of collection files not ingested
     warnings: list[str] = []
-    usable: list[int] = []
     names = _Names(options.aliases)
     key = names.plain_key
-    for position, outcome in enumerate(outcomes):
-        if outcome.error is not None:
-            status[position] = FileReport(outcome.source, "rejected", outcome.error)
-            continue
-        chosen = options.event
-        if chosen is not None and all(r.event not in (None, chosen) for r in outcome.records):
-            # another event's records are not read, so their faults do not matter
-            other = sorted({repr(r.event) for r in outcome.records})
-            reason = f"event {', '.join(other)}, not {chosen!r}"
-            status[position] = FileReport(outcome.source, "excluded", reason)
-            continue
-        problem = None
-        several = len(outcome.records) > 1
-        for record in outcome.records:
-            if not record.black or not record.white:  # a game of players unknown: no pairing
-                missing = " and ".join(
-                    p for p, v in (("PB", record.black), ("PW", record.white)) if not v
-                )
-                problem = record, f"no player name: {missing} missing or empty"
-                break
-            if record.round is None or not 1 <= record.round <= MAX_ROUNDS:
-                problem = record, _check_record(record)
-                break
-            if several and key(record.black) == key(record.white):
-                # a collection is checked whole first (its other games must not count);
-                # a file of one game is checked when its names are resolved, below
-                problem = record, _same_player(record)
-                break
-        if problem is not None:
-            record, reason = problem
-            where = (
-                f"game {record.source.rsplit('#', 1)[1]}: "
-                if record.source != outcome.source
-                else ""
-            )
-            status[position] = FileReport(outcome.source, "rejected", where + reason)
-            continue
-        usable.append(position)
-
-    event = _choose_event((r for p in usable for r in outcomes[p].records), options)
+    chosen = options.event
+    events: dict[str, str] = {}  # event of a usable file's record → its first file
+    event = chosen  # the event ranked, as far as the records so far tell
     bye_key = identity_key(options.bye_name) if options.bye_name is not None else None
     resolved = names.resolved
     player_name = names.name
@@ -226,7 +226,7 @@ def assemble(
     byes: dict[tuple[int, str], str] = {}
     bye_of_round: dict[int, tuple[str, str]] = {}  # round → (player, where)
     first_seen: dict[str, tuple[int, int]] = {}  # name → (first round, input order)
-    no_event = 0
+    no_event = 0  # records without EV: counted in the event when there is one
     order = 0
 
     def one_bye(r: int, player: str, where: str) -> None:
@@ -237,107 +237,141 @@ def assemble(
                 f"and {player!r} ({where})"
             )
 
-    for position in usable:
-        outcome = outcomes[position]
-        ingested = False
-        several = len(outcome.records) > 1
-        others: list[tuple[str, str, str]] = []  # (status, reason, game) not ingested
-        for record in outcome.records:
-            source, black, white, _, _, result, _, r, _, record_event, _, handicap, notes = record
-            if event is not None and record_event != event:
-                if record_event is not None:
+    stream = iter(outcomes)
+    held: InputError | None = None  # a contradiction, raised once the events are known
+    try:
+        for outcome in stream:
+            report = _unusable(outcome, chosen, key)
+            if report is not None:
+                status.append(report)
+                continue
+            for record in outcome.records:
+                if record.event is not None and record.event not in events:
+                    events[record.event] = record.source
+            if chosen is None and len(events) > (event is not None):
+                if len(events) > 1:
+                    break  # records of two events: the error is said below
+                event = next(iter(events))
+            ingested = False
+            several = len(outcome.records) > 1
+            others: list[tuple[str, str, str]] = []  # (status, reason, game) not ingested
+            report = None
+            for record in outcome.records:
+                source, black, white, _, _, result, _, r, _, record_event, _, handicap, notes = (
+                    record
+                )
+                if record_event is None:
+                    no_event += 1
+                elif event is not None and record_event != event:
                     others.append(("excluded", f"event {record_event!r}, not {event!r}", source))
                     continue
-                no_event += 1
-            b = resolved.get(black)
-            w = resolved.get(white)
-            if b is None or w is None or b == w:  # a spelling met for the first time
-                if names.key(black) == names.key(white):
-                    if key(black) != key(white):
+                b = resolved.get(black)
+                w = resolved.get(white)
+                if b is None or w is None or b == w:  # a spelling met for the first time
+                    if names.key(black) == names.key(white):
+                        if key(black) != key(white):
+                            raise InputError(
+                                f"round {r}: PB and PW are both {names.lookup(black)!r} after "
+                                "the aliases",
+                                source=source,
+                            )
+                        report = FileReport(outcome.source, "rejected", _same_player(record))
+                        break  # one game in this file (a collection was checked whole)
+                    b, w = player_name(black, source), player_name(white, source)
+                if b != black or w != white:
+                    black, white = b, w
+                    record = record._replace(black=black, white=white)  # kept under its new names
+                round_seats = seats.get(r)
+                if round_seats is None:
+                    round_seats = seats[r] = {}
+                    games[r] = {}
+                if bye_key is not None and bye_key in (names.key(black), names.key(white)):
+                    player = white if names.key(black) == bye_key else black
+                    seat = round_seats.get(player)
+                    if seat is not None:
                         raise InputError(
-                            f"round {r}: PB and PW are both {names.lookup(black)!r} after "
-                            "the aliases",
+                            f"round {r}: {player!r} has the bye here and a game in {seat.source}",
                             source=source,
                         )
-                    status[position] = FileReport(outcome.source, "rejected", _same_player(record))
-                    break  # one game in this file (a collection was checked whole)
-                b, w = player_name(black, source), player_name(white, source)
-            if b != black or w != white:
-                black, white = b, w
-                record = record._replace(black=black, white=white)  # kept under its new names
-            round_seats = seats.get(r)
-            if round_seats is None:
-                round_seats = seats[r] = {}
-                games[r] = {}
-            if bye_key is not None and bye_key in (names.key(black), names.key(white)):
-                player = white if names.key(black) == bye_key else black
-                seat = round_seats.get(player)
-                if seat is not None:
-                    raise InputError(
-                        f"round {r}: {player!r} has the bye here and a game in {seat.source}",
-                        source=source,
-                    )
-                if (r, player) in byes:
-                    others.append(("duplicate", f"the same bye as {byes[(r, player)]}", source))
+                    if (r, player) in byes:
+                        others.append(("duplicate", f"the same bye as {byes[(r, player)]}", source))
+                        continue
+                    one_bye(r, player, source)
+                    byes[(r, player)] = source
+                    order += 1
+                    _seen(first_seen, player, r, order)
+                    ingested = True
                     continue
-                one_bye(r, player, source)
-                byes[(r, player)] = source
-                order += 1
-                _seen(first_seen, player, r, order)
+                round_games = games[r]
+                known = round_games.get(black)
+                if known is not None and known.white == white:
+                    same = (
+                        known.result.result is result.result
+                        and known.result.by_default == result.by_default
+                        and known.handicap == handicap
+                    )
+                    if not same:
+                        raise InputError(
+                            f"round {r}: {black} (B) vs {white} (W) has two different results: "
+                            f"RE[{known.result_text}] HA[{known.handicap}] in {known.source} and "
+                            f"RE[{record.result_text}] HA[{handicap}] in {source}"
+                        )
+                    warnings.extend(_rank_changes(known, record))
+                    others.append(("duplicate", f"same game as {known.source}", source))
+                    continue
+                for player in (black, white):
+                    seat = round_seats.get(player)
+                    if seat is not None:
+                        raise InputError(
+                            f"round {r}: {player!r} is in two games: {seat.source} and {source}"
+                        )
+                    if byes and (r, player) in byes:
+                        raise InputError(
+                            f"round {r}: {player!r} has a game here and the bye in "
+                            f"{byes[(r, player)]}",
+                            source=source,
+                        )
+                    round_seats[player] = record
+                    order += 1
+                    seen = first_seen.get(player)
+                    if seen is None or r < seen[0]:
+                        first_seen[player] = (r, order)
+                round_games[black] = record
+                if notes:
+                    warnings.extend(f"{source}: {note}" for note in notes)
                 ingested = True
-                continue
-            round_games = games[r]
-            known = round_games.get(black)
-            if known is not None and known.white == white:
-                same = (
-                    known.result.result is result.result
-                    and known.result.by_default == result.by_default
-                    and known.handicap == handicap
-                )
-                if not same:
-                    raise InputError(
-                        f"round {r}: {black} (B) vs {white} (W) has two different results: "
-                        f"RE[{known.result_text}] HA[{known.handicap}] in {known.source} and "
-                        f"RE[{record.result_text}] HA[{handicap}] in {source}"
-                    )
-                warnings.extend(_rank_changes(known, record))
-                others.append(("duplicate", f"same game as {known.source}", source))
-                continue
-            for player in (black, white):
-                seat = round_seats.get(player)
-                if seat is not None:
-                    raise InputError(
-                        f"round {r}: {player!r} is in two games: {seat.source} and {source}"
-                    )
-                if byes and (r, player) in byes:
-                    raise InputError(
-                        f"round {r}: {player!r} has a game here and the bye in {byes[(r, player)]}",
-                        source=source,
-                    )
-                round_seats[player] = record
-                order += 1
-                seen = first_seen.get(player)
-                if seen is None or r < seen[0]:
-                    first_seen[player] = (r, order)
-            round_games[black] = record
-            if notes:
-                warnings.extend(f"{source}: {note}" for note in notes)
-            ingested = True
-        if status[position] is not None:  # rejected above
-            continue
-        if ingested:
-            report = FileReport(outcome.source, "ingested")
-            if several:  # each game not ingested is reported as a loose file would be
-                extra.extend(FileReport(game, kind, why) for kind, why, game in others)
-        elif others and all(k == "duplicate" for k, _, _ in others):
-            report = FileReport(outcome.source, "duplicate", others[0][1])
-        else:
-            kind = "excluded" if others else "rejected"
-            reason = "; ".join(sorted({why for _, why, _ in others})) or "no games"
-            report = FileReport(outcome.source, kind, reason)
-        status[position] = report
+            if report is not None:  # rejected above
+                pass
+            elif ingested:
+                report = FileReport(outcome.source, "ingested")
+                if several:  # each game not ingested is reported as a loose file would be
+                    extra.extend(FileReport(game, kind, why) for kind, why, game in others)
+            elif others and all(k == "duplicate" for k, _, _ in others):
+                report = FileReport(outcome.source, "duplicate", others[0][1])
+            else:
+                kind = "excluded" if others else "rejected"
+                reason = "; ".join(sorted({why for _, why, _ in others})) or "no games"
+                report = FileReport(outcome.source, kind, reason)
+            status.append(report)
+    except InputError as error:
+        held = error
+    # Here every file is placed, or the run fails (a contradiction, or records of two
+    # events). Which error is said depends on the events of the files left; once the
+    # chosen event is met, it is the contradiction, and no more files are read.
+    settled = held is not None and chosen is not None
+    if not (settled and chosen in events):
+        for outcome in stream:
+            if _unusable(outcome, chosen, key) is None:
+                for record in outcome.records:
+                    if record.event is not None:
+                        events.setdefault(record.event, record.source)
+                if settled and chosen in events:
+                    break
+    event = _choose_event(events, options)
+    if held is not None:
+        raise held
 
-    if no_event:
+    if no_event and event is not None:
         warnings.append(f"{no_event} record(s) have no EV; counted in event {event!r}")
     for r, configured in sorted(options.byes.items()):
         for raw_name in configured:

@@ -8,6 +8,7 @@ describes the reader and its layers.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from sodos_plugin.readers.sgf.options import LIMIT_KEYS, RUN_KEYS, SECTION, pars
 from sodos_plugin.readers.sgf.walk import (
     SettingsSource,
     collect,
-    ingest_units,
+    ingest_stream,
 )
 
 #: Keys a records folder's ``sodos.toml`` may not set: they load or block code, or act
@@ -97,20 +98,19 @@ def read(paths: Sequence[Path], options: Mapping[str, Any]) -> ReadResult:
     merged.update({k: v for k, v in options.items() if v is not None})
     where = f"{settings_files[0].source} or {SECTION}" if defaults else SECTION
     opts = parse_options(merged, where)
-    outcomes = ingest_units(
-        units,
-        jobs=opts.jobs,
-        fallback=opts.fallback_encoding,
-        limits=opts.limits,
-    )
     name = paths[0].name if len(paths) == 1 else ", ".join(p.name for p in paths)
-    tournament, files, warnings = assemble(
-        outcomes,
-        opts,
-        settings=settings,
-        name=name.rstrip("/") or str(paths[0]),
-        reports=reports,
-    )
+    # each file is assembled as it comes, while the workers read the next ones; a run
+    # that fails stops them at once
+    with contextlib.closing(
+        ingest_stream(units, jobs=opts.jobs, fallback=opts.fallback_encoding, limits=opts.limits)
+    ) as outcomes:
+        tournament, files, warnings = assemble(
+            outcomes,
+            opts,
+            settings=settings,
+            name=name.rstrip("/") or str(paths[0]),
+            reports=reports,
+        )
     files.extend(FileReport(s.source, "settings", "tournament settings") for s in settings_files)
     return ReadResult(tournament, files=files, warnings=warnings)
 

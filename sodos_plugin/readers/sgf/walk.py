@@ -58,7 +58,7 @@ zipfile = LazyModule("zipfile", globals(), "zipfile")
 tarfile = LazyModule("tarfile", globals(), "tarfile")
 parallel = LazyModule("sodos_plugin.util.workers", globals(), "parallel")
 
-__all__ = ["Limits", "Unit", "collect", "ingest_units", "is_archive", "is_record"]
+__all__ = ["Limits", "Unit", "collect", "ingest_stream", "ingest_units", "is_archive", "is_record"]
 
 SETTINGS_FILE = "sodos.toml"
 EXCLUDED = "excluded"
@@ -533,39 +533,58 @@ def _ingest_chunk(
 def ingest_units(
     units: Sequence[str | Unit], *, jobs: int | None, fallback: str, limits: Limits
 ) -> list[FileOutcome]:
-    """One outcome per unit, in unit order; ``jobs`` > 1 processes read, this one and
-    its workers (:func:`sodos_plugin.util.workers.in_order`)."""
+    """One outcome per unit, in unit order (:func:`ingest_stream`, all of it)."""
+    return list(ingest_stream(units, jobs=jobs, fallback=fallback, limits=limits))
+
+
+def ingest_stream(
+    units: Sequence[str | Unit], *, jobs: int | None, fallback: str, limits: Limits
+) -> Iterator[FileOutcome]:
+    """One outcome per unit, in unit order, each as soon as it is known; ``jobs`` > 1
+    processes read, this one and its workers (:func:`sodos_plugin.util.workers.in_order`).
+
+    A caller that works on each outcome as it comes (the reader's assembly) does that
+    work while the workers read the next ones. Closing the stream early stops the
+    workers."""
     cores = os.cpu_count() or 1
     # more processes than cores only adds memory and switching, never speed
     processes = cores if jobs is None else min(jobs, cores)
     progress = Progress(len(units))
-    outcomes: list[FileOutcome] = []
+    done = 0
     try:
         if processes <= 1 or len(units) < PARALLEL_MIN_UNITS:
-            append = outcomes.append
             size, games, tokens = (
                 limits.max_file_bytes,
                 limits.max_games_per_file,
                 limits.max_parse_tokens,
             )
-            for i, unit in enumerate(units, 1):
+            # read whole before any is given: nothing runs beside this process, and
+            # reading all then assembling all was measured faster than taking turns
+            outcomes: list[FileOutcome] = []
+            append = outcomes.append
+            for done, unit in enumerate(units, 1):
                 if unit.__class__ is str:  # the usual unit, without a call in between
                     append(ingest_file(unit, fallback, size, games, tokens))  # type: ignore[arg-type]
                 else:
                     append(_ingest_one(unit, fallback, limits))
-                if not i & 255:
-                    progress.update(i)
+                if not done & 255:
+                    progress.update(done)
+            progress.update(done)
+            yield from outcomes
         else:
             starts = task_starts(len(units), processes)
             chunks = [list(units[a:b]) for a, b in zip(starts, [*starts[1:], len(units)])]
             batches = parallel.in_order(
                 _ingest_chunk, chunks, (fallback, limits), processes, worker_start
             )
-            for batch in batches:
-                outcomes.extend(batch)
-                progress.update(len(outcomes))
-        progress.update(len(outcomes))
+            try:
+                for batch in batches:
+                    yield from batch
+                    done += len(batch)
+                    progress.update(done)
+            finally:
+                batches.close()  # an early stop ends the workers now, not when collected
+        progress.update(done)
     finally:
         progress.close()
         clear_shared()
-    return outcomes

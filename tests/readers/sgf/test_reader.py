@@ -14,7 +14,9 @@ from sodos_plugin.engine.model import Participation, Result
 from sodos_plugin.errors import ConfigError, InputError
 from sodos_plugin.readers.sgf import claims, read
 from sodos_plugin.readers.sgf import walk as walk_module
+from sodos_plugin.readers.sgf.assemble import assemble
 from sodos_plugin.readers.sgf.ingest import ingest_bytes
+from sodos_plugin.readers.sgf.options import parse_options
 from sodos_plugin.util import workers as workers_module
 
 # -- assembly ----------------------------------------------------------------------------
@@ -84,6 +86,75 @@ def test_two_events_need_a_choice(tmp_path: Path) -> None:
     assert any("have no EV" in w for w in result.warnings)
     with pytest.raises(InputError, match="event 'Nope' is in no record"):
         read([root], {"jobs": 1, "event": "Nope"})
+
+
+@pytest.mark.parametrize("chosen", [None, "Nope"])
+def test_the_event_error_is_said_before_a_contradiction_met_first(tmp_path, chosen) -> None:
+    """Files are assembled as they are read, but the error is the whole run's: two
+    events (or a chosen event in no record) is said even when two results for one
+    pairing come in files read before."""
+    root = folder(
+        tmp_path,
+        {
+            "a.sgf": rec("Ann", "Bob", "B+R"),
+            "b.sgf": rec("Ann", "Bob", "W+R"),
+            "c.sgf": rec("Cid", "Dan", ev="Open"),
+        },
+    )
+    said = "records of two events: 'Cup'" if chosen is None else "event 'Nope' is in no record"
+    with pytest.raises(InputError, match=said):
+        read([root], {"jobs": 1, "event": chosen})
+    with pytest.raises(InputError, match="two different results"):
+        read([root], {"jobs": 1, "event": "Cup"})
+
+
+def _outcomes(tmp_path: Path, files: dict[str, bytes], taken: list[str]):
+    """The outcomes of ``files`` as a stream that notes each one taken."""
+    for name, data in files.items():
+        taken.append(name)
+        yield ingest_bytes(data, str(tmp_path / name))
+
+
+def test_the_assembly_takes_each_file_as_it_comes(tmp_path: Path) -> None:
+    """A stream is read one file at a time (the workers read the next meanwhile); once
+    the event is settled, a contradiction ends the run without reading the rest."""
+    files = {
+        "a.sgf": rec("Ann", "Bob", "B+R"),
+        "b.sgf": rec("Ann", "Bob", "W+R"),
+        **{f"c{n}.sgf": rec(f"P{n}", f"Q{n}") for n in range(5)},
+    }
+    options = parse_options({"event": "Cup"})
+    taken: list[str] = []
+    with pytest.raises(InputError, match="two different results"):
+        assemble(_outcomes(tmp_path, files, taken), options)
+    assert taken == ["a.sgf", "b.sgf"]
+    taken.clear()  # no event chosen: the files left could hold another event
+    with pytest.raises(InputError, match="two different results"):
+        assemble(_outcomes(tmp_path, files, taken), parse_options({}))
+    assert taken == list(files)
+    taken.clear()
+    files["b.sgf"] = rec("Ann", "Bob", "B+R")
+    tournament, reports, _ = assemble(_outcomes(tmp_path, files, taken), options)
+    assert taken == list(files) and len(reports) == len(files) == 7
+    assert [r.status for r in reports] == ["ingested", "duplicate"] + ["ingested"] * 5
+    assert len(tournament.games) == 6
+
+
+def test_records_without_an_event_are_counted_once_the_event_is_known(tmp_path) -> None:
+    """Records without EV before the first with one are counted in its event too."""
+    root = folder(
+        tmp_path,
+        {
+            "a.sgf": rec("Ann", "Bob", ev=None),
+            "b.sgf": rec("Cid", "Dan", ev=None),
+            "c.sgf": rec("Eve", "Fay", ev="Open"),
+        },
+    )
+    result = read([root], {"jobs": 1})
+    assert result.tournament.name == "Open"
+    assert "2 record(s) have no EV; counted in event 'Open'" in result.warnings
+    root = folder(tmp_path / "none", {"a.sgf": rec("Ann", "Bob", ev=None)})
+    assert not any("EV" in w for w in read([root], {"jobs": 1}).warnings)
 
 
 def test_aliases_join_renamed_accounts(tmp_path: Path) -> None:
