@@ -45,7 +45,7 @@ from sodos_hookspecs import FileReport, GameColumns, HistoryEvent, HistoryPlayer
 from sodos_plugin.engine.identity import identity_key
 from sodos_plugin.engine.model import BLACK_SCORE
 from sodos_plugin.readers import dated
-from sodos_plugin.readers.sgf.ingest import FileOutcome, Record, ingest_bytes
+from sodos_plugin.readers.sgf.ingest import FileOutcome, Record, clear_shared, ingest_bytes
 from sodos_plugin.readers.sgf.options import SgfOptions, parse_options
 from sodos_plugin.readers.sgf.scan import scan_roots, scan_single
 from sodos_plugin.readers.sgf.values import komi
@@ -271,12 +271,15 @@ def ingest_chunks(
     done = 0
     more = (fallback, limits, key, fresh)
     results = parallel.in_order(_chunk_of, tasks, more, processes, worker_start)
-    with contextlib.closing(results):  # the workers end with the last chunk
-        for (a, b), (chunk, outcomes) in zip(spans, results):
-            read += outcomes
-            done += len(outcomes) if fresh else b - a
-            progress.update(done)
-            yield a, chunk
+    try:
+        with contextlib.closing(results):  # the workers end with the last chunk
+            for (a, b), (chunk, outcomes) in zip(spans, results):
+                read += outcomes
+                done += len(outcomes) if fresh else b - a
+                progress.update(done)
+                yield a, chunk
+    finally:
+        clear_shared()  # a host that lives on does not keep every name it read
     progress.update(done)
     progress.close()
     if cache is not None:

@@ -10,6 +10,7 @@ import pytest
 from conftest import InlineWorkers, builtin_host
 
 from sodos_plugin.readers.sgf import history as sgf_history
+from sodos_plugin.readers.sgf import ingest
 from sodos_plugin.util import workers as workers_module
 from sodos_plugin.util.gcpause import worker_start
 
@@ -141,6 +142,19 @@ def test_no_cache_when_disabled(tmp_path):
     write(games, "a.sgf")
     host(tmp_path, cache={"enabled": False, "path": str(tmp_path / "c")}).history([games])
     assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_a_host_keeps_no_string_of_a_history_it_read(tmp_path, cache):
+    """The strings the ingest shares while reading (names, dates, ranks) are let go with
+    the run: a host that lives on (a server's backend) does not grow with each archive."""
+    games = tmp_path / "games"
+    games.mkdir()
+    write(games, "a.sgf", b="Zebedee Unseen", w="Quentin Unseen")
+    config = {"enabled": cache, "path": str(tmp_path / "c.sqlite3")}
+    history = host(tmp_path, cache=config).history([games])
+    assert {"Zebedee Unseen", "Quentin Unseen"} <= set(history.players)
+    assert not ingest.SHARED and not ingest._ROUNDS
 
 
 @pytest.mark.slow
