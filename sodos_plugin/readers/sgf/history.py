@@ -78,6 +78,8 @@ _PLAIN_RUN = re.compile(rb";[BW]\[[a-zA-Z]{0,2}\](?:\s*;[BW]\[[a-zA-Z]{0,2}\])*"
 _SPACE = b" \t\n\r\x0b\x0c"  # \s of a bytes pattern, bytes.split()'s whitespace
 _GAME_END = b")" + _SPACE
 _LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
+#: What may follow a plain move in a run of them (and b"": the end of the data).
+_NEXT_OF_PLAIN = frozenset([b"", b";", b")", *(bytes([c]) for c in _SPACE)])
 _NUMBER = re.compile(rb"\s*(\d{1,3})")
 
 
@@ -113,12 +115,15 @@ def moves(data: bytes) -> bytes:
     plain move to the end of the game (``]`` then only ``)`` and whitespace) are taken
     in whole-buffer passes when that part is nothing but plain moves of two letters
     with whitespace before a ``;`` only: such a part is its own matches, less the
-    whitespace between them. Otherwise the first run of plain moves is taken as one
-    match of :data:`_PLAIN_RUN` and the rest by :data:`_MOVE`. No match crosses the
+    whitespace between them. Otherwise, where the first plain move starts a run of
+    them, that run is taken as one match of :data:`_PLAIN_RUN` and the rest by
+    :data:`_MOVE`; else the pattern finds them all. No match crosses the
     edge of either part: a part starts at ``;``, which a match holds only first, and
     ends after a whole move."""
     first = _PLAIN_MOVE.search(data)
-    if first is None:
+    if first is None or data[first.end() : first.end() + 1] not in _NEXT_OF_PLAIN:
+        # no plain move, or moves with more in their node (OGS's ``;B[pd]BL[596.7]``):
+        # no run of plain moves to take whole
         return b"".join(_MOVE.findall(data))
     start = first.start()
     end = len(data.rstrip(_GAME_END))
