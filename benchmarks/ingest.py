@@ -16,7 +16,18 @@ temporary directory, then times, on the same files:
 (h) the game history ``sodos ratings`` reads (``Host.history``: ingest, names,
     duplicates, events, the per-file account) with one process and with each of the
     same jobs, each with its speed-up;
-(d) just reading the files (open + read), the floor for any ingester.
+(d) just reading the files (open + read), the floor for any ingester;
+(f) what no worker takes, for the reader and the history: the run with workers, tasks
+    cut as a ``--floor-cores`` machine cuts them (default 16), each task's result already
+    made (pickled as a worker sends it), timed in three parts: before the first task (the
+    walk), while the results come (unpickled and merged here, in turn), and after the
+    last (what is done over every game); the tasks' own work is one process's time less
+    these but its merging (one process unpickles nothing). The speed-up those allow
+    with N processes, this one merging while it is not computing tasks, is one process's
+    time over ``before + max(while, (tasks + while) / N) + after``: a bound measured on
+    this machine for a bigger one (it takes the tasks to share out perfectly, the
+    workers' pickling to cost nothing; the run's result is checked equal to one
+    process's).
 
 Each is the best of ``--repeat`` runs (page cache warm). Prints records/s and
 the ratios; the target is (b) ≥ 30 × (a). Checks that every jobs count gives the
@@ -28,14 +39,15 @@ seconds); sgfmill's parse (a) is timed on at most ``--baseline-records`` of them
 scaled to the whole (said in its row).
 
 Usage: ``python benchmarks/ingest.py [--records 2000] [--moves 250] [--jobs-list
-1,2,4,16] [--min-parallel N] [--repeat 5]`` (``--min-parallel 0`` makes the jobs runs
-use workers at any size, to find where they start to pay).
+1,2,4,16] [--min-parallel N] [--repeat 5] [--floor-cores 16]`` (``--min-parallel 0``
+makes the jobs runs use workers at any size, to find where they start to pay).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import random
 import statistics
 import sys
@@ -49,6 +61,7 @@ from sodos_plugin.readers.sgf import history as history_module
 from sodos_plugin.readers.sgf import read as sgf_read
 from sodos_plugin.readers.sgf import walk
 from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, collect, ingest_units
+from sodos_plugin.util import workers
 
 INFO = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "HA", "KM")
 
@@ -181,6 +194,72 @@ def history_of(folder: Path, jobs: int):
     return _HOSTS[0].history([folder], jobs=jobs)
 
 
+def serial_floor(one, with_workers, same, cores: int, repeat: int) -> tuple[str, bool]:
+    """Row (f): ``with_workers()`` run with each task's result made beforehand (see the
+    module documentation), against ``one()``; ``same(a, b)`` compares their results."""
+    real, store, marks = workers.in_order, [], []
+
+    def made(function, tasks, more=(), processes=1, start=None):
+        store.clear()
+        for task in tasks:
+            result = function(task, *more)
+            store.append(pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
+            yield result
+
+    def given(function, tasks, more=(), processes=1, start=None):
+        if processes <= 1:  # one process: its own tasks, as it runs them
+            yield from real(function, tasks, more, processes, start)
+            return
+        assert len(tasks) == len(store), "the tasks are cut as when they were made"
+        marks.append(time.perf_counter())
+        unpickling = 0.0
+        try:
+            for data in store:
+                began = time.perf_counter()
+                result = pickle.loads(data)
+                unpickling += time.perf_counter() - began
+                yield result
+        finally:
+            marks.extend((time.perf_counter(), unpickling))
+
+    saved = os.cpu_count, walk.PARALLEL_MIN_UNITS, history_module.PARALLEL_MIN_UNITS
+    # the tasks as a machine of ``cores`` cores cuts them, workers at any size
+    os.cpu_count = lambda: cores  # type: ignore[assignment]
+    walk.PARALLEL_MIN_UNITS = history_module.PARALLEL_MIN_UNITS = 0
+    try:
+        workers.in_order = made
+        with_workers()
+        workers.in_order = given
+        alone, parts, equal = [], [], True
+        for _ in range(repeat):
+            began = time.perf_counter()
+            first = one()
+            alone.append(time.perf_counter() - began)
+            marks.clear()
+            began = time.perf_counter()
+            result = with_workers()
+            ended = time.perf_counter()
+            parts.append((marks[0] - began, marks[1] - marks[0], ended - marks[1], marks[2]))
+            equal = equal and same(first, result)
+    finally:
+        workers.in_order = real
+        os.cpu_count, walk.PARALLEL_MIN_UNITS, history_module.PARALLEL_MIN_UNITS = saved
+    whole = statistics.median(alone)
+    before, during, after, unpickling = (statistics.median(p) for p in zip(*parts))
+    # one process merges too, but unpickles nothing
+    tasks = whole - before - (during - unpickling) - after
+    allowed = ", ".join(
+        f"x{whole / (before + max(during, (tasks + during) / n) + after):.1f} at {n}"
+        for n in sorted({2, 4, 8, 16, cores})
+    )
+    text = (
+        f"1 process {whole:.3f} s: before the tasks {before:.3f} s, while the results come "
+        f"{during:.3f} s ({unpickling:.3f} s unpickling), after {after:.3f} s, the tasks "
+        f"{tasks:.3f} s; allows {allowed}"
+    )
+    return text, equal
+
+
 def same_history(a, b) -> bool:
     return (
         list(a.games) == list(b.games)
@@ -205,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
         help="files from which the jobs runs start workers (the reader's threshold)",
     )
     parser.add_argument("--no-history", action="store_true", help="skip the (h) rows")
+    parser.add_argument(
+        "--floor-cores", type=int, default=16, help="(f): cut the tasks as this many cores do"
+    )
     args = parser.parse_args(argv)
     walk.PARALLEL_MIN_UNITS = args.min_parallel
     history_module.PARALLEL_MIN_UNITS = args.min_parallel
@@ -253,6 +335,35 @@ def main(argv: list[str] | None = None) -> int:
                 same = same_history(one, runs[jobs][-1])
                 ok = ok and same
                 histories.append((jobs, runs[jobs], same))
+        floors = [
+            (
+                "reader",
+                serial_floor(
+                    lambda: sgf_read([folder], {"jobs": 1}),
+                    lambda: sgf_read([folder], {"jobs": args.floor_cores}),
+                    lambda a, b: (
+                        (a.tournament, a.files, a.warnings) == (b.tournament, b.files, b.warnings)
+                    ),
+                    args.floor_cores,
+                    args.repeat,
+                ),
+            )
+        ]
+        if not args.no_history:
+            floors.append(
+                (
+                    "history",
+                    serial_floor(
+                        lambda: history_of(folder, 1),
+                        lambda: history_of(folder, args.floor_cores),
+                        same_history,
+                        args.floor_cores,
+                        args.repeat,
+                    ),
+                )
+            )
+        for _, (_, equal) in floors:
+            ok = ok and equal
     rejected = [f for f in serial.files if f.status != "ingested"]
     rejected += [o for o in outcomes if o.error is not None]
     sampled = f" (timed on {len(sample)}, scaled)" if len(sample) < n else ""
@@ -285,6 +396,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"CPU, {name} --jobs {jobs}: this process {cpu:.3f} s, workers {children:.3f} s "
                 f"(median wall {wall:.3f} s)"
             )
+    for name, (text, equal) in floors:
+        print(f"(f) {name}, results made beforehand ({args.floor_cores}-core tasks): {text}")
+        print(f"    identical: {equal}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {cores} cores")
     print(f"ratio (b)/(a) = {t_a / t_b:.1f}x   (target >= 30x)")
     print(f"ratio (b+)/(a) = {t_a / t_bb:.1f}x")

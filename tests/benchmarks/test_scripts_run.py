@@ -99,7 +99,8 @@ def test_json_io_benchmark_prints_both_ratios():
 
 def test_ingest_benchmark_prints_every_jobs_count_and_checks_them():
     """benchmarks/ingest.py at a tiny size, workers forced: the rows of one process and
-    of the jobs the machine has cores for, each checked identical to one process."""
+    of the jobs the machine has cores for, each checked identical to one process, and
+    the part no worker takes."""
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "ingest.py"), "--records", "120",
          "--moves", "20", "--repeat", "1", "--min-parallel", "0", "--baseline-records", "20",
@@ -109,6 +110,9 @@ def test_ingest_benchmark_prints_every_jobs_count_and_checks_them():
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "(h) history (sodos ratings' read), --jobs 1" in done.stdout
     assert "every jobs count identical to 1 process: True" in done.stdout
+    for part in ("reader", "history"):  # the part no worker takes, and what it allows
+        assert f"(f) {part}, results made beforehand (16-core tasks)" in done.stdout
+    assert done.stdout.count("allows x") == 2 and "identical: False" not in done.stdout
 
 
 def test_scale_benchmark_prints_time_and_memory_with_and_without_steps(tmp_path):
