@@ -27,7 +27,7 @@ temporary directory, then times, on the same files:
     time over ``before + max(while, (tasks + while) / N) + after``: a bound measured on
     this machine for a bigger one (it takes the tasks to share out perfectly, the
     workers' pickling to cost nothing; the run's result is checked equal to one
-    process's).
+    process's). The collector is paused, as the ``sodos`` command pauses it.
 
 Each is the best of ``--repeat`` runs (page cache warm). Prints records/s and
 the ratios; the target is (b) ≥ 30 × (a). Checks that every jobs count gives the
@@ -62,6 +62,7 @@ from sodos_plugin.readers.sgf import read as sgf_read
 from sodos_plugin.readers.sgf import walk
 from sodos_plugin.readers.sgf.walk import PARALLEL_MIN_UNITS, Limits, collect, ingest_units
 from sodos_plugin.util import workers
+from sodos_plugin.util.gcpause import paused_gc
 
 INFO = ("PB", "PW", "BR", "WR", "RE", "RO", "EV", "DT", "HA", "KM")
 
@@ -232,13 +233,14 @@ def serial_floor(one, with_workers, same, cores: int, repeat: int) -> tuple[str,
         workers.in_order = given
         alone, parts, equal = [], [], True
         for _ in range(repeat):
-            began = time.perf_counter()
-            first = one()
-            alone.append(time.perf_counter() - began)
-            marks.clear()
-            began = time.perf_counter()
-            result = with_workers()
-            ended = time.perf_counter()
+            with paused_gc():  # as the sodos command runs (the rows above: the reader not)
+                began = time.perf_counter()
+                first = one()
+                alone.append(time.perf_counter() - began)
+                marks.clear()
+                began = time.perf_counter()
+                result = with_workers()
+                ended = time.perf_counter()
             parts.append((marks[0] - began, marks[1] - marks[0], ended - marks[1], marks[2]))
             equal = equal and same(first, result)
     finally:

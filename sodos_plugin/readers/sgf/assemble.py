@@ -40,12 +40,18 @@ Rules:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
 from sodos_hookspecs import FileReport
 
 from sodos_plugin.engine.identity import close_names, identity_key
-from sodos_plugin.engine.model import Game, Player, Result, Tournament
+from sodos_plugin.engine.model import (
+    Tournament,
+    games_from_columns,
+    players_from_columns,
+)
 from sodos_plugin.engine.ranks import format_rank, parse_rank
 from sodos_plugin.errors import InputError
 from sodos_plugin.readers.sgf.ingest import FileOutcome, Record
@@ -400,10 +406,21 @@ def assemble(
     ordered = sorted(first_seen, key=lambda n: first_seen[n][:2])
     index = {n: i for i, n in enumerate(ordered)}
     ranks, rank_warnings = _player_ranks(seats)
-    players = []
-    for player in ordered:
-        warnings.extend(rank_warnings.get(player, ()))
-        players.append(Player(player, ranks.get(player)))
+    if rank_warnings:
+        for player in ordered:
+            warnings.extend(rank_warnings.get(player, ()))
+    n = len(ordered)
+    nothing, no_text = (None,) * n, ("",) * n  # what a record does not say of a player
+    players = players_from_columns(
+        names=ordered,
+        ranks=list(map(ranks.get, ordered)),
+        ratings=nothing,
+        clubs=no_text,
+        countries=no_text,
+        smms_corrections=(0,) * n,
+        start_scores=nothing,
+        ids=nothing,
+    )
 
     top = max([r for r, round_games in games.items() if round_games] + [r for r, _ in byes] + [0])
     rounds = top
@@ -415,23 +432,29 @@ def assemble(
                 where="rounds",
             )
         rounds = options.rounds
-    game_list = [
-        Game(r, index[rec.black], index[rec.white], *_outcome(rec))
-        for r in sorted(games)
-        for rec in sorted(games[r].values(), key=_by_source)
-    ]
+    kept = [rec for r in sorted(games) for rec in sorted(games[r].values(), key=_by_source)]
+    outcomes = [rec.result for rec in kept]
+    game_list = games_from_columns(
+        [rec.round for rec in kept],
+        [index[rec.black] for rec in kept],
+        [index[rec.white] for rec in kept],
+        [outcome.result for outcome in outcomes],
+        [rec.handicap for rec in kept],
+        [outcome.by_default for outcome in outcomes],
+    )
     bye_set = frozenset((r, index[p]) for r, p in byes)
     absent: list[tuple[int, int]] = []
+    everyone = range(len(players))
     for r in range(1, rounds + 1):
-        present = set(map(index.__getitem__, seats.get(r, ())))
-        absent.extend((r, i) for i in range(len(players)) if i not in present)
-    absences = frozenset(pair for pair in absent if pair not in bye_set)
+        missing = set(everyone).difference(map(index.__getitem__, seats.get(r, ())))
+        absent.extend(zip(repeat(r), missing))
+    absences = frozenset(absent).difference(bye_set)
     try:
         tournament = Tournament(
             name=event or name,
             rounds=rounds,
-            players=tuple(players),
-            games=tuple(game_list),
+            players=players,
+            games=game_list,
             byes=bye_set,
             absences=absences,
             settings=dict(settings or {}),
@@ -518,12 +541,7 @@ def _close_name_warnings(
     return found
 
 
-def _by_source(record: Record) -> str:
-    return record.source
-
-
-def _outcome(record: Record) -> tuple[Result, int, bool]:
-    return record.result.result, record.handicap, record.result.by_default
+_by_source = attrgetter("source")  # a round's games are in their files' order
 
 
 def _seen(first_seen: dict[str, tuple[int, int]], player: str, r: int, order: int) -> None:
