@@ -19,7 +19,8 @@ from sodos_hookspecs import (
     RatingState,
 )
 
-from sodos_plugin.ratings.columns import argsort_ints, levels
+from sodos_plugin.ratings.columns import StepTotals, argsort_ints, levels
+from sodos_plugin.ratings.systems import egf
 
 HOST = builtin_host({"cache": {"enabled": False}})
 
@@ -160,6 +161,67 @@ def test_gor_on_arrays_gives_the_per_game_numbers(seed, decimals):
     assert list(lean.result.final.items()) == list(full.result.final.items())
     assert lean.result.initial == full.result.initial
     assert lean.warnings == full.warnings
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 400])
+@pytest.mark.parametrize("seed", range(3))
+def test_gor_by_chunks_gives_the_numbers_of_one_pass(monkeypatch, chunk, seed):
+    """GoR a chunk of whole tournaments at a time: the steps, final ratings, first
+    ratings (given, from ranks, defaults) and warnings of one pass, of the per-game path,
+    and without steps the totals the steps give."""
+    history, start = gor_history(seed, 900, -900.0, 2800.0, most=4)
+    whole = HOST.ratings(history, rating="egf", initial=start)
+    full = HOST.ratings(history, rating="egf", initial=start, details=True)
+    monkeypatch.setattr(egf, "CHUNK_GAMES", chunk)
+    parts = HOST.ratings(history, rating="egf", initial=start)
+    assert type(parts.result.steps).__name__ == "StepColumns"  # the array path ran
+    assert list(parts.result.steps) == list(whole.result.steps)
+    assert [s[:6] for s in parts.result.steps] == [s[:6] for s in full.result.steps]
+    assert list(parts.result.final.items()) == list(full.result.final.items())
+    assert list(parts.result.initial.items()) == list(full.result.initial.items())
+    assert parts.warnings == full.warnings
+    lean = HOST.ratings(history, rating="egf", initial=start, steps=False)
+    totals = StepTotals.of(whole.result.steps)
+    assert lean.result.steps.totals() == totals.totals()
+    assert list(lean.result.steps.games) == list(totals.games)  # the players' order too
+    assert (len(lean.result.steps), lean.result.steps.finite()) == (len(totals), True)
+    assert list(lean.result.final.items()) == list(full.result.final.items())
+
+
+@pytest.mark.parametrize("grouped", [True, False])
+@pytest.mark.parametrize("chunk", [1, 50, 1 << 20])
+def test_gor_events_coded_out_of_their_order(monkeypatch, grouped, chunk):
+    """A games table's own event codes, in another order than the events are rated:
+    the games by event in that order (no rank made per game), or mixed (sorted first);
+    the per-game path's numbers either way, by chunks or in one."""
+    rng = np.random.default_rng(4)
+    events, per, players = 12, 30, 40
+    keys = [f"e{k:02d}" for k in range(events)]  # rated in this order: by day
+    days = [f"2024-01-{1 + k:02d}" for k in range(events)]
+    rank = np.repeat(np.arange(events), per)
+    if not grouped:
+        rank = rank.reshape(events, per).T.ravel()  # one game of each event in turn
+    n = len(rank)
+    black = rng.integers(0, players, n)
+    white = (black + rng.integers(1, players, n)) % players
+    names = [f"p{i}" for i in range(players)]
+    history = GameHistory(
+        GameColumns(
+            date=Coded(rank, days),
+            event=Coded(events - 1 - rank, keys[::-1]),  # codes the reverse of ranks
+            black=Coded(black, names),
+            white=Coded(white, names),
+            result=rng.choice([0.0, 0.5, 1.0], n),
+            handicap=rng.choice([0, 0, 2], n),
+        )
+    )
+    full = HOST.ratings(history, rating="egf", details=True)
+    monkeypatch.setattr(egf, "CHUNK_GAMES", chunk)
+    lean = HOST.ratings(history, rating="egf")
+    assert type(lean.result.steps).__name__ == "StepColumns"  # the array path ran
+    assert [s[:6] for s in lean.result.steps] == [s[:6] for s in full.result.steps]
+    assert list(lean.result.final.items()) == list(full.result.final.items())
+    assert [s.period for s in full.result.steps[:3]] == ["e00"] * 3
 
 
 @pytest.mark.parametrize("classes", ["AX", "B"])

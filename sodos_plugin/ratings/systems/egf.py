@@ -618,12 +618,15 @@ def _rate_arrays(
     history: GameHistory, initial: Mapping[str, InitialRating], params: Mapping[str, Any]
 ) -> RatingResult | None:
     """The 2021 formula without details on arrays: the numbers, steps, seeds and warnings
-    of the per-game path, with no object per game. Tournaments that share no player are
-    rated at once (:func:`sodos_plugin.ratings.columns.levels`); within one, each
+    of the per-game path, with no object per game. The tournaments in order, a chunk of
+    whole ones at a time (:data:`CHUNK_GAMES` games: what is held beside the columns is
+    a chunk's pairs, not every game's); within a chunk, tournaments that share no player
+    are rated at once (:func:`sodos_plugin.ratings.columns.levels`); within one, each
     player's β, con and bonus once, every game from the ratings before it, each player's
-    changes summed as ``math.fsum`` sums them (:func:`_stored`). ``None`` when the history
-    needs that path (an unknown class: its warning comes between seeds; a rating at the
-    ceiling)."""
+    changes summed as ``math.fsum`` sums them (:func:`_stored`). Without steps
+    (``steps`` false) only their totals are kept (:class:`StepTotals`). ``None`` when
+    the history needs that path (an unknown class: its warning comes between seeds; a
+    rating at the ceiling)."""
     use_class = params["use_class"]
     if has_times_or_ids(history.games):  # events of one day then sort by their first game
         return None
@@ -642,9 +645,13 @@ def _rate_arrays(
     if not (arrays.size == 19).all():
         rated = np.flatnonzero(arrays.size == 19)
     ev = arrays.event if rated is None else arrays.event[rated]
-    if ordered != list(range(len(events))):  # (the events coded in order: codes are ranks)
-        ev = event_rank[ev]
-    if len(ev) and (ev[1:] < ev[:-1]).any():
+    # each game's event's rank is rank[ev] (None: the events are coded in order, codes
+    # are ranks); the usual history has its games by event in that order already, and
+    # then no rank is made per game but a chunk's
+    rank = None if ordered == list(range(len(events))) else event_rank
+    if not _by_event(ev, rank):
+        ev = ev if rank is None else rank[ev]
+        rank = None
         by_event = argsort_ints(ev)
         rated = by_event if rated is None else rated[by_event]
         ev = ev[by_event]
@@ -656,18 +663,12 @@ def _rate_arrays(
     skipped_sizes = n - m
     black, white = take(arrays.black), take(arrays.white)
     names = arrays.names
-    pairs = _pairs(black, white, ev, len(names), len(events))
-    pair_player, pair_event, games_of = pairs.player, pairs.event, pairs.games
-    # first ratings, in the order the per-game path seeds them
-    warnings: list[str] = []
-    seeds = pairs.seeds.tolist()
-    seed_names = [names[p] for p in seeds]
-    rating, origin = _first_ratings(
-        history, initial, params, seeds, seed_names, len(names), warnings
-    )
-    # per event (in order): its weight, label, date, its games' and pairs' ranges
-    game_start = np.searchsorted(ev, np.arange(len(events) + 1))
-    pair_start = np.searchsorted(pair_event, np.arange(len(events) + 1))
+    # per event (in order): its weight, label, date, its games' range
+    if rank is None:
+        game_start = np.searchsorted(ev, np.arange(len(events) + 1))
+    else:
+        game_start = np.zeros(len(events) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(ev, minlength=len(events))[ordered], out=game_start[1:])
     keys = [events[e] for e in ordered]
     own = list(map(history.events.get, keys))
     labels = [e.name if e is not None and e.name else key for e, key in zip(own, keys)]
@@ -688,51 +689,106 @@ def _rate_arrays(
     result, stones = take(arrays.result), take(arrays.handicap)
     handicaps = bool((stones >= 1).any())
     weighted = bool((weights != 1.0).any())
-    count = len(pair_player)
-    before = np.empty(count)
-    after = np.empty(count)
-    wave = levels(pair_event, pair_player, len(events), pairs.by_player)
-    by_wave = with_games[np.argsort(wave[with_games], kind="stable")]
-    bounds = np.searchsorted(wave[by_wave], np.arange(wave.max() + 2 if len(with_games) else 1))
+    keep = bool(params.get("steps", True))  # else final ratings only: the steps' totals
+    warnings: list[str] = []
+    rating = np.zeros(len(names))
+    seen = np.zeros(len(names), dtype=bool)
+    origin: dict[str, str] = {}
+    seed_parts: list[Any] = []
+    kept: list[tuple[Any, ...]] = []  # each chunk's steps, when kept
+    games_of_player = np.zeros(len(names))  # else their totals
+    last_event = np.full(len(names), -1, dtype=np.int64)
+    count, finite = 0, True
     slot = np.zeros(len(names), dtype=np.int64)  # a player's place among a wave's pairs
-    for k in range(len(bounds) - 1):
-        chosen = by_wave[bounds[k] : bounds[k + 1]]
-        if not len(chosen):
-            continue
-        pi = _ranges(pair_start[chosen], pair_start[chosen + 1])  # its pairs, in order
-        gi = _ranges(game_start[chosen], game_start[chosen + 1])  # its games, in order
-        players = pair_player[pi]
-        start = rating[players]
-        # a wave's tournaments share no player: a player is one pair of the wave
-        slot[players] = np.arange(len(pi))
-        gb, gw = slot[black[gi]], slot[white[gi]]
-        terms = game_terms(
-            start,
-            gb,
-            gw,
-            result[gi],
-            stones[gi] if handicaps else None,
-            weights[ev[gi]] if weighted else None,  # (a weight of 1 changes no number)
-            params["formula"],
-            float(params["epsilon"]),
+    for e0, e1 in _event_chunks(game_start):
+        g0, g1 = int(game_start[e0]), int(game_start[e1])
+        ev_here = (ev[g0:g1] if rank is None else rank[ev[g0:g1]]) - e0
+        black_here, white_here = black[g0:g1], white[g0:g1]
+        pairs = _pairs(black_here, white_here, ev_here, len(names), e1 - e0)
+        pair_player, pair_event, games_of = pairs.player, pairs.event, pairs.games
+        # first ratings of the players met here first, in the order the per-game path
+        # seeds them (by first appearance)
+        new = pairs.seeds[~seen[pairs.seeds]]
+        seen[new] = True
+        seeds = new.tolist()
+        first, found = _first_ratings(
+            history, initial, params, seeds, [names[p] for p in seeds], len(names), warnings
         )
-        if terms.outside is not None:  # (not rated, with a warning each)
-            return None
-        ends = _stored(start, terms.change, terms.player, games_of[pi], floor, decimals)
-        before[pi] = start
-        after[pi] = ends
-        rating[players] = ends
+        rating[new] = first[new]
+        origin.update(found)
+        seed_parts.append(new)
+        # per event of the chunk: its games' and pairs' ranges
+        starts = game_start[e0 : e1 + 1] - g0
+        pair_start = np.searchsorted(pair_event, np.arange(e1 - e0 + 1))
+        rated_here = np.flatnonzero(starts[1:] > starts[:-1])  # (events with games)
+        before = np.empty(len(pair_player))
+        after = np.empty(len(pair_player))
+        wave = levels(pair_event, pair_player, e1 - e0, pairs.by_player)
+        by_wave = rated_here[np.argsort(wave[rated_here], kind="stable")]
+        bounds = np.searchsorted(wave[by_wave], np.arange(wave.max() + 2))
+        result_here, stones_here = result[g0:g1], stones[g0:g1]
+        for k in range(len(bounds) - 1):
+            chosen = by_wave[bounds[k] : bounds[k + 1]]
+            if not len(chosen):
+                continue
+            pi = _ranges(pair_start[chosen], pair_start[chosen + 1])  # its pairs, in order
+            gi = _ranges(starts[chosen], starts[chosen + 1])  # its games, in order
+            players = pair_player[pi]
+            start = rating[players]
+            # a wave's tournaments share no player: a player is one pair of the wave
+            slot[players] = np.arange(len(pi))
+            gb, gw = slot[black_here[gi]], slot[white_here[gi]]
+            terms = game_terms(
+                start,
+                gb,
+                gw,
+                result_here[gi],
+                stones_here[gi] if handicaps else None,
+                weights[ev_here[gi] + e0] if weighted else None,  # (1 changes no number)
+                params["formula"],
+                float(params["epsilon"]),
+            )
+            if terms.outside is not None:  # (not rated, with a warning each)
+                return None
+            ends = _stored(start, terms.change, terms.player, games_of[pi], floor, decimals)
+            before[pi] = start
+            after[pi] = ends
+            rating[players] = ends
+        if keep:
+            kept.append((pair_player, pair_event + e0, games_of, before, after))
+        else:  # what StepColumns.totals and .finite give of these steps
+            games_of_player += np.bincount(pair_player, weights=games_of, minlength=len(names))
+            np.maximum.at(last_event, pair_player, pair_event + e0)
+            finite = finite and bool(np.isfinite(before).all() and np.isfinite(after).all())
+        count += len(pair_player)
     if skipped_sizes:
         warnings.append(f"{NAME}: {skipped_sizes} game(s) not on 19x19 not rated (GoR rates 19x19)")
-    steps = StepColumns(
-        names,
-        pair_player,
-        Lazy(count, lambda k: labels[pair_event[k]]),
-        Lazy(count, lambda k: step_dates[pair_event[k]]),
-        (before, None, None),
-        (after, None, None),
-        games_of,
-    )
+    if keep:
+        if kept:
+            pair_player, pair_event, games_of, before, after = map(np.concatenate, zip(*kept))
+        else:
+            pair_player = pair_event = games_of = np.zeros(0, dtype=np.int64)
+            before = after = np.zeros(0)
+        steps: Any = StepColumns(
+            names,
+            pair_player,
+            Lazy(count, lambda k: labels[pair_event[k]]),
+            Lazy(count, lambda k: step_dates[pair_event[k]]),
+            (before, None, None),
+            (after, None, None),
+            games_of,
+        )
+    else:
+        met = np.flatnonzero(last_event >= 0).tolist()
+        totals, ends_at = games_of_player.tolist(), last_event.tolist()
+        steps = StepTotals(
+            {names[p]: int(totals[p]) for p in met},
+            {names[p]: step_dates[ends_at[p]] for p in met},
+            count,
+            finite,
+        )
+    seeds = np.concatenate(seed_parts).tolist() if seed_parts else []
+    seed_names = [names[p] for p in seeds]
     final = dict(zip(seed_names, _states(rating[seeds].tolist())))
     played = [e for e in ordered if day_of(e) is not None]
     ends = {}
@@ -743,6 +799,35 @@ def _rate_arrays(
             "last_event": [day_of(last), "", "", events[last]],
         }
     return RatingResult(steps=steps, final=final, initial=origin, warnings=warnings, state=ends)
+
+
+#: Games rated a chunk at a time (whole tournaments: a chunk ends with the tournament
+#: that reaches it): the pairs, waves and terms of a chunk are what the rating holds
+#: beside the columns, not the pairs of every game.
+CHUNK_GAMES = 1 << 20
+
+
+def _by_event(ev: Any, rank: Any) -> bool:
+    """Whether the games' events ranks (``rank[ev]``, or ``ev`` when ``rank`` is None)
+    never decrease, checked a chunk at a time (no array per game)."""
+    last = -1
+    for start in range(0, len(ev), CHUNK_GAMES):
+        part = ev[start : start + CHUNK_GAMES]
+        if rank is not None:
+            part = rank[part]
+        if part[0] < last or (part[1:] < part[:-1]).any():
+            return False
+        last = part[-1]
+    return True
+
+
+def _event_chunks(game_start: Any) -> list[tuple[int, int]]:
+    """The events (``game_start``: where each one's games start, and the end) in runs
+    of whole events of about :data:`CHUNK_GAMES` games, those with games only."""
+    total = int(game_start[-1])
+    cuts = np.searchsorted(game_start, np.arange(CHUNK_GAMES, total, CHUNK_GAMES))
+    bounds = sorted({0, *cuts.tolist(), len(game_start) - 1})
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if game_start[b] > game_start[a]]
 
 
 def _first_ratings(
@@ -758,15 +843,24 @@ def _first_ratings(
     in the seeds' order): what :func:`sodos_plugin.ratings.periods.seed` gives each, in
     that order."""
     rating = np.zeros(count, dtype=float)
+    if not seeds:
+        return rating, {}
     # every seed given a rating: seed()'s answers without the calls; the given ratings
     # read in their own order (their objects lie in memory about so: in the seeds'
     # order, reading them costs four times more)
-    of = dict(zip(seed_names, seeds))
-    given = [
-        (p, g.state.rating, g.source or "initial ratings")
-        for name, g in initial.items()
-        if g is not None and (p := of.get(name)) is not None
-    ]
+    if len(initial) <= 4 * len(seeds):
+        of = dict(zip(seed_names, seeds))
+        given = [
+            (p, g.state.rating, g.source or "initial ratings")
+            for name, g in initial.items()
+            if g is not None and (p := of.get(name)) is not None
+        ]
+    else:  # (a few seeds, as a chunk's, among many given ratings: the seeds looked up)
+        given = [
+            (p, g.state.rating, g.source or "initial ratings")
+            for p, name in zip(seeds, seed_names)
+            if (g := initial.get(name)) is not None
+        ]
     if len(given) == len(seeds):
         played, values, sources = zip(*given) if given else ((), (), ())
         rating[list(played)] = values
