@@ -78,6 +78,7 @@ _PLAIN_RUN = re.compile(rb";[BW]\[[a-zA-Z]{0,2}\](?:\s*;[BW]\[[a-zA-Z]{0,2}\])*"
 _SPACE = b" \t\n\r\x0b\x0c"  # \s of a bytes pattern, bytes.split()'s whitespace
 _GAME_END = b")" + _SPACE
 _LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
+_PASSES = (b";B[]", b";W[]")
 #: What may follow a plain move in a run of them (and b"": the end of the data).
 _NEXT_OF_PLAIN = frozenset([b"", b";", b")", *(bytes([c]) for c in _SPACE)])
 _NUMBER = re.compile(rb"\s*(\d{1,3})")
@@ -113,9 +114,9 @@ def moves(data: bytes) -> bytes:
     A regular expression costs about 0.1 µs a move; a server's record is mostly a run of
     plain moves (``;B[pd];W[dp]``, whitespace between). So the moves from the first
     plain move to the end of the game (``]`` then only ``)`` and whitespace) are taken
-    in whole-buffer passes when that part is nothing but plain moves of two letters
-    with whitespace before a ``;`` only: such a part is its own matches, less the
-    whitespace between them. Otherwise, where the first plain move starts a run of
+    in whole-buffer passes when that part is nothing but plain moves of two letters (and
+    passes at its end) with whitespace before a ``;`` only: such a part is its own
+    matches, less the whitespace between them. Otherwise, where the first plain move starts a run of
     them, that run is taken as one match of :data:`_PLAIN_RUN` and the rest by
     :data:`_MOVE`; else the pattern finds them all. No match crosses the
     edge of either part: a part starts at ``;``, which a match holds only first, and
@@ -130,17 +131,21 @@ def moves(data: bytes) -> bytes:
     if data[end - 1] == 0x5D:  # "]"
         part = data[start:end]
         tokens = part.translate(None, _SPACE)
+        moves_end = len(tokens)  # the passes that end a game (``;W[];B[]``) set apart
+        while tokens.endswith(_PASSES, 0, moves_end):
+            moves_end -= 4
+        passes, tokens = tokens[moves_end:], tokens[:moves_end]
         count = len(tokens) // 6
         if (
             len(tokens) == 6 * count
-            and (len(tokens) == len(part) or _spaces_before_moves(part))
+            and (len(tokens) + len(passes) == len(part) or _spaces_before_moves(part))
             and tokens[0::6].count(b";") == count
             and tokens[2::6].count(b"[") == count
             and tokens[5::6].count(b"]") == count
             and not tokens[1::6].translate(None, b"BW")
             and not (tokens[3::6] + tokens[4::6]).translate(None, _LETTERS)
         ):
-            return b"".join(_MOVE.findall(data, 0, start)) + tokens
+            return b"".join(_MOVE.findall(data, 0, start)) + tokens + passes
     run = _PLAIN_RUN.search(data, start)
     assert run is not None  # the plain move at start begins one
     before, after = run.span()

@@ -29,6 +29,9 @@ def matches(data: bytes) -> bytes:
         (ROOT + b";B[pd];W [dp];B[pp])", b";B[pd];W [dp];B[pp]"),
         (ROOT + b";B[pd];W[d p];B[pp])", b";B[pd];B[pp]"),  # not a move: no match
         (ROOT + b";B[pd];W[];B[pp];W[tt])", b";B[pd];W[];B[pp];W[tt]"),  # passes
+        (ROOT + b";B[pd];W[dp]\n;B[];W[])", b";B[pd];W[dp];B[];W[]"),  # at the end
+        (ROOT + b";B[pd];W[dp];B[]; W[])", b";B[pd];W[dp];B[]; W[]"),
+        (ROOT + b";B[];W[])", b";B[];W[]"),
         (ROOT + b";B[pd];W[dpq];B[pp])", b";B[pd];B[pp]"),  # three letters: no match
         (ROOT + b";B[pd]BL[10];W[dp]WL[9];B[pp])", b";B[pd];W[dp];B[pp]"),
         (ROOT + b";B[pd];W[dp]C[nice];B[pp])", b";B[pd];W[dp];B[pp]"),
