@@ -1,7 +1,8 @@
 """SGF ingest speed against sgfmill's full parse, measured in one run.
 
 Generates a corpus of game records (default 2,000 records of 250 moves; a
-400-player, 10-round tournament so the reader assembles a real tournament) in a
+400-player, 10-round tournament so the reader assembles a real tournament; with
+``--form server``, a server archive's records of ``benchmarks/generate.py``) in a
 temporary directory, then times, on the same files:
 
 (a) sgfmill baseline: read the file, ``Sgf_game.from_bytes``, read the root's
@@ -55,6 +56,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from generate import write_server_records
 from sgfmill import sgf
 
 from sodos_plugin.readers.sgf import history as history_module
@@ -287,6 +289,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-history", action="store_true", help="skip the (h) rows")
     parser.add_argument(
+        "--form",
+        choices=("tournament", "server"),
+        default="tournament",
+        help="the records: a tournament's, moves alone (default), or a server archive's "
+        "(benchmarks/generate.py: KGS, OGS, IGS moves with the time left, Fox's alone)",
+    )
+    parser.add_argument(
         "--floor-cores", type=int, default=16, help="(f): cut the tasks as this many cores do"
     )
     args = parser.parse_args(argv)
@@ -299,11 +308,15 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="sodos-ingest-") as tmp:
         folder = Path(tmp)
         began = time.perf_counter()
-        paths = generate(folder, args.records, args.moves)
+        if args.form == "server":
+            paths = write_server_records(folder, args.records, moves=args.moves)
+        else:
+            paths = generate(folder, args.records, args.moves)
         n = len(paths)
         size = sum(p.stat().st_size for p in paths)
         print(
-            f"corpus: {n} records of {args.moves} moves, {size / n:.0f} bytes each, in {tmp} "
+            f"corpus: {n} {args.form} records of about {args.moves} moves, {size / n:.0f} "
+            f"bytes each, in {tmp} "
             f"(written in {time.perf_counter() - began:.1f} s)"
         )
         plain_read(paths)  # warm the page cache
