@@ -3,8 +3,9 @@
 # dependencies from wheels carried in .whl/ (no network), then run, each part under its
 # own time budget so that the whole ends within about 9 minutes:
 #   1. benchmarks/scale.py at 1M, 10M, 100M games, OGS final ratings only (half the budget);
-#   2. benchmarks/ingest.py at 200 000 records: one process, --jobs 2, 4, 16 (those the
-#      machine has cores for), the reader and the history, speed-ups, identical results;
+#   2. benchmarks/ingest.py at 200 000 server records (--form server): one process,
+#      --jobs 2, 4, 16 (those the machine has cores for), the reader and the history,
+#      speed-ups, identical results, and (f), what no worker takes;
 #   3. benchmarks/scale.py at 1M, 10M, 100M games, GoR (what is left);
 #   a size projected to overrun its part's budget is skipped (or stopped), and said so.
 # Everything it prints goes to $OUT (machine.txt, install.txt, ingest.txt, scale-*.txt,
@@ -96,7 +97,7 @@ fi
 [ "$INGEST_LIMIT" -lt 30 ] && INGEST_LIMIT=30
 timeout "$INGEST_LIMIT" "$PY" "$ROOT/benchmarks/ingest.py" --records "$RECORDS" \
   --repeat "$REPEAT" --baseline-records "$SAMPLE" --jobs-list 2,4,16 --min-parallel "$MINPAR" \
-  2>&1 | tee "$OUT/ingest.txt"
+  --form server 2>&1 | tee "$OUT/ingest.txt"
 status=${PIPESTATUS[0]}
 [ "$status" = 124 ] && say "ingest: stopped at its budget of $INGEST_LIMIT s (rows above are complete)"
 say "ingest exit $status at $(( $(date +%s) - START )) s"
