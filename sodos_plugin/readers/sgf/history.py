@@ -116,11 +116,11 @@ def moves(data: bytes) -> bytes:
     plain move to the end of the game (``]`` then only ``)`` and whitespace) are taken
     in whole-buffer passes when that part is nothing but plain moves of two letters (and
     passes at its end) with whitespace before a ``;`` only: such a part is its own
-    matches, less the whitespace between them. Otherwise, where the first plain move starts a run of
-    them, that run is taken as one match of :data:`_PLAIN_RUN` and the rest by
-    :data:`_MOVE`; else the pattern finds them all. No match crosses the
-    edge of either part: a part starts at ``;``, which a match holds only first, and
-    ends after a whole move."""
+    matches, less the whitespace between them. Otherwise, where the first plain move
+    starts a run of them, that run is taken as one match of :data:`_PLAIN_RUN` and the
+    rest by :data:`_MOVE`; else the pattern finds them all. No match crosses the edge of
+    either part: a part starts at ``;``, which a match holds only first, and ends after
+    a whole move."""
     first = _PLAIN_MOVE.search(data)
     if first is None or data[first.end() : first.end() + 1] not in _NEXT_OF_PLAIN:
         # no plain move, or moves with more in their node (OGS's ``;B[pd]BL[596.7]``):
