@@ -99,6 +99,13 @@ def _choose_event(first_file: Mapping[str, str], options: SgfOptions) -> str | N
     return next(iter(first_file), None)
 
 
+def _note_events(events: dict[str, str], records: Iterable[Record]) -> None:
+    """Each event of ``records`` not in ``events`` yet, with its first file."""
+    for record in records:
+        if record.event is not None and record.event not in events:
+            events[record.event] = record.source
+
+
 def _unusable(outcome: FileOutcome, chosen: str | None, key) -> FileReport | None:
     """Why a file is not read at all (its report), or None: unreadable, of another
     event only, or a record that cannot be a pairing (no name, no round; PB and PW one
@@ -251,9 +258,7 @@ def assemble(
             if report is not None:
                 status.append(report)
                 continue
-            for record in outcome.records:
-                if record.event is not None and record.event not in events:
-                    events[record.event] = record.source
+            _note_events(events, outcome.records)
             if chosen is None and len(events) > (event is not None):
                 if len(events) > 1:
                     break  # records of two events: the error is said below
@@ -346,18 +351,17 @@ def assemble(
                 if notes:
                     warnings.extend(f"{source}: {note}" for note in notes)
                 ingested = True
-            if report is not None:  # rejected above
-                pass
-            elif ingested:
-                report = FileReport(outcome.source, "ingested")
-                if several:  # each game not ingested is reported as a loose file would be
-                    extra.extend(FileReport(game, kind, why) for kind, why, game in others)
-            elif others and all(k == "duplicate" for k, _, _ in others):
-                report = FileReport(outcome.source, "duplicate", others[0][1])
-            else:
-                kind = "excluded" if others else "rejected"
-                reason = "; ".join(sorted({why for _, why, _ in others})) or "no games"
-                report = FileReport(outcome.source, kind, reason)
+            if report is None:  # (else rejected above)
+                if ingested:
+                    report = FileReport(outcome.source, "ingested")
+                    if several:  # each game not ingested is reported as a loose file would be
+                        extra.extend(FileReport(game, kind, why) for kind, why, game in others)
+                elif others and all(k == "duplicate" for k, _, _ in others):
+                    report = FileReport(outcome.source, "duplicate", others[0][1])
+                else:
+                    kind = "excluded" if others else "rejected"
+                    reason = "; ".join(sorted({why for _, why, _ in others})) or "no games"
+                    report = FileReport(outcome.source, kind, reason)
             status.append(report)
     except InputError as error:
         held = error
@@ -368,9 +372,7 @@ def assemble(
     if not (settled and chosen in events):
         for outcome in stream:
             if _unusable(outcome, chosen, key) is None:
-                for record in outcome.records:
-                    if record.event is not None:
-                        events.setdefault(record.event, record.source)
+                _note_events(events, outcome.records)
                 if settled and chosen in events:
                     break
     event = _choose_event(events, options)
@@ -433,14 +435,14 @@ def assemble(
             )
         rounds = options.rounds
     kept = [rec for r in sorted(games) for rec in sorted(games[r].values(), key=_by_source)]
-    outcomes = [rec.result for rec in kept]
+    results = [rec.result for rec in kept]
     game_list = games_from_columns(
         [rec.round for rec in kept],
         [index[rec.black] for rec in kept],
         [index[rec.white] for rec in kept],
-        [outcome.result for outcome in outcomes],
+        [parsed.result for parsed in results],
         [rec.handicap for rec in kept],
-        [outcome.by_default for outcome in outcomes],
+        [parsed.by_default for parsed in results],
     )
     bye_set = frozenset((r, index[p]) for r, p in byes)
     absent: list[tuple[int, int]] = []
