@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
 from operator import attrgetter
-from typing import Any
+from typing import Any, NoReturn
 
 from sodos_hookspecs import FileReport
 
@@ -241,6 +241,9 @@ def assemble(
     first_seen: dict[str, tuple[int, int]] = {}  # name → (first round, input order)
     no_event = 0  # records without EV: counted in the event when there is one
     order = 0
+    current = None  # the round of the record placed last, its seats and games
+    round_seats: dict[str, Record] = {}
+    round_games: dict[str, Record] = {}
 
     def one_bye(r: int, player: str, where: str) -> None:
         known = bye_of_round.setdefault(r, (player, where))
@@ -254,20 +257,36 @@ def assemble(
     held: InputError | None = None  # a contradiction, raised once the events are known
     try:
         for outcome in stream:
-            report = _unusable(outcome, chosen, key)
-            if report is not None:
-                status.append(report)
-                continue
-            _note_events(events, outcome.records)
+            records = outcome.records
+            if outcome.error is None and len(records) == 1:  # the usual file: checked here
+                first = records[0]
+                r, record_event = first.round, first.event
+                if (
+                    not first.black
+                    or not first.white
+                    or r is None
+                    or not 1 <= r <= MAX_ROUNDS
+                    or (chosen is not None and record_event not in (None, chosen))
+                ):
+                    status.append(_unusable(outcome, chosen, key))  # says why
+                    continue
+                if record_event is not None and record_event not in events:
+                    events[record_event] = first.source
+            else:
+                report = _unusable(outcome, chosen, key)
+                if report is not None:
+                    status.append(report)
+                    continue
+                _note_events(events, records)
             if chosen is None and len(events) > (event is not None):
                 if len(events) > 1:
                     break  # records of two events: the error is said below
                 event = next(iter(events))
             ingested = False
-            several = len(outcome.records) > 1
+            several = len(records) > 1
             others: list[tuple[str, str, str]] = []  # (status, reason, game) not ingested
             report = None
-            for record in outcome.records:
+            for record in records:
                 source, black, white, _, _, result, _, r, _, record_event, _, handicap, notes = (
                     record
                 )
@@ -292,10 +311,12 @@ def assemble(
                 if b != black or w != white:
                     black, white = b, w
                     record = record._replace(black=black, white=white)  # kept under its new names
-                round_seats = seats.get(r)
-                if round_seats is None:
-                    round_seats = seats[r] = {}
-                    games[r] = {}
+                if r != current:  # consecutive records are mostly of one round
+                    round_seats = seats.get(r)
+                    if round_seats is None:
+                        round_seats = seats[r] = {}
+                        games[r] = {}
+                    round_games, current = games[r], r
                 if bye_key is not None and bye_key in (names.key(black), names.key(white)):
                     player = white if names.key(black) == bye_key else black
                     seat = round_seats.get(player)
@@ -313,7 +334,6 @@ def assemble(
                     _seen(first_seen, player, r, order)
                     ingested = True
                     continue
-                round_games = games[r]
                 known = round_games.get(black)
                 if known is not None and known.white == white:
                     same = (
@@ -330,23 +350,23 @@ def assemble(
                     warnings.extend(_rank_changes(known, record))
                     others.append(("duplicate", f"same game as {known.source}", source))
                     continue
-                for player in (black, white):
-                    seat = round_seats.get(player)
-                    if seat is not None:
-                        raise InputError(
-                            f"round {r}: {player!r} is in two games: {seat.source} and {source}"
-                        )
-                    if byes and (r, player) in byes:
-                        raise InputError(
-                            f"round {r}: {player!r} has a game here and the bye in "
-                            f"{byes[(r, player)]}",
-                            source=source,
-                        )
-                    round_seats[player] = record
-                    order += 1
-                    seen = first_seen.get(player)
-                    if seen is None or r < seen[0]:
-                        first_seen[player] = (r, order)
+                # each seat taken in one lookup; a seat held already ends the run, so
+                # what was taken before the error does not matter
+                if round_seats.setdefault(black, record) is not record:
+                    _two_games(r, black, round_seats[black], source)
+                if byes and (r, black) in byes:
+                    _game_and_bye(r, black, byes[r, black], source)
+                if round_seats.setdefault(white, record) is not record:
+                    _two_games(r, white, round_seats[white], source)
+                if byes and (r, white) in byes:
+                    _game_and_bye(r, white, byes[r, white], source)
+                seen = first_seen.get(black)
+                if seen is None or r < seen[0]:
+                    first_seen[black] = (r, order + 1)
+                seen = first_seen.get(white)
+                if seen is None or r < seen[0]:
+                    first_seen[white] = (r, order + 2)
+                order += 2
                 round_games[black] = record
                 if notes:
                     warnings.extend(f"{source}: {note}" for note in notes)
@@ -422,6 +442,7 @@ def assemble(
         smms_corrections=(0,) * n,
         start_scores=nothing,
         ids=nothing,
+        typed=True,  # names are text, ranks parse_rank's int or None, the rest constants
     )
 
     top = max([r for r, round_games in games.items() if round_games] + [r for r, _ in byes] + [0])
@@ -443,6 +464,7 @@ def assemble(
         [parsed.result for parsed in results],
         [rec.handicap for rec in kept],
         [parsed.by_default for parsed in results],
+        typed=True,  # rounds, handicaps and indexes are int, results Result, flags bool
     )
     bye_set = frozenset((r, index[p]) for r, p in byes)
     absent: list[tuple[int, int]] = []
@@ -468,6 +490,14 @@ def assemble(
     files.extend(status)  # type: ignore[arg-type]  # every position was filled above
     files.extend(extra)
     return tournament, files, warnings
+
+
+def _two_games(r: int, player: str, seat: Record, source: str) -> NoReturn:
+    raise InputError(f"round {r}: {player!r} is in two games: {seat.source} and {source}")
+
+
+def _game_and_bye(r: int, player: str, where: str, source: str) -> NoReturn:
+    raise InputError(f"round {r}: {player!r} has a game here and the bye in {where}", source=source)
 
 
 def _same_player(record: Record) -> str:
