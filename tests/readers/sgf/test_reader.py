@@ -232,6 +232,22 @@ def test_a_bye_record_and_a_game_in_one_round_is_an_error(tmp_path, first, secon
         read([root], {"jobs": 1, "bye_name": "BYE"})
 
 
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        # black is checked whole (two games, then the bye) before white
+        (rec("Ann", "Bob"), r"round 1: 'Ann' has a game here and the bye in .*a\.sgf"),
+        (rec("Cid", "Ann"), r"round 1: 'Cid' is in two games: .*b\.sgf and .*c\.sgf"),
+    ],
+)
+def test_a_game_with_two_faults_names_black_s_first(tmp_path, game, message) -> None:
+    # Ann has the bye (a.sgf) and Bob, Cid a game (b.sgf): c.sgf's game is faulty for
+    # both of its players
+    records = {"a.sgf": rec("Ann", "BYE"), "b.sgf": rec("Bob", "Cid"), "c.sgf": game}
+    with pytest.raises(InputError, match=message):
+        read([folder(tmp_path, records)], {"jobs": 1, "bye_name": "BYE"})
+
+
 def test_the_same_bye_twice_is_a_duplicate(tmp_path: Path) -> None:
     root = folder(tmp_path, {"a.sgf": rec("Ann", "BYE"), "b.sgf": rec("BYE", "Ann", re="W+F")})
     result = read([root], {"jobs": 1, "bye_name": "BYE"})
