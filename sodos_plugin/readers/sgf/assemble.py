@@ -68,6 +68,11 @@ def _rank_text(rank: int | None) -> str:
 
 
 def _check_record(record: Record) -> str | None:
+    """Why ``record`` cannot be a pairing (a name missing, no round in 1..MAX_ROUNDS), or
+    None."""
+    if not record.black or not record.white:  # a game of players unknown: no pairing
+        missing = " and ".join(p for p, v in (("PB", record.black), ("PW", record.white)) if not v)
+        return f"no player name: {missing} missing or empty"
     if record.round is None:
         if record.round_text:
             return f"{record.round_text}: no round number in it"
@@ -119,17 +124,11 @@ def _unusable(outcome: FileOutcome, chosen: str | None, key) -> FileReport | Non
         return FileReport(outcome.source, "excluded", f"event {', '.join(other)}, not {chosen!r}")
     several = len(records) > 1
     for record in records:
-        if not record.black or not record.white:  # a game of players unknown: no pairing
-            missing = " and ".join(
-                p for p, v in (("PB", record.black), ("PW", record.white)) if not v
-            )
-            reason = f"no player name: {missing} missing or empty"
-        elif record.round is None or not 1 <= record.round <= MAX_ROUNDS:
-            reason = _check_record(record)
-        elif several and key(record.black) == key(record.white):
+        reason = _check_record(record)
+        if reason is None and several and key(record.black) == key(record.white):
             # a file of one game is checked when its names are resolved (assemble)
             reason = _same_player(record)
-        else:
+        if reason is None:
             continue
         where = (
             f"game {record.source.rsplit('#', 1)[1]}: " if record.source != outcome.source else ""
@@ -260,14 +259,10 @@ def assemble(
             records = outcome.records
             if outcome.error is None and len(records) == 1:  # the usual file: checked here
                 first = records[0]
-                r, record_event = first.round, first.event
-                if (
-                    not first.black
-                    or not first.white
-                    or r is None
-                    or not 1 <= r <= MAX_ROUNDS
-                    or (chosen is not None and record_event not in (None, chosen))
-                ):
+                record_event = first.event
+                if (chosen is not None and record_event not in (None, chosen)) or _check_record(
+                    first
+                ) is not None:
                     status.append(_unusable(outcome, chosen, key))  # says why
                     continue
                 if record_event is not None and record_event not in events:
